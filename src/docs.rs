@@ -1,0 +1,156 @@
+//! The rule docs of `rules/`, embedded in the binary, and the parts tests and commands read.
+
+use crate::rules::RuleMeta;
+
+macro_rules! docs {
+    ($($code:literal),* $(,)?) => {
+        &[$(($code, include_str!(concat!("../rules/", $code, ".md")))),*]
+    };
+}
+
+/// `(code, markdown)` for every rule doc in `rules/`.
+pub static DOCS: &[(&str, &str)] = docs!["SL100", "SL101", "SL201", "SL202", "SL203"];
+
+/// The doc of the rule `meta`.
+#[must_use]
+pub fn doc_for(meta: &RuleMeta) -> Option<&'static str> {
+    DOCS.iter().find(|(c, _)| *c == meta.code).map(|(_, d)| *d)
+}
+
+/// The header of a rule doc: `# CODE name`, then `Category: … · Severity: … · Fix: …`, then the
+/// one-sentence summary.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DocHeader {
+    pub code: String,
+    pub name: String,
+    pub category: String,
+    pub severity: String,
+    pub fix: String,
+    pub summary: String,
+}
+
+/// Reads a doc's header.
+///
+/// # Errors
+/// What is missing or malformed.
+pub fn header(doc: &str) -> Result<DocHeader, String> {
+    let mut lines = doc.lines().filter(|l| !l.trim().is_empty());
+    let title = lines.next().ok_or("empty doc")?;
+    let (code, name) = title
+        .strip_prefix("# ")
+        .and_then(|t| t.split_once(' '))
+        .ok_or("the first line must be `# CODE name`")?;
+    let facts = lines
+        .next()
+        .ok_or("missing the `Category: … · Severity: … · Fix: …` line")?;
+    let mut fields = facts.split(" · ").map(|f| f.split_once(": "));
+    let mut field = |key: &str| -> Result<String, String> {
+        match fields.next().flatten() {
+            Some((k, v)) if k == key => Ok(v.trim().to_owned()),
+            _ => Err(format!("expected `{key}: …` in `{facts}`")),
+        }
+    };
+    let category = field("Category")?;
+    let severity = field("Severity")?;
+    let fix = field("Fix")?;
+    let summary = lines
+        .next()
+        .ok_or("missing the summary line")?
+        .trim()
+        .to_owned();
+    Ok(DocHeader {
+        code: code.to_owned(),
+        name: name.to_owned(),
+        category,
+        severity,
+        fix,
+        summary,
+    })
+}
+
+/// What a fenced example in a rule doc is meant to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExampleKind {
+    /// Triggers exactly its rule.
+    Bad,
+    /// Triggers nothing.
+    Good,
+    /// The result of applying the fix to the `bad` example before it.
+    Fixed,
+}
+
+/// One ```` ```json bad ```` / `good` / `fixed` block of a doc.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    pub kind: ExampleKind,
+    pub text: String,
+    /// 1-based line of the opening fence, for messages.
+    pub line: usize,
+    /// Extra words after the kind (`target=mcp-2025-11-25`), for later options.
+    pub options: Vec<String>,
+}
+
+/// Every example block of a doc, in order.
+#[must_use]
+pub fn examples(doc: &str) -> Vec<Example> {
+    let mut out = Vec::new();
+    let mut current: Option<Example> = None;
+    let mut in_other_block = false;
+    for (i, line) in doc.lines().enumerate() {
+        if in_other_block {
+            in_other_block = !line.trim_start().starts_with("```");
+            continue;
+        }
+        if let Some(ex) = current.as_mut() {
+            if line.trim_start().starts_with("```") {
+                out.extend(current.take());
+            } else {
+                ex.text.push_str(line);
+                ex.text.push('\n');
+            }
+            continue;
+        }
+        let Some(info) = line.trim_start().strip_prefix("```") else {
+            continue;
+        };
+        let mut words = info.split_whitespace();
+        let kind = match (words.next(), words.next()) {
+            (Some("json"), Some("bad")) => ExampleKind::Bad,
+            (Some("json"), Some("good")) => ExampleKind::Good,
+            (Some("json"), Some("fixed")) => ExampleKind::Fixed,
+            // Any other fenced block is skipped whole, so its content is never read as an example.
+            _ => {
+                in_other_block = true;
+                continue;
+            }
+        };
+        current = Some(Example {
+            kind,
+            text: String::new(),
+            line: i + 1,
+            options: words.map(str::to_owned).collect(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_header_and_examples() {
+        let doc = "# SL999 some-rule\n\nCategory: document · Severity: error · Fix: none\n\nSummary here\n\n\
+                   ```json bad\n{\"a\": 1}\n```\n\n```text\nnot json\n```\n```json good target=x\n{}\n```\n";
+        let h = header(doc).unwrap();
+        assert_eq!(h.code, "SL999");
+        assert_eq!(h.name, "some-rule");
+        assert_eq!(h.severity, "error");
+        assert_eq!(h.summary, "Summary here");
+        let ex = examples(doc);
+        assert_eq!(ex.len(), 2);
+        assert_eq!(ex[0].kind, ExampleKind::Bad);
+        assert_eq!(ex[0].text, "{\"a\": 1}\n");
+        assert_eq!(ex[1].options, vec!["target=x"]);
+    }
+}

@@ -1,0 +1,361 @@
+//! Strict JSON (RFC 8259) parsing into a tree that keeps the byte span of every key and value.
+//!
+//! The lexer is `jsonc-parser` with every leniency switched off; this module turns its AST into
+//! an owned tree (so a document does not borrow its text) and adds the checks RFC 8259 makes that
+//! the lexer does not (raw control characters inside strings).
+
+use crate::source::Span;
+use jsonc_parser::ast;
+
+/// Nesting deeper than this is refused with a parse error instead of risking the stack.
+pub const MAX_DEPTH: usize = 512;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub kind: NodeKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    Null,
+    Bool(bool),
+    /// The number exactly as written, so no precision is lost before a check needs it.
+    Number(Box<str>),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Node,
+}
+
+/// Why a text is not strict JSON, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseFailure {
+    pub span: Span,
+    pub message: String,
+}
+
+impl Node {
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn as_object(&self) -> Option<&[Member]> {
+        match &self.kind {
+            NodeKind::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    #[must_use]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.kind {
+            NodeKind::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The member `key` of an object. With duplicate keys the last one wins, as in the engines.
+    #[must_use]
+    pub fn member(&self, key: &str) -> Option<&Member> {
+        self.as_object()?.iter().rev().find(|m| m.key == key)
+    }
+
+    /// The value of member `key` of an object (the last one if the key repeats).
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.member(key).map(|m| &m.value)
+    }
+
+    /// The node a JSON pointer (RFC 6901) names, if any.
+    #[must_use]
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let mut node = self;
+        for token in pointer.strip_prefix('/')?.split('/') {
+            let token = unescape_pointer_token(token);
+            node = match &node.kind {
+                NodeKind::Object(_) => node.get(&token)?,
+                NodeKind::Array(items) => items.get(parse_array_index(&token)?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// The span of the string literal's content that holds `value[range]`, when the literal has
+    /// no escapes (so source bytes and value bytes line up); otherwise the whole literal.
+    #[must_use]
+    pub fn string_sub_span(&self, text: &str, range: std::ops::Range<usize>) -> Span {
+        let NodeKind::String(value) = &self.kind else {
+            return self.span;
+        };
+        let raw = &text[self.span.start..self.span.end];
+        if raw.len() == value.len() + 2 && raw.get(1..raw.len() - 1) == Some(value.as_str()) {
+            let start = self.span.start + 1 + range.start;
+            Span::new(start, self.span.start + 1 + range.end.min(value.len()))
+        } else {
+            self.span
+        }
+    }
+}
+
+fn parse_array_index(token: &str) -> Option<usize> {
+    if token.len() > 1 && token.starts_with('0') {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Decodes `~1` to `/` and `~0` to `~` in one reference token.
+#[must_use]
+pub fn unescape_pointer_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Encodes one reference token for a JSON pointer.
+#[must_use]
+pub fn escape_pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Parses `text` as strict JSON.
+///
+/// # Errors
+/// The first place where `text` is not RFC 8259 JSON: empty input, comments, trailing commas,
+/// single quotes, control characters in strings, unpaired surrogates, nesting deeper than
+/// [`MAX_DEPTH`], or anything else the grammar forbids.
+pub fn parse(text: &str) -> Result<Node, ParseFailure> {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    let parsed =
+        jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options)
+            .map_err(|e| {
+                let range = e.range();
+                ParseFailure {
+                    span: Span::new(range.start, range.end.max(range.start)),
+                    message: lexer_message(&e.kind().to_string(), text, range.start),
+                }
+            })?;
+    match parsed.value {
+        Some(value) => convert(text, value, 0),
+        None if text.trim().is_empty() => Err(ParseFailure {
+            span: Span::new(0, 0),
+            message: if text.is_empty() {
+                "The file is empty".to_owned()
+            } else {
+                "The file holds only whitespace".to_owned()
+            },
+        }),
+        None => Err(ParseFailure {
+            span: Span::new(0, 0),
+            message: "Expected a JSON value".to_owned(),
+        }),
+    }
+}
+
+/// The lexer's message, with the wording of the strict-JSON situation it stands for.
+fn lexer_message(kind: &str, text: &str, at: usize) -> String {
+    let rest = &text[at.min(text.len())..];
+    if rest.starts_with("//") || rest.starts_with("/*") {
+        "Comments are not allowed in JSON".to_owned()
+    } else {
+        kind.to_owned()
+    }
+}
+
+fn span(range: jsonc_parser::common::Range) -> Span {
+    Span::new(range.start, range.end)
+}
+
+fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, ParseFailure> {
+    if depth > MAX_DEPTH {
+        return Err(ParseFailure {
+            span: span(value_range(&value)),
+            message: format!("Nesting is deeper than {MAX_DEPTH} levels"),
+        });
+    }
+    Ok(match value {
+        ast::Value::NullKeyword(n) => Node {
+            span: span(n.range),
+            kind: NodeKind::Null,
+        },
+        ast::Value::BooleanLit(b) => Node {
+            span: span(b.range),
+            kind: NodeKind::Bool(b.value),
+        },
+        ast::Value::NumberLit(n) => Node {
+            span: span(n.range),
+            kind: NodeKind::Number(n.value.into()),
+        },
+        ast::Value::StringLit(s) => {
+            check_string_literal(text, s.range)?;
+            Node {
+                span: span(s.range),
+                kind: NodeKind::String(s.value.into_owned()),
+            }
+        }
+        ast::Value::Array(a) => {
+            let items = a
+                .elements
+                .into_iter()
+                .map(|v| convert(text, v, depth + 1))
+                .collect::<Result<Vec<_>, _>>()?;
+            Node {
+                span: span(a.range),
+                kind: NodeKind::Array(items),
+            }
+        }
+        ast::Value::Object(o) => {
+            let mut members = Vec::with_capacity(o.properties.len());
+            for prop in o.properties {
+                let (key, key_range) = match prop.name {
+                    ast::ObjectPropName::String(s) => {
+                        check_string_literal(text, s.range)?;
+                        (s.value.into_owned(), s.range)
+                    }
+                    ast::ObjectPropName::Word(w) => {
+                        return Err(ParseFailure {
+                            span: span(w.range),
+                            message: "Expected a double-quoted property name".to_owned(),
+                        })
+                    }
+                };
+                members.push(Member {
+                    key,
+                    key_span: span(key_range),
+                    value: convert(text, prop.value, depth + 1)?,
+                });
+            }
+            Node {
+                span: span(o.range),
+                kind: NodeKind::Object(members),
+            }
+        }
+    })
+}
+
+fn value_range(value: &ast::Value<'_>) -> jsonc_parser::common::Range {
+    match value {
+        ast::Value::StringLit(v) => v.range,
+        ast::Value::NumberLit(v) => v.range,
+        ast::Value::BooleanLit(v) => v.range,
+        ast::Value::Object(v) => v.range,
+        ast::Value::Array(v) => v.range,
+        ast::Value::NullKeyword(v) => v.range,
+    }
+}
+
+/// RFC 8259 forbids unescaped control characters (U+0000 to U+001F) inside strings.
+fn check_string_literal(
+    text: &str,
+    range: jsonc_parser::common::Range,
+) -> Result<(), ParseFailure> {
+    let raw = &text.as_bytes()[range.start..range.end];
+    match raw.iter().position(|&b| b < 0x20) {
+        None => Ok(()),
+        Some(i) => {
+            let at = range.start + i;
+            Err(ParseFailure {
+                span: Span::new(at, at + 1),
+                message: format!(
+                    "Control character U+{:04X} must be escaped inside a string",
+                    raw[i]
+                ),
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> ParseFailure {
+        parse(text).unwrap_err()
+    }
+
+    #[test]
+    fn keeps_spans_of_keys_and_values() {
+        let text = r#"{"a": [1, "x"], "b": {"c": null}}"#;
+        let root = parse(text).unwrap();
+        let a = root.member("a").unwrap();
+        assert_eq!(&text[a.key_span.start..a.key_span.end], "\"a\"");
+        let x = root.pointer("/a/1").unwrap();
+        assert_eq!(&text[x.span.start..x.span.end], "\"x\"");
+        assert_eq!(root.pointer("/b/c").unwrap().kind, NodeKind::Null);
+        assert!(root.pointer("/a/01").is_none());
+    }
+
+    #[test]
+    fn rejects_every_leniency() {
+        assert!(err("{\"a\": 1, // c\n}").message.contains("Comments"));
+        assert!(err("{\"a\": 1,}").message.contains("railing comma"));
+        assert!(err("{'a': 1}").message.to_lowercase().contains("single"));
+        assert!(err("{a: 1}").span.start > 0);
+        assert_eq!(err("").message, "The file is empty");
+        assert_eq!(err("  \n").message, "The file holds only whitespace");
+        assert!(err("[01]").span.start > 0);
+        assert!(err("[+1]").span.start > 0);
+        assert!(err("[.5]").span.start > 0);
+        assert!(err("[NaN]").span.start > 0);
+        assert!(err("\"a\tb\"").message.contains("U+0009"));
+        assert!(err("\"\\ud800\"").message.contains("surrogate"));
+        assert!(err("{} {}").span.start > 0);
+    }
+
+    #[test]
+    fn bounds_depth() {
+        let deep = "[".repeat(100_000) + &"]".repeat(100_000);
+        let e = err(&deep);
+        assert!(e.message.to_lowercase().contains("depth") || e.message.contains("deeper"));
+    }
+
+    #[test]
+    fn string_sub_span_only_without_escapes() {
+        let text = r#"["my_tool:output", "a\u0041:b"]"#;
+        let root = parse(text).unwrap();
+        let plain = root.pointer("/0").unwrap();
+        let s = plain.string_sub_span(text, 7..8);
+        assert_eq!(&text[s.start..s.end], ":");
+        let escaped = root.pointer("/1").unwrap();
+        assert_eq!(escaped.string_sub_span(text, 2..3), escaped.span);
+    }
+
+    #[test]
+    fn pointer_tokens_round_trip() {
+        assert_eq!(escape_pointer_token("a/b~c"), "a~1b~0c");
+        assert_eq!(unescape_pointer_token("a~1b~0c"), "a/b~c");
+    }
+}

@@ -1,0 +1,283 @@
+//! The engine: read, parse, find the schemas, run the rules. Each file is linted on its own
+//! (in parallel); output order does not depend on scheduling.
+
+use crate::diagnostic::Diagnostic;
+use crate::dialect::Draft;
+use crate::document::{self, Node};
+use crate::rules::{self, FileContext, UnitContext, PARSE_ERROR};
+use crate::schema_walk::walk;
+use crate::source::{FileId, SourceFile, Span};
+use crate::units::{classify, units, FileKind, Role};
+use crate::walk::{discover, named_as_schema, Candidate};
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::PathBuf;
+
+/// What decides how files are linted.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The dialect of schemas without a known `$schema`.
+    pub default_draft: Draft,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            default_draft: Draft::Draft202012,
+        }
+    }
+}
+
+/// One file after linting.
+#[derive(Debug)]
+pub struct LintedFile {
+    pub file: SourceFile,
+    /// `None` when the file could not be read or parsed.
+    pub root: Option<Node>,
+    pub kind: Option<FileKind>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl LintedFile {
+    /// Whether the file takes part in the run's output (schemas, tools/list documents, and files
+    /// whose failure to load is worth reporting).
+    #[must_use]
+    pub fn is_linted(&self) -> bool {
+        !matches!(self.kind, Some(FileKind::Other))
+    }
+
+    /// Whether reading or parsing the file failed.
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.root.is_none() && !self.diagnostics.is_empty()
+    }
+}
+
+/// The result of a run over many files.
+#[derive(Debug, Default)]
+pub struct Run {
+    /// Every file that was read, in discovery order (ids index this list); files that hold no
+    /// schema are kept with no diagnostics.
+    pub files: Vec<LintedFile>,
+}
+
+impl Run {
+    /// Every diagnostic of the run, sorted by path, position and code.
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut all: Vec<&Diagnostic> = self.files.iter().flat_map(|f| &f.diagnostics).collect();
+        all.sort_by(|a, b| {
+            let (fa, fb) = (
+                &self.files[a.file.0].file.name,
+                &self.files[b.file.0].file.name,
+            );
+            fa.cmp(fb).then_with(|| a.sort_key().cmp(&b.sort_key()))
+        });
+        all
+    }
+
+    /// Whether any file could not be read or parsed.
+    #[must_use]
+    pub fn has_load_errors(&self) -> bool {
+        self.files.iter().any(LintedFile::failed)
+    }
+
+    /// How many files held something to lint (or failed to load).
+    #[must_use]
+    pub fn linted_count(&self) -> usize {
+        self.files.iter().filter(|f| f.is_linted()).count()
+    }
+
+    #[must_use]
+    pub fn source(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0].file
+    }
+}
+
+/// Where a file's text comes from.
+pub enum Input {
+    Path(Candidate),
+    /// Standard input, read once, shown under `name`.
+    Stdin {
+        name: String,
+    },
+}
+
+/// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
+#[must_use]
+pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+    let (candidates, walk_errors) = discover(paths);
+    let mut inputs: Vec<Input> = candidates
+        .into_iter()
+        .map(|c| {
+            if c.path.as_os_str() == "-" {
+                Input::Stdin {
+                    name: stdin_name.unwrap_or("<stdin>").to_owned(),
+                }
+            } else {
+                Input::Path(c)
+            }
+        })
+        .collect();
+    // A folder that could not be walked is reported like a file that could not be read.
+    inputs.extend(walk_errors.into_iter().map(|e| {
+        Input::Path(Candidate {
+            path: e.path,
+            explicit: true,
+        })
+    }));
+    let files: Vec<LintedFile> = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, input)| lint_input(FileId(i), input, settings))
+        .collect();
+    Run { files }
+}
+
+fn display_name(path: &std::path::Path) -> String {
+    let s = path.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+/// Reads and lints one input.
+#[must_use]
+pub fn lint_input(id: FileId, input: Input, settings: &Settings) -> LintedFile {
+    let (name, path, explicit, bytes) = match input {
+        Input::Stdin { name } => {
+            let mut buf = Vec::new();
+            let read = std::io::stdin().read_to_end(&mut buf).map(|_| buf);
+            (name, None, true, read)
+        }
+        Input::Path(c) => {
+            let read = std::fs::read(&c.path);
+            (display_name(&c.path), Some(c.path), c.explicit, read)
+        }
+    };
+    let reportable = explicit || path.as_deref().is_some_and(named_as_schema);
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            let file = SourceFile::new(id, name, path, "", explicit);
+            let message = format!("Cannot read the file: {}", io_message(&e));
+            return load_failure(file, Span::new(0, 0), message);
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => lint_source(
+            SourceFile::new(id, name, path, &text, explicit),
+            settings,
+            reportable,
+        ),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let file = SourceFile::new(id, name, path, &text, explicit);
+            let at = at.saturating_sub(if file.bom { 3 } else { 0 });
+            let failure = load_failure(
+                file,
+                Span::new(at, at),
+                "The file is not valid UTF-8".to_owned(),
+            );
+            if reportable {
+                failure
+            } else {
+                skipped(failure.file)
+            }
+        }
+    }
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => {
+            let s = e.to_string();
+            s.split(" (os error").next().unwrap_or(&s).to_owned()
+        }
+    }
+}
+
+fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
+    let diagnostic =
+        crate::diagnostic::Diagnostic::new(&PARSE_ERROR, file.id, span, message).label("here");
+    LintedFile {
+        file,
+        root: None,
+        kind: None,
+        diagnostics: vec![diagnostic],
+    }
+}
+
+fn skipped(file: SourceFile) -> LintedFile {
+    LintedFile {
+        file,
+        root: None,
+        kind: Some(FileKind::Other),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// Parses and lints a file whose text is already loaded. `report_parse_errors` decides whether
+/// a file that is not JSON is reported (explicit or schema-named files) or silently skipped.
+#[must_use]
+pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
+    let root = match document::parse(&file.text) {
+        Ok(root) => root,
+        Err(failure) if report_parse_errors => {
+            return load_failure(file, failure.span, failure.message)
+        }
+        Err(_) => return skipped(file),
+    };
+    let kind = classify(&root, file.explicit);
+    let mut diagnostics = Vec::new();
+    if kind != FileKind::Other {
+        lint_document(&file, &root, kind, settings, &mut diagnostics);
+    }
+    LintedFile {
+        file,
+        root: Some(root),
+        kind: Some(kind),
+        diagnostics,
+    }
+}
+
+fn lint_document(
+    file: &SourceFile,
+    root: &Node,
+    kind: FileKind,
+    settings: &Settings,
+    out: &mut Vec<Diagnostic>,
+) {
+    let rules = rules::all();
+    let file_cx = FileContext { file, root };
+    for rule in rules {
+        rule.check_file(&file_cx, out);
+    }
+    for unit in units(root, kind, settings.default_draft) {
+        let Some(unit_root) = root.pointer(&unit.pointer) else {
+            continue;
+        };
+        let subschemas = walk(unit_root, &unit.pointer, unit.draft);
+        let cx = UnitContext {
+            file,
+            root,
+            unit: &unit,
+            subschemas: &subschemas,
+        };
+        let first = out.len();
+        for rule in rules {
+            rule.check_unit(&cx, out);
+        }
+        if let Some(tool) = &unit.tool {
+            let which = match unit.role {
+                Role::InputSchema => "inputSchema",
+                Role::OutputSchema => "outputSchema",
+                Role::Schema => "schema",
+            };
+            for d in &mut out[first..] {
+                d.message = format!("{} (tool `{tool}`, {which})", d.message);
+            }
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! `path:line:col: CODE message`, one line per finding: stable, for problem matchers and grep.
+
+use super::{position, LineCache};
+use crate::lint::Run;
+use std::fmt::Write;
+
+pub(crate) fn render(run: &Run) -> String {
+    let mut out = String::new();
+    let mut cache = LineCache::default();
+    for d in run.diagnostics() {
+        let pos = position(run, d, &mut cache);
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {} {}",
+            run.source(d.file).name,
+            pos.start.line,
+            pos.start.column,
+            d.rule.code,
+            d.message
+        );
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
+
+use super::{position, LineCache, Summary};
+use crate::diagnostic::Severity;
+use crate::fix::Applicability;
+use crate::lint::Run;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Output<'a> {
+    version: u32,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+    summary: Summary,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: Severity,
+    path: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    /// Byte offsets of the span, for tools that prefer them.
+    start: usize,
+    end: usize,
+    pointer: &'a str,
+    message: &'a str,
+    help: Option<&'a str>,
+    note: Option<&'a str>,
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: Applicability,
+    title: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    path: &'a str,
+    start: usize,
+    end: usize,
+    content: &'a str,
+}
+
+/// A byte offset into the file as stored: spans exclude a leading byte order mark.
+fn disk_offset(run: &Run, file: crate::source::FileId, offset: usize) -> usize {
+    offset + if run.source(file).bom { 3 } else { 0 }
+}
+
+pub(crate) fn render(run: &Run) -> String {
+    let mut cache = LineCache::default();
+    let diagnostics = run
+        .diagnostics()
+        .into_iter()
+        .map(|d| {
+            let pos = position(run, d, &mut cache);
+            JsonDiagnostic {
+                code: d.rule.code,
+                name: d.rule.name,
+                severity: d.severity,
+                path: &run.source(d.file).name,
+                line: pos.start.line,
+                column: pos.start.column,
+                end_line: pos.end.line,
+                end_column: pos.end.column,
+                start: disk_offset(run, d.file, d.span.start),
+                end: disk_offset(run, d.file, d.span.end),
+                pointer: &d.pointer,
+                message: &d.message,
+                help: d.help.as_deref(),
+                note: d.note.as_deref(),
+                fix: d.fix.as_ref().map(|f| JsonFix {
+                    applicability: f.applicability,
+                    title: &f.title,
+                    edits: f
+                        .edits
+                        .iter()
+                        .map(|e| JsonEdit {
+                            path: &run.source(e.file).name,
+                            start: disk_offset(run, e.file, e.span.start),
+                            end: disk_offset(run, e.file, e.span.end),
+                            content: &e.content,
+                        })
+                        .collect(),
+                }),
+            }
+        })
+        .collect();
+    let output = Output {
+        version: 1,
+        diagnostics,
+        summary: Summary::of(run),
+    };
+    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
+    text.push('\n');
+    text
+}

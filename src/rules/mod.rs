@@ -1,0 +1,131 @@
+//! The rule trait, rule metadata and the registry.
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::Node;
+use crate::schema_walk::Subschema;
+use crate::source::SourceFile;
+use crate::units::SchemaUnit;
+use serde::Serialize;
+use std::fmt;
+
+mod sl100_parse_error;
+mod sl101_duplicate_key;
+mod sl201_invalid_id_uri;
+mod sl202_id_has_fragment;
+mod sl203_urn_not_portable;
+
+pub use sl100_parse_error::PARSE_ERROR;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    Document,
+    Identifiers,
+    References,
+    Dialect,
+    Mcp,
+    Audit,
+    Tool,
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Category::Document => "document",
+            Category::Identifiers => "identifiers",
+            Category::References => "references",
+            Category::Dialect => "dialect",
+            Category::Mcp => "mcp",
+            Category::Audit => "audit",
+            Category::Tool => "tool",
+        })
+    }
+}
+
+/// Whether a rule can offer a fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FixAvailability {
+    None,
+    Sometimes,
+    Always,
+}
+
+impl fmt::Display for FixAvailability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FixAvailability::None => "none",
+            FixAvailability::Sometimes => "sometimes",
+            FixAvailability::Always => "always",
+        })
+    }
+}
+
+/// What `schema-lint rules` lists; the rule's doc in `rules/<CODE>.md` repeats it in its header.
+#[derive(Debug, Serialize)]
+pub struct RuleMeta {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub category: Category,
+    pub severity: Severity,
+    pub fix: FixAvailability,
+}
+
+/// What a rule sees of a whole file.
+pub struct FileContext<'a> {
+    pub file: &'a SourceFile,
+    pub root: &'a Node,
+}
+
+/// What a rule sees of one schema: its file, its unit, and every subschema in document order.
+pub struct UnitContext<'a> {
+    pub file: &'a SourceFile,
+    pub root: &'a Node,
+    pub unit: &'a SchemaUnit,
+    pub subschemas: &'a [Subschema<'a>],
+}
+
+impl UnitContext<'_> {
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.file.text
+    }
+}
+
+/// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.
+pub trait Rule: Send + Sync {
+    fn meta(&self) -> &'static RuleMeta;
+
+    fn check_file(&self, _cx: &FileContext<'_>, _out: &mut Vec<Diagnostic>) {}
+
+    fn check_unit(&self, _cx: &UnitContext<'_>, _out: &mut Vec<Diagnostic>) {}
+}
+
+/// Every rule, in code order. `SL100` is reported by the parser, not run as a rule.
+#[must_use]
+pub fn all() -> &'static [&'static dyn Rule] {
+    static RULES: &[&dyn Rule] = &[
+        &sl101_duplicate_key::DuplicateKey,
+        &sl201_invalid_id_uri::InvalidIdUri,
+        &sl202_id_has_fragment::IdHasFragment,
+        &sl203_urn_not_portable::UrnNotPortable,
+    ];
+    RULES
+}
+
+/// Every rule's metadata, `SL100` included, in code order.
+#[must_use]
+pub fn all_meta() -> Vec<&'static RuleMeta> {
+    std::iter::once(&PARSE_ERROR)
+        .chain(all().iter().map(|r| r.meta()))
+        .collect()
+}
+
+/// The rule with this code or name (case-insensitive code).
+#[must_use]
+pub fn find_meta(code_or_name: &str) -> Option<&'static RuleMeta> {
+    all_meta()
+        .into_iter()
+        .find(|m| m.code.eq_ignore_ascii_case(code_or_name) || m.name == code_or_name)
+}

@@ -1,0 +1,282 @@
+//! Visits the subschemas of a schema, per draft, the way the `referencing` crate finds them.
+//!
+//! Only real subschema positions are visited: a `$id` inside `const`, `enum`, `default`,
+//! `examples` or an unknown keyword is data and never reaches a rule.
+
+use crate::dialect::Draft;
+use crate::document::{escape_pointer_token, Node, NodeKind};
+
+/// How a keyword holds subschemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Children {
+    /// The value is a schema.
+    Single,
+    /// The value is an array of schemas.
+    Array,
+    /// The value is an object whose member values are schemas.
+    Object,
+    /// The value is an object whose object-valued members are schemas (`dependencies`).
+    ObjectOfObjects,
+}
+
+fn children(draft: Draft, keyword: &str, value: &Node) -> Option<Children> {
+    let is_array = value.as_array().is_some();
+    match draft {
+        Draft::Draft4 => match keyword {
+            "items" if is_array => Some(Children::Array),
+            "additionalItems" | "additionalProperties" if value.as_object().is_some() => {
+                Some(Children::Single)
+            }
+            "contains"
+            | "contentSchema"
+            | "items"
+            | "else"
+            | "if"
+            | "not"
+            | "propertyNames"
+            | "then"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => Some(Children::Single),
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Some(Children::Array),
+            "$defs" | "definitions" | "dependentSchemas" | "patternProperties" | "properties" => {
+                Some(Children::Object)
+            }
+            "dependencies" => Some(Children::ObjectOfObjects),
+            _ => None,
+        },
+        Draft::Draft6 => match keyword {
+            "items" if is_array => Some(Children::Array),
+            "additionalItems"
+            | "additionalProperties"
+            | "contains"
+            | "items"
+            | "not"
+            | "propertyNames" => Some(Children::Single),
+            "allOf" | "anyOf" | "oneOf" => Some(Children::Array),
+            "definitions" | "patternProperties" | "properties" => Some(Children::Object),
+            "dependencies" => Some(Children::ObjectOfObjects),
+            _ => None,
+        },
+        Draft::Draft7 => match keyword {
+            "items" if is_array => Some(Children::Array),
+            "additionalItems"
+            | "additionalProperties"
+            | "contains"
+            | "else"
+            | "items"
+            | "if"
+            | "not"
+            | "propertyNames"
+            | "then" => Some(Children::Single),
+            "allOf" | "anyOf" | "oneOf" => Some(Children::Array),
+            "definitions" | "patternProperties" | "properties" => Some(Children::Object),
+            "dependencies" => Some(Children::ObjectOfObjects),
+            _ => None,
+        },
+        Draft::Draft201909 => match keyword {
+            "items" if is_array => Some(Children::Array),
+            "additionalItems"
+            | "additionalProperties"
+            | "contains"
+            | "contentSchema"
+            | "items"
+            | "else"
+            | "if"
+            | "not"
+            | "propertyNames"
+            | "then"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => Some(Children::Single),
+            "allOf" | "anyOf" | "oneOf" => Some(Children::Array),
+            "$defs" | "definitions" | "dependentSchemas" | "patternProperties" | "properties" => {
+                Some(Children::Object)
+            }
+            "dependencies" => Some(Children::ObjectOfObjects),
+            _ => None,
+        },
+        Draft::Draft202012 => match keyword {
+            "additionalProperties"
+            | "contains"
+            | "contentSchema"
+            | "else"
+            | "if"
+            | "items"
+            | "not"
+            | "propertyNames"
+            | "then"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => Some(Children::Single),
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Some(Children::Array),
+            "$defs" | "definitions" | "dependentSchemas" | "patternProperties" | "properties" => {
+                Some(Children::Object)
+            }
+            _ => None,
+        },
+    }
+}
+
+/// One subschema of a schema, in document order.
+#[derive(Debug, Clone)]
+pub struct Subschema<'a> {
+    pub node: &'a Node,
+    /// JSON pointer of the subschema within its file.
+    pub pointer: String,
+    /// The dialect in force here (an embedded resource may declare its own `$schema`).
+    pub draft: Draft,
+    /// The keyword that holds this subschema (`properties` for `/properties/a`); `None` at the root.
+    pub keyword: Option<&'a str>,
+    /// Number of subschema steps from the unit's root.
+    pub depth: usize,
+}
+
+impl Subschema<'_> {
+    /// The identifier keyword's value node (`$id`, or `id` in draft-04), when it is a string.
+    #[must_use]
+    pub fn id(&self) -> Option<&Node> {
+        self.node
+            .get(self.draft.id_keyword())
+            .filter(|n| n.as_str().is_some())
+    }
+}
+
+/// The dialect a schema object declares with a known `$schema`, if any.
+#[must_use]
+pub fn declared_draft(node: &Node) -> Option<Draft> {
+    node.get("$schema")?
+        .as_str()
+        .and_then(Draft::from_schema_uri)
+}
+
+/// Every subschema of the schema at `root` (whose pointer in its file is `root_pointer`),
+/// starting with the root itself. Booleans are schemas from draft-06 on; other values in a
+/// schema position are not visited (the meta-schema check reports them).
+#[must_use]
+pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subschema<'a>> {
+    let mut out = Vec::new();
+    let mut stack = vec![Subschema {
+        node: root,
+        pointer: root_pointer.to_owned(),
+        draft: declared_draft(root).unwrap_or(draft),
+        keyword: None,
+        depth: 0,
+    }];
+    while let Some(current) = stack.pop() {
+        let mut pending = Vec::new();
+        if let NodeKind::Object(members) = &current.node.kind {
+            for member in members {
+                let Some(kind) = children(current.draft, &member.key, &member.value) else {
+                    continue;
+                };
+                let base = format!("{}/{}", current.pointer, escape_pointer_token(&member.key));
+                let mut push = |node: &'a Node, pointer: String| {
+                    if is_schema_value(node, current.draft) {
+                        let draft = if node.get(current.draft.id_keyword()).is_some() {
+                            declared_draft(node).unwrap_or(current.draft)
+                        } else {
+                            current.draft
+                        };
+                        pending.push(Subschema {
+                            node,
+                            pointer,
+                            draft,
+                            keyword: Some(member.key.as_str()),
+                            depth: current.depth + 1,
+                        });
+                    }
+                };
+                match (kind, &member.value.kind) {
+                    (Children::Single, _) => push(&member.value, base),
+                    (Children::Array, NodeKind::Array(items)) => {
+                        for (i, item) in items.iter().enumerate() {
+                            push(item, format!("{base}/{i}"));
+                        }
+                    }
+                    (Children::Object | Children::ObjectOfObjects, NodeKind::Object(entries)) => {
+                        for entry in entries {
+                            if kind == Children::ObjectOfObjects
+                                && entry.value.as_object().is_none()
+                            {
+                                continue;
+                            }
+                            let pointer = format!("{base}/{}", escape_pointer_token(&entry.key));
+                            push(&entry.value, pointer);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.push(current);
+        stack.extend(pending.into_iter().rev());
+    }
+    out
+}
+
+fn is_schema_value(node: &Node, draft: Draft) -> bool {
+    match node.kind {
+        NodeKind::Object(_) => true,
+        NodeKind::Bool(_) => draft != Draft::Draft4,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::parse;
+
+    fn pointers(text: &str, draft: Draft) -> Vec<String> {
+        let root = parse(text).unwrap();
+        walk(&root, "", draft)
+            .into_iter()
+            .map(|s| s.pointer)
+            .collect()
+    }
+
+    #[test]
+    fn visits_only_subschema_positions() {
+        let text = r#"{
+            "properties": {"a/b": {"$id": "x"}, "c": true},
+            "const": {"$id": "data"},
+            "examples": [{"$id": "data"}],
+            "x-unknown": {"$id": "data"},
+            "items": [{"type": "string"}],
+            "prefixItems": [{}],
+            "$defs": {"d": {"not": {}}}
+        }"#;
+        assert_eq!(
+            pointers(text, Draft::Draft202012),
+            vec![
+                "",
+                "/properties/a~1b",
+                "/properties/c",
+                "/prefixItems/0",
+                "/$defs/d",
+                "/$defs/d/not"
+            ]
+        );
+        assert_eq!(
+            pointers(text, Draft::Draft7),
+            vec!["", "/properties/a~1b", "/properties/c", "/items/0"]
+        );
+    }
+
+    #[test]
+    fn dependencies_only_object_values() {
+        let text = r#"{"dependencies": {"a": ["b"], "c": {"type": "object"}}}"#;
+        assert_eq!(pointers(text, Draft::Draft7), vec!["", "/dependencies/c"]);
+        assert_eq!(pointers(text, Draft::Draft202012), vec![""]);
+    }
+
+    #[test]
+    fn embedded_resource_switches_draft() {
+        let text = r#"{"$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"e": {"$id": "e.json", "$schema": "https://json-schema.org/draft/2020-12/schema",
+                                  "prefixItems": [{}]}}}"#;
+        let root = parse(text).unwrap();
+        let subs = walk(&root, "", Draft::Draft202012);
+        assert_eq!(subs[0].draft, Draft::Draft7);
+        assert_eq!(subs[1].draft, Draft::Draft202012);
+        assert_eq!(subs.len(), 3);
+    }
+}

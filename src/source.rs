@@ -1,0 +1,136 @@
+//! A file's text, held once and shared, and the conversion from byte offsets to lines and columns.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Index of a file in a run; diagnostics and edits name files by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub usize);
+
+/// A half-open byte range into a file's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    #[must_use]
+    pub fn new(start: usize, end: usize) -> Self {
+        debug_assert!(start <= end);
+        Self { start, end }
+    }
+
+    #[must_use]
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    #[must_use]
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+const BOM: &str = "\u{feff}";
+
+/// One input file. `text` excludes a leading UTF-8 byte order mark, which `bom` remembers so that
+/// a write can put it back; every span is an offset into `text`.
+#[derive(Debug)]
+pub struct SourceFile {
+    pub id: FileId,
+    /// The path as the user will see it in reports (`-` input shows `--stdin-filename`).
+    pub name: String,
+    /// Where the file lives on disk; `None` for standard input.
+    pub path: Option<PathBuf>,
+    pub text: Arc<str>,
+    pub bom: bool,
+    /// Named on the command line (always linted) rather than found by walking a folder.
+    pub explicit: bool,
+}
+
+impl SourceFile {
+    /// Builds a file from text that was already decoded; strips a leading byte order mark.
+    #[must_use]
+    pub fn new(
+        id: FileId,
+        name: String,
+        path: Option<PathBuf>,
+        text: &str,
+        explicit: bool,
+    ) -> Self {
+        let (bom, text) = match text.strip_prefix(BOM) {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        Self {
+            id,
+            name,
+            path,
+            text: Arc::from(text),
+            bom,
+            explicit,
+        }
+    }
+}
+
+/// 1-based line and column; columns count Unicode scalar values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Byte offsets of line starts, for offset to line/column conversion.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    #[must_use]
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Self { starts }
+    }
+
+    /// Line and column of a byte offset (clamped to the text, and to a character boundary).
+    #[must_use]
+    pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let column = text[self.starts[line]..offset].chars().count() + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters() {
+        let text = "{\n  \"é\": \"x\"\r\n}";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(text, 0), LineCol { line: 1, column: 1 });
+        let x = text.find("\"x\"").unwrap();
+        assert_eq!(index.line_col(text, x), LineCol { line: 2, column: 8 });
+        assert_eq!(
+            index.line_col(text, text.len()),
+            LineCol { line: 3, column: 2 }
+        );
+    }
+
+    #[test]
+    fn bom_is_kept_aside() {
+        let f = SourceFile::new(FileId(0), "a".into(), None, "\u{feff}{}", true);
+        assert!(f.bom);
+        assert_eq!(&*f.text, "{}");
+    }
+}

@@ -1,0 +1,260 @@
+//! URI checks shared by the identifier and reference rules, judged by fluent-uri (the parser the
+//! `jsonschema` crate uses), plus the URN rules Ajv adds on top of RFC 3986.
+
+use fluent_uri::{ParseErrorKind, UriRef};
+use std::ops::Range;
+
+/// Where and why a value is not an RFC 3986 URI-reference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UriProblem {
+    /// Byte range of the offending character within the value.
+    pub range: Range<usize>,
+    /// What is wrong, for the primary label.
+    pub label: String,
+    /// The parser's verdict in one sentence.
+    pub reason: String,
+}
+
+const SCHEME_CHARS: &str = "+-.";
+
+/// Checks `value` as an RFC 3986 URI-reference.
+///
+/// # Errors
+/// The offending character and the reason, when fluent-uri rejects the value.
+pub fn check_uri_reference(value: &str) -> Result<(), UriProblem> {
+    let Err(error) = UriRef::parse(value) else {
+        return Ok(());
+    };
+    let index = error.index().min(value.len());
+    let ch = value[index..].chars().next();
+    let end = index + ch.map_or(0, char::len_utf8);
+    let (label, reason) = match (error.kind(), ch) {
+        (ParseErrorKind::InvalidPctEncodedOctet, _) => (
+            "`%` does not start a percent-encoded octet".to_owned(),
+            "`%` must be followed by two hexadecimal digits (`%25` for a literal `%`)".to_owned(),
+        ),
+        (ParseErrorKind::InvalidIpv6Addr, _) => (
+            "invalid IPv6 address".to_owned(),
+            "the bracketed host is not a valid IPv6 address".to_owned(),
+        ),
+        (_, Some(':')) if index == value.find(':').unwrap_or(usize::MAX) => {
+            let before = &value[..index];
+            let bad = before
+                .chars()
+                .find(|c| !(c.is_ascii_alphanumeric() || SCHEME_CHARS.contains(*c)));
+            let why_not_scheme = match bad {
+                Some(c) => format!("`{c}` is not allowed in a URI scheme"),
+                None if before.is_empty() => "a URI scheme cannot be empty".to_owned(),
+                None => "a URI scheme must start with a letter".to_owned(),
+            };
+            (
+                "`:` is not allowed here".to_owned(),
+                format!(
+                    "`{before}` is not a URI scheme ({why_not_scheme}), and a relative reference may not \
+                     have `:` in its first segment"
+                ),
+            )
+        }
+        (_, Some(c)) if c.is_whitespace() => (
+            "whitespace is not allowed in a URI".to_owned(),
+            "whitespace must be percent-encoded (`%20` for a space)".to_owned(),
+        ),
+        (_, Some(c)) => (
+            format!("`{}` is not allowed here", c.escape_debug()),
+            format!(
+                "`{}` may not appear at this position of a URI; percent-encode it or replace it",
+                c.escape_debug()
+            ),
+        ),
+        (_, None) => (
+            "unexpected end".to_owned(),
+            "the URI ends where more was expected".to_owned(),
+        ),
+    };
+    Err(UriProblem {
+        range: index..end,
+        label,
+        reason,
+    })
+}
+
+/// Why Ajv (fast-uri) cannot handle an absolute `urn:` URI that RFC 3986 accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UrnProblem {
+    pub range: Range<usize>,
+    pub label: String,
+    pub reason: String,
+}
+
+/// Checks the URN rules fast-uri applies: a namespace id of 1 to 32 letters, digits and `-`
+/// starting with a letter or digit, a non-empty namespace-specific string, no `~` or `&` in it.
+/// Returns `None` for values that are not `urn:` URIs.
+#[must_use]
+pub fn urn_problem(value: &str) -> Option<UrnProblem> {
+    let scheme_end = value.find(':')?;
+    if !value[..scheme_end].eq_ignore_ascii_case("urn") {
+        return None;
+    }
+    let body_start = scheme_end + 1;
+    let body_end = value[body_start..]
+        .find(['?', '#'])
+        .map_or(value.len(), |i| body_start + i);
+    let body = &value[body_start..body_end];
+    let (nid, nss_start) = match body.find(':') {
+        Some(i) => (&body[..i], Some(body_start + i + 1)),
+        None => (body, None),
+    };
+    let nid_range = body_start..body_start + nid.len();
+    let nid_ok = nid.len() <= 32
+        && nid
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && nid.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if !nid_ok {
+        let (range, label) = match nid
+            .char_indices()
+            .find(|(i, c)| !(c.is_ascii_alphanumeric() || (*i > 0 && *c == '-')))
+        {
+            Some((i, c)) => (
+                nid_range.start + i..nid_range.start + i + c.len_utf8(),
+                format!("`{}` is not allowed in a URN namespace", c.escape_debug()),
+            ),
+            None if nid.is_empty() => (nid_range.clone(), "empty URN namespace".to_owned()),
+            None => (
+                nid_range.clone(),
+                "URN namespace longer than 32 characters".to_owned(),
+            ),
+        };
+        return Some(UrnProblem {
+            range,
+            label,
+            reason: format!(
+                "the URN namespace `{nid}` must be 1 to 32 letters, digits or `-`, starting with a letter or digit"
+            ),
+        });
+    }
+    let Some(nss_start) = nss_start.filter(|&s| s < body_end) else {
+        return Some(UrnProblem {
+            range: body_start..body_end,
+            label: "no namespace-specific string".to_owned(),
+            reason: format!("`urn:{nid}` has no namespace-specific string after `urn:{nid}:`"),
+        });
+    };
+    let nss = &value[nss_start..body_end];
+    if let Some(i) = nss.find(['~', '&']) {
+        let c = &nss[i..=i];
+        return Some(UrnProblem {
+            range: nss_start + i..nss_start + i + 1,
+            label: format!("`{c}` is not portable in a URN"),
+            reason: format!("fast-uri does not keep `{c}` in a URN's namespace-specific string"),
+        });
+    }
+    None
+}
+
+/// The `_` repair: replace each character that makes `value` invalid with `_` (in a URN
+/// namespace, with `-`), until the value passes both checks. `None` when the value needs a human
+/// (a broken IPv6 literal, a URN with no namespace-specific string).
+#[must_use]
+pub fn underscore_repair(value: &str) -> Option<String> {
+    let mut current = value.to_owned();
+    for _ in 0..=value.len() {
+        if let Err(problem) = check_uri_reference(&current) {
+            if problem.range.is_empty() || problem.label.contains("IPv6") {
+                return None;
+            }
+            current.replace_range(problem.range, "_");
+            continue;
+        }
+        match urn_problem(&current) {
+            None => return (current != value).then_some(current),
+            Some(p) if p.label.starts_with('`') && !p.range.is_empty() => {
+                let replacement = if p.label.contains("namespace") {
+                    "-"
+                } else {
+                    "_"
+                };
+                // A namespace cannot start with `-`: prefix instead of replacing the first character.
+                if replacement == "-" && p.range.start == current.find(':')? + 1 {
+                    current.replace_range(p.range, "x");
+                } else {
+                    current.replace_range(p.range, replacement);
+                }
+            }
+            Some(_) => return None,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_the_valid_spellings() {
+        for ok in [
+            "https://example.com/s.json",
+            "https://example.com/s.json#",
+            "urn:mcp:my_tool:output",
+            "tag:example.com,2025:tool",
+            "my-tool:output",
+            "my_tool_output",
+            "./tool.json",
+            "../x/y.json",
+            "/abs/path",
+            "#foo",
+            "",
+        ] {
+            assert_eq!(check_uri_reference(ok), Ok(()), "{ok}");
+            assert_eq!(urn_problem(ok), None, "{ok}");
+        }
+    }
+
+    #[test]
+    fn explains_the_colon_in_a_relative_reference() {
+        let p = check_uri_reference("my_tool:output").unwrap_err();
+        assert_eq!(p.range, 7..8);
+        assert!(
+            p.reason.contains("`_` is not allowed in a URI scheme"),
+            "{}",
+            p.reason
+        );
+        let p = check_uri_reference("my tool").unwrap_err();
+        assert_eq!(p.range, 2..3);
+        assert!(p.label.contains("whitespace"));
+        let p = check_uri_reference("a%zz").unwrap_err();
+        assert_eq!(p.range, 1..2);
+    }
+
+    #[test]
+    fn urn_rules() {
+        let p = urn_problem("urn:my_tool:output").unwrap();
+        assert_eq!(p.range, 6..7);
+        assert!(urn_problem("urn:x")
+            .unwrap()
+            .label
+            .contains("namespace-specific"));
+        assert!(urn_problem("URN:a:b~c").unwrap().label.contains('~'));
+        assert!(urn_problem("urn:a:b&c").is_some());
+        assert!(urn_problem("urn:-a:b").is_some());
+        assert_eq!(urn_problem("urn:ietf:rfc:3986"), None);
+    }
+
+    #[test]
+    fn underscore_repair_examples() {
+        assert_eq!(
+            underscore_repair("my_tool:output").as_deref(),
+            Some("my_tool_output")
+        );
+        assert_eq!(underscore_repair("my tool").as_deref(), Some("my_tool"));
+        assert_eq!(
+            underscore_repair("urn:my_tool:output").as_deref(),
+            Some("urn:my-tool:output")
+        );
+        assert_eq!(underscore_repair("a b:c d").as_deref(), Some("a_b_c_d"));
+        assert_eq!(underscore_repair("urn:x"), None);
+        assert_eq!(underscore_repair("fine"), None);
+    }
+}

@@ -1,0 +1,131 @@
+//! Discovery: the files named on the command line, and the `*.json` files under the folders named
+//! there, sorted, without following symlinked folders (so no loops), skipping `.git`,
+//! `node_modules`, `target` and hidden folders.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// A file to read. `explicit` files are always linted; the others only when they hold a schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub path: PathBuf,
+    pub explicit: bool,
+}
+
+/// A path that could not be walked, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WalkError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
+
+fn is_skipped_dir(name: &str) -> bool {
+    SKIPPED_DIRS.contains(&name) || (name.starts_with('.') && name != "." && name != "..")
+}
+
+/// Whether a file's name marks it as a schema, so that a parse failure found by a walk is
+/// reported: `*.schema.json`, or a file inside a folder named `schema` or `schemas`.
+#[must_use]
+pub fn named_as_schema(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if name.to_ascii_lowercase().ends_with(".schema.json") {
+        return true;
+    }
+    path.parent().is_some_and(|dir| {
+        dir.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy().to_ascii_lowercase();
+            c == "schema" || c == "schemas"
+        })
+    })
+}
+
+fn is_json(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
+#[must_use]
+pub fn discover(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<WalkError>) {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let mut seen = HashSet::new();
+    let mut push = |out: &mut Vec<Candidate>, path: PathBuf, explicit: bool| {
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            out.push(Candidate { path, explicit });
+        }
+    };
+    for root in paths {
+        if root.as_os_str() == "-" {
+            out.push(Candidate {
+                path: root.clone(),
+                explicit: true,
+            });
+            continue;
+        }
+        if !root.is_dir() {
+            // A missing or unreadable file is reported when it is read.
+            push(&mut out, root.clone(), true);
+            continue;
+        }
+        let walker = WalkDir::new(root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0
+                    || !e.file_type().is_dir()
+                    || !is_skipped_dir(&e.file_name().to_string_lossy())
+            });
+        for entry in walker {
+            match entry {
+                Ok(entry) => {
+                    let path = entry.path();
+                    let is_file = entry.file_type().is_file()
+                        || (entry.file_type().is_symlink() && path.is_file());
+                    if is_file && is_json(path) {
+                        push(&mut out, path.to_path_buf(), false);
+                    }
+                }
+                Err(e) => errors.push(WalkError {
+                    path: e.path().map_or_else(|| root.clone(), Path::to_path_buf),
+                    message: e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), ToString::to_string),
+                }),
+            }
+        }
+    }
+    (out, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schema_names() {
+        assert!(named_as_schema(Path::new("a/tool.schema.json")));
+        assert!(named_as_schema(Path::new("schemas/tool.json")));
+        assert!(named_as_schema(Path::new("x/Schema/deep/tool.json")));
+        assert!(!named_as_schema(Path::new("tsconfig.json")));
+        assert!(!named_as_schema(Path::new("schemas.json")));
+    }
+
+    #[test]
+    fn skips_hidden_and_vendored_folders() {
+        assert!(is_skipped_dir(".git"));
+        assert!(is_skipped_dir(".venv"));
+        assert!(is_skipped_dir("node_modules"));
+        assert!(!is_skipped_dir("src"));
+        assert!(!is_skipped_dir("."));
+    }
+}
