@@ -3,6 +3,20 @@
 //! The path of a run: discover ([`walk`]) -> parse ([`document`]) -> find the schemas
 //! ([`units`]) -> visit subschemas ([`schema_walk`]) -> run the rules ([`rules`]) -> report
 //! ([`report`]). [`execute`] runs a parsed command line and returns what to print.
+//!
+//! Linting a buffer through the library:
+//! ```
+//! use schema_lint::lint::{lint_source, Settings};
+//! use schema_lint::source::{FileId, SourceFile};
+//!
+//! let text = r#"{"$id": "my_tool:output", "type": "object"}"#;
+//! let file = SourceFile::new(FileId(0), "tool.json".into(), None, text, true);
+//! let linted = lint_source(file, &Settings::default(), true);
+//! let codes: Vec<_> = linted.diagnostics.iter().map(|d| d.rule.code).collect();
+//! assert_eq!(codes, ["SL201"]);
+//! // The primary span is the offending `:`.
+//! assert_eq!(&text[linted.diagnostics[0].span.start..linted.diagnostics[0].span.end], ":");
+//! ```
 
 pub mod cli;
 pub mod diagnostic;

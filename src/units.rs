@@ -41,9 +41,9 @@ fn is_schema_keyword(key: &str, value: &Node) -> bool {
         "$schema" => value.as_str().and_then(Draft::from_schema_uri).is_some(),
         "$id" | "$ref" => value.as_str().is_some(),
         // draft-04's `id`: only when it looks like a URI, so data records with an `id` stay out.
-        "id" => value
-            .as_str()
-            .is_some_and(|s| s.contains([':', '/', '#']) || s.ends_with(".json")),
+        "id" => value.as_str().is_some_and(|s| {
+            s.contains([':', '/', '#']) || s.to_ascii_lowercase().ends_with(".json")
+        }),
         "type" => is_type_value(value),
         "properties" | "$defs" | "definitions" | "patternProperties" => value.as_object().is_some(),
         "allOf" | "anyOf" | "oneOf" => value.as_array().is_some_and(|a| {

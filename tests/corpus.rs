@@ -1,0 +1,56 @@
+//! The official JSON-Schema-Test-Suite (`../shared/corpus/jsts`, one schema per file): every
+//! schema there is valid in its draft, so no rule may call one invalid. Skipped, with a message,
+//! when the corpus is not beside the checkout.
+
+use schema_lint::dialect::Draft;
+use schema_lint::lint::{lint_source, Settings};
+use schema_lint::source::{FileId, SourceFile};
+use std::path::Path;
+
+fn corpus() -> Option<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/jsts");
+    dir.join("manifest.json").exists().then_some(dir)
+}
+
+#[test]
+fn test_suite_schemas_draw_no_finding() {
+    let Some(root) = corpus() else {
+        eprintln!("skipped: ../shared/corpus/jsts is not there");
+        return;
+    };
+    let mut linted = 0;
+    let mut findings = Vec::new();
+    for (folder, draft) in [
+        ("draft4", Draft::Draft4),
+        ("draft6", Draft::Draft6),
+        ("draft7", Draft::Draft7),
+        ("draft2019-09", Draft::Draft201909),
+        ("draft2020-12", Draft::Draft202012),
+    ] {
+        let mut entries: Vec<_> = std::fs::read_dir(root.join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        let settings = Settings {
+            default_draft: draft,
+        };
+        for path in entries {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = format!("{folder}/{}", path.file_name().unwrap().to_string_lossy());
+            let file = SourceFile::new(FileId(0), name.clone(), Some(path), &text, true);
+            let result = lint_source(file, &settings, true);
+            for d in &result.diagnostics {
+                findings.push(format!("{name}: {} {}", d.rule.code, d.message));
+            }
+            linted += 1;
+        }
+    }
+    assert!(linted > 1700, "only {linted} corpus files");
+    assert!(
+        findings.is_empty(),
+        "{} findings:\n{}",
+        findings.len(),
+        findings.join("\n")
+    );
+}
