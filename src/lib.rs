@@ -24,6 +24,7 @@ pub mod dialect;
 pub mod docs;
 pub mod document;
 pub mod fix;
+pub mod index;
 pub mod lint;
 pub mod report;
 pub mod rules;

@@ -4,7 +4,8 @@
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Draft;
 use crate::document::{self, Node};
-use crate::rules::{self, FileContext, UnitContext, PARSE_ERROR};
+use crate::index::{IndexInput, RunIndex};
+use crate::rules::{self, FileContext, RunView, UnitContext, PARSE_ERROR};
 use crate::schema_walk::walk;
 use crate::source::{FileId, SourceFile, Span};
 use crate::units::{classify, units, FileKind, Role};
@@ -59,6 +60,8 @@ pub struct Run {
     /// Every file that was read, in discovery order (ids index this list); files that hold no
     /// schema are kept with no diagnostics.
     pub files: Vec<LintedFile>,
+    /// Identifiers and references of every schema of the run.
+    pub index: RunIndex,
 }
 
 impl Run {
@@ -129,9 +132,55 @@ pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> 
     let files: Vec<LintedFile> = inputs
         .into_par_iter()
         .enumerate()
-        .map(|(i, input)| lint_input(FileId(i), input, settings))
+        .map(|(i, input)| load_input(FileId(i), input))
         .collect();
-    Run { files }
+    lint_loaded(files, settings)
+}
+
+/// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
+/// earlier lint diagnostics are replaced.
+#[must_use]
+pub fn lint_loaded(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
+    let index = {
+        let inputs: Vec<IndexInput<'_>> = files
+            .iter()
+            .filter_map(|f| {
+                let root = f.root.as_ref()?;
+                let kind = f.kind.filter(|k| *k != FileKind::Other)?;
+                Some(IndexInput {
+                    file: f.file.id,
+                    path: f.file.path.as_deref(),
+                    name: &f.file.name,
+                    root,
+                    kind,
+                })
+            })
+            .collect();
+        RunIndex::build(&inputs, settings.default_draft)
+    };
+    let found: Vec<Vec<Diagnostic>> = {
+        let view = RunView {
+            index: &index,
+            files: &files,
+        };
+        files
+            .par_iter()
+            .map(|f| match (&f.root, f.kind) {
+                (Some(root), Some(kind)) if kind != FileKind::Other => {
+                    let mut out = Vec::new();
+                    lint_document(&view, &f.file, root, kind, settings, &mut out);
+                    out
+                }
+                _ => Vec::new(),
+            })
+            .collect()
+    };
+    for (f, diagnostics) in files.iter_mut().zip(found) {
+        if f.root.is_some() {
+            f.diagnostics = diagnostics;
+        }
+    }
+    Run { files, index }
 }
 
 fn display_name(path: &std::path::Path) -> String {
@@ -139,9 +188,9 @@ fn display_name(path: &std::path::Path) -> String {
     s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
 }
 
-/// Reads and lints one input.
+/// Reads and parses one input; a file that cannot be loaded carries its SL100 finding.
 #[must_use]
-pub fn lint_input(id: FileId, input: Input, settings: &Settings) -> LintedFile {
+pub fn load_input(id: FileId, input: Input) -> LintedFile {
     let (name, path, explicit, bytes) = match input {
         Input::Stdin { name } => {
             let mut buf = Vec::new();
@@ -163,11 +212,7 @@ pub fn lint_input(id: FileId, input: Input, settings: &Settings) -> LintedFile {
         }
     };
     match String::from_utf8(bytes) {
-        Ok(text) => lint_source(
-            SourceFile::new(id, name, path, &text, explicit),
-            settings,
-            reportable,
-        ),
+        Ok(text) => load_source(SourceFile::new(id, name, path, &text, explicit), reportable),
         Err(e) => {
             let at = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
@@ -218,10 +263,10 @@ fn skipped(file: SourceFile) -> LintedFile {
     }
 }
 
-/// Parses and lints a file whose text is already loaded. `report_parse_errors` decides whether
-/// a file that is not JSON is reported (explicit or schema-named files) or silently skipped.
+/// Parses a file whose text is already loaded. `report_parse_errors` decides whether a file
+/// that is not JSON is reported (explicit or schema-named files) or silently skipped.
 #[must_use]
-pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
+pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
     let root = match document::parse(&file.text) {
         Ok(root) => root,
         Err(failure) if report_parse_errors => {
@@ -230,19 +275,24 @@ pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: b
         Err(_) => return skipped(file),
     };
     let kind = classify(&root, file.explicit);
-    let mut diagnostics = Vec::new();
-    if kind != FileKind::Other {
-        lint_document(&file, &root, kind, settings, &mut diagnostics);
-    }
     LintedFile {
         file,
         root: Some(root),
         kind: Some(kind),
-        diagnostics,
+        diagnostics: Vec::new(),
     }
 }
 
+/// Lints one file on its own (a run of one), as editors and the doc-example tests do.
+#[must_use]
+pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
+    let loaded = load_source(file, report_parse_errors);
+    let mut run = lint_loaded(vec![loaded], settings);
+    run.files.remove(0)
+}
+
 fn lint_document(
+    view: &RunView<'_>,
     file: &SourceFile,
     root: &Node,
     kind: FileKind,
@@ -254,7 +304,7 @@ fn lint_document(
     for rule in rules {
         rule.check_file(&file_cx, out);
     }
-    for unit in units(root, kind, settings.default_draft) {
+    for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
         };
@@ -262,8 +312,11 @@ fn lint_document(
         let cx = UnitContext {
             file,
             root,
-            unit: &unit,
+            unit,
+            unit_no,
             subschemas: &subschemas,
+            run: view,
+            settings,
         };
         let first = out.len();
         for rule in rules {

@@ -2,7 +2,10 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::Node;
+use crate::index::RunIndex;
+use crate::lint::{LintedFile, Settings};
 use crate::schema_walk::Subschema;
+use crate::source::FileId;
 use crate::source::SourceFile;
 use crate::units::SchemaUnit;
 use serde::Serialize;
@@ -78,12 +81,36 @@ pub struct FileContext<'a> {
     pub root: &'a Node,
 }
 
-/// What a rule sees of one schema: its file, its unit, and every subschema in document order.
+/// What a rule sees of the whole run: the index and every file.
+pub struct RunView<'a> {
+    pub index: &'a RunIndex,
+    pub files: &'a [LintedFile],
+}
+
+impl RunView<'_> {
+    /// The parsed root of a file of the run.
+    #[must_use]
+    pub fn root(&self, file: FileId) -> Option<&Node> {
+        self.files.get(file.0)?.root.as_ref()
+    }
+
+    #[must_use]
+    pub fn source(&self, file: FileId) -> &SourceFile {
+        &self.files[file.0].file
+    }
+}
+
+/// What a rule sees of one schema: its file, its unit, every subschema in document order, and
+/// the run around it.
 pub struct UnitContext<'a> {
     pub file: &'a SourceFile,
     pub root: &'a Node,
     pub unit: &'a SchemaUnit,
+    /// Index of the unit within its file (as in [`RunIndex`]).
+    pub unit_no: usize,
     pub subschemas: &'a [Subschema<'a>],
+    pub run: &'a RunView<'a>,
+    pub settings: &'a Settings,
 }
 
 impl UnitContext<'_> {

@@ -1,0 +1,479 @@
+//! The run-wide index of identifiers and references: every schema resource (a unit root or a
+//! subschema with a `$id`), its base URI and anchors, and every `$ref`/`$dynamicRef` with the base
+//! it resolves against. Built once per run, kept small (pointers and strings, no subtrees), and
+//! shared by the reference rules and the rename fixes.
+//!
+//! Resolution never leaves the linted set: a reference is looked up among the files of the run
+//! by URI, and anything else is reported as remote or missing, never fetched or opened.
+
+use crate::dialect::Draft;
+use crate::document::{Node, NodeKind};
+use crate::schema_walk::{walk, Subschema};
+use crate::source::{FileId, Span};
+use crate::units::{units, FileKind, SchemaUnit};
+use fluent_uri::{Uri, UriRef};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A `$id` as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdEntry {
+    pub raw: String,
+    /// Span of the value's string literal.
+    pub span: Span,
+    /// Span of the member's key (`"$id"`).
+    pub key_span: Span,
+    /// Whether the value is an RFC 3986 URI-reference.
+    pub valid: bool,
+}
+
+/// A schema resource: a unit root, or a subschema that declares a `$id`.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    pub file: FileId,
+    /// Index of the unit within the file.
+    pub unit: usize,
+    pub pointer: String,
+    /// The absolute base URI (no fragment) of the resource, when it could be computed.
+    pub base: Option<String>,
+    pub id: Option<IdEntry>,
+    pub draft: Draft,
+}
+
+/// A `$ref` or `$dynamicRef`.
+#[derive(Clone, Debug)]
+pub struct RefEntry {
+    pub file: FileId,
+    pub unit: usize,
+    /// Pointer of the subschema holding the keyword.
+    pub schema_pointer: String,
+    pub keyword: &'static str,
+    pub raw: String,
+    pub span: Span,
+    /// Index (into [`RunIndex::resources`]) of the innermost resource holding the reference.
+    pub resource: usize,
+}
+
+/// Where a reference leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resolution {
+    /// A node of a file in the run.
+    Found { file: FileId, pointer: String },
+    /// A network URI outside the linted set (never fetched).
+    Remote(String),
+    /// Nothing in the run answers to it.
+    Missing(String),
+    /// The reference is not a URI-reference and names no (equally invalid) `$id` of the run.
+    Invalid,
+}
+
+/// The index of a run.
+#[derive(Debug, Default)]
+pub struct RunIndex {
+    pub resources: Vec<Resource>,
+    pub refs: Vec<RefEntry>,
+    /// Absolute base URI (normalised, no fragment) -> resources that declare it.
+    by_uri: HashMap<String, Vec<usize>>,
+    /// A `$id` that is not a URI, as written -> resources that declare it.
+    by_bad_id: HashMap<String, Vec<usize>>,
+    /// (resource index, anchor name) -> pointer.
+    anchors: HashMap<(usize, String), String>,
+    /// Per file, its `file://` URI.
+    pub file_uris: HashMap<FileId, String>,
+}
+
+/// One file as the index sees it.
+pub struct IndexInput<'a> {
+    pub file: FileId,
+    pub path: Option<&'a Path>,
+    pub name: &'a str,
+    pub root: &'a Node,
+    pub kind: FileKind,
+}
+
+/// The `file://` URI of a path (made absolute against the working directory).
+#[must_use]
+pub fn file_uri(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::from("file://");
+    let text = absolute.to_string_lossy().replace('\\', "/");
+    if !text.starts_with('/') {
+        out.push('/');
+    }
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Resolves `reference` against the absolute `base`, normalised, fragment kept.
+#[must_use]
+pub fn resolve_uri(base: &str, reference: &str) -> Option<String> {
+    let base = Uri::parse(base).ok()?;
+    let r = UriRef::parse(reference).ok()?;
+    Some(r.resolve_against(&base).ok()?.normalize().into_string())
+}
+
+fn strip_fragment(uri: &str) -> &str {
+    uri.split_once('#').map_or(uri, |(u, _)| u)
+}
+
+/// Decodes `%XX` escapes; `None` when they do not form UTF-8.
+#[must_use]
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+impl RunIndex {
+    /// Indexes the schemas of every input.
+    #[must_use]
+    pub fn build(inputs: &[IndexInput<'_>], default_draft: Draft) -> Self {
+        let mut index = RunIndex::default();
+        for input in inputs {
+            let uri = input
+                .path
+                .map_or_else(|| file_uri(Path::new(input.name)), file_uri);
+            index.file_uris.insert(input.file, uri.clone());
+            for (unit_no, unit) in units(input.root, input.kind, default_draft)
+                .iter()
+                .enumerate()
+            {
+                index.add_unit(input, &uri, unit_no, unit);
+            }
+        }
+        index
+    }
+
+    fn add_unit(
+        &mut self,
+        input: &IndexInput<'_>,
+        file_uri: &str,
+        unit_no: usize,
+        unit: &SchemaUnit,
+    ) {
+        let Some(root) = input.root.pointer(&unit.pointer) else {
+            return;
+        };
+        let subschemas = walk(root, &unit.pointer, unit.draft);
+        // A tools/list unit is a document of its own: it is not reachable by the file's URI.
+        let root_base = (input.kind == FileKind::Schema).then(|| file_uri.to_owned());
+        // Stack of (pointer, resource index) of the resources enclosing the current subschema.
+        let mut stack: Vec<(String, usize)> = Vec::new();
+        for (i, sub) in subschemas.iter().enumerate() {
+            while stack
+                .last()
+                .is_some_and(|(p, _)| !is_within(&sub.pointer, p))
+            {
+                stack.pop();
+            }
+            let parent_base = stack
+                .last()
+                .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
+            let id = id_entry(sub);
+            let starts_resource = i == 0
+                || id
+                    .as_ref()
+                    .is_some_and(|id| !(sub.draft.allows_id_fragment() && id.raw.starts_with('#')));
+            if starts_resource {
+                let base = match &id {
+                    Some(id) if id.valid => match &parent_base {
+                        Some(b) => resolve_uri(b, &id.raw).map(|u| strip_fragment(&u).to_owned()),
+                        None => UriRef::parse(id.raw.as_str())
+                            .ok()
+                            .filter(|u| u.has_scheme())
+                            .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
+                    },
+                    Some(_) => parent_base.clone(),
+                    None => parent_base.clone(),
+                };
+                let r = self.resources.len();
+                self.resources.push(Resource {
+                    file: input.file,
+                    unit: unit_no,
+                    pointer: sub.pointer.clone(),
+                    base: base.clone(),
+                    id: id.clone(),
+                    draft: sub.draft,
+                });
+                let declares_uri = i == 0 || id.as_ref().is_some_and(|id| id.valid);
+                if let (Some(b), true) = (&base, declares_uri) {
+                    self.by_uri.entry(b.clone()).or_default().push(r);
+                }
+                if let Some(id) = id.as_ref().filter(|id| !id.valid) {
+                    self.by_bad_id
+                        .entry(strip_fragment(&id.raw).to_owned())
+                        .or_default()
+                        .push(r);
+                }
+                stack.push((sub.pointer.clone(), r));
+            }
+            let resource = stack.last().map_or(0, |(_, r)| *r);
+            self.add_anchors(sub, resource);
+            for keyword in ["$ref", "$dynamicRef"] {
+                if let Some(node) = sub.node.get(keyword) {
+                    if let NodeKind::String(raw) = &node.kind {
+                        self.refs.push(RefEntry {
+                            file: input.file,
+                            unit: unit_no,
+                            schema_pointer: sub.pointer.clone(),
+                            keyword,
+                            raw: raw.clone(),
+                            span: node.span,
+                            resource,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_anchors(&mut self, sub: &Subschema<'_>, resource: usize) {
+        let mut names = Vec::new();
+        if sub.draft.allows_id_fragment() {
+            if let Some(name) = sub
+                .id()
+                .and_then(Node::as_str)
+                .and_then(|s| s.strip_prefix('#'))
+            {
+                names.push(name.to_owned());
+            }
+        } else {
+            for keyword in ["$anchor", "$dynamicAnchor", "$recursiveAnchor"] {
+                if let Some(name) = sub.node.get(keyword).and_then(Node::as_str) {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        for name in names {
+            self.anchors
+                .entry((resource, name))
+                .or_insert_with(|| sub.pointer.clone());
+        }
+    }
+
+    /// The resources whose (valid, absolute) base URI is `uri`.
+    #[must_use]
+    pub fn resources_at(&self, uri: &str) -> &[usize] {
+        self.by_uri.get(uri).map_or(&[], Vec::as_slice)
+    }
+
+    /// The resources whose invalid `$id` is written `raw` (without fragment).
+    #[must_use]
+    pub fn resources_with_bad_id(&self, raw: &str) -> &[usize] {
+        self.by_bad_id.get(raw).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether any resource of the run is already called `uri` (absolute) or `raw` (as written).
+    #[must_use]
+    pub fn id_taken(&self, raw: &str, resolved: Option<&str>) -> bool {
+        resolved.is_some_and(|u| self.by_uri.contains_key(u))
+            || self.by_bad_id.contains_key(raw)
+            || self
+                .resources
+                .iter()
+                .any(|r| r.id.as_ref().is_some_and(|id| id.raw == raw))
+    }
+
+    /// Where `r` leads, looked up in the run only. `root_of` gives a file's parsed root.
+    pub fn resolve<'n>(
+        &self,
+        r: &RefEntry,
+        root_of: impl Fn(FileId) -> Option<&'n Node>,
+    ) -> Resolution {
+        let (uri_part, fragment) = match r.raw.split_once('#') {
+            Some((u, f)) => (u, Some(f)),
+            None => (r.raw.as_str(), None),
+        };
+        let target = if UriRef::parse(r.raw.as_str()).is_err() {
+            match self.resources_with_bad_id(uri_part).first() {
+                Some(&t) if !uri_part.is_empty() => t,
+                _ => return Resolution::Invalid,
+            }
+        } else if uri_part.is_empty() {
+            r.resource
+        } else {
+            let base = self.resources[r.resource].base.as_deref();
+            let absolute = match base {
+                Some(b) => resolve_uri(b, uri_part),
+                None => UriRef::parse(uri_part)
+                    .ok()
+                    .filter(|u| u.has_scheme())
+                    .map(|u| u.normalize().into_string()),
+            };
+            let Some(absolute) = absolute else {
+                return Resolution::Missing(r.raw.clone());
+            };
+            let doc = strip_fragment(&absolute);
+            // A same-unit hit wins over resources elsewhere with the same URI.
+            let candidates = self.resources_at(doc);
+            match candidates
+                .iter()
+                .find(|&&c| self.resources[c].file == r.file && self.resources[c].unit == r.unit)
+                .or_else(|| candidates.first())
+            {
+                Some(&t) => t,
+                None if doc.starts_with("http://") || doc.starts_with("https://") => {
+                    return Resolution::Remote(doc.to_owned())
+                }
+                None => return Resolution::Missing(r.raw.clone()),
+            }
+        };
+        let resource = &self.resources[target];
+        let pointer = match fragment {
+            None | Some("") => resource.pointer.clone(),
+            Some(f) if f.starts_with('/') => {
+                let Some(decoded) = percent_decode(f) else {
+                    return Resolution::Missing(r.raw.clone());
+                };
+                format!("{}{decoded}", resource.pointer)
+            }
+            Some(name) => match self.anchors.get(&(target, name.to_owned())) {
+                Some(p) => p.clone(),
+                None => return Resolution::Missing(r.raw.clone()),
+            },
+        };
+        match root_of(resource.file).and_then(|root| root.pointer(&pointer)) {
+            Some(_) => Resolution::Found {
+                file: resource.file,
+                pointer,
+            },
+            None => Resolution::Missing(r.raw.clone()),
+        }
+    }
+}
+
+fn id_entry(sub: &Subschema<'_>) -> Option<IdEntry> {
+    let member = sub.node.member(sub.draft.id_keyword())?;
+    let raw = member.value.as_str()?;
+    Some(IdEntry {
+        raw: raw.to_owned(),
+        span: member.value.span,
+        key_span: member.key_span,
+        valid: UriRef::parse(raw).is_ok(),
+    })
+}
+
+/// Whether `pointer` is `ancestor` or lies below it.
+fn is_within(pointer: &str, ancestor: &str) -> bool {
+    pointer == ancestor
+        || (pointer.starts_with(ancestor) && pointer.as_bytes().get(ancestor.len()) == Some(&b'/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::parse;
+
+    fn index_of(files: &[(&str, &str)]) -> (RunIndex, Vec<Node>) {
+        let roots: Vec<Node> = files.iter().map(|(_, t)| parse(t).unwrap()).collect();
+        let inputs: Vec<IndexInput<'_>> = files
+            .iter()
+            .zip(&roots)
+            .enumerate()
+            .map(|(i, ((name, _), root))| IndexInput {
+                file: FileId(i),
+                path: Some(Path::new(name)),
+                name,
+                root,
+                kind: FileKind::Schema,
+            })
+            .collect();
+        (RunIndex::build(&inputs, Draft::Draft202012), roots)
+    }
+
+    fn resolve_all(index: &RunIndex, roots: &[Node]) -> Vec<(String, Resolution)> {
+        index
+            .refs
+            .iter()
+            .map(|r| (r.raw.clone(), index.resolve(r, |f| roots.get(f.0))))
+            .collect()
+    }
+
+    #[test]
+    fn resolves_local_cross_file_anchor_and_bad_ids() {
+        let (index, roots) = index_of(&[
+            (
+                "/s/a.json",
+                r##"{"$id": "my_tool:output", "properties": {"x": {"$anchor": "ax", "type": "string"}},
+                    "$defs": {"n": {"$id": "https://example.com/n.json", "$defs": {"m": {}}}}}"##,
+            ),
+            (
+                "/s/b.json",
+                r##"{"properties": {
+                    "a": {"$ref": "my_tool:output#/properties/x"},
+                    "b": {"$ref": "a.json#ax"},
+                    "c": {"$ref": "https://example.com/n.json#/$defs/m"},
+                    "d": {"$ref": "#/properties/a"},
+                    "e": {"$ref": "https://example.com/other.json"},
+                    "f": {"$ref": "missing.json"},
+                    "g": {"$ref": "#/properties/zz"},
+                    "h": {"$ref": "bad ref"}}}"##,
+            ),
+        ]);
+        let found = |file: usize, pointer: &str| Resolution::Found {
+            file: FileId(file),
+            pointer: pointer.to_owned(),
+        };
+        let got = resolve_all(&index, &roots);
+        assert_eq!(got[0].1, found(0, "/properties/x"));
+        assert_eq!(got[1].1, found(0, "/properties/x"));
+        assert_eq!(got[2].1, found(0, "/$defs/n/$defs/m"));
+        assert_eq!(got[3].1, found(1, "/properties/a"));
+        assert_eq!(
+            got[4].1,
+            Resolution::Remote("https://example.com/other.json".into())
+        );
+        assert!(matches!(got[5].1, Resolution::Missing(_)));
+        assert!(matches!(got[6].1, Resolution::Missing(_)));
+        assert_eq!(got[7].1, Resolution::Invalid);
+    }
+
+    #[test]
+    fn nested_ids_change_the_base() {
+        let (index, roots) = index_of(&[(
+            "/s/root.json",
+            r##"{"$id": "https://example.com/root.json",
+                "$defs": {"inner": {"$id": "dir/inner.json", "$defs": {"x": {}},
+                                    "properties": {"p": {"$ref": "#/$defs/x"}, "q": {"$ref": "../root.json"}}}}}"##,
+        )]);
+        let got = resolve_all(&index, &roots);
+        assert_eq!(
+            got[0].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/inner/$defs/x".into()
+            }
+        );
+        assert_eq!(
+            got[1].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: String::new()
+            }
+        );
+        assert!(index.id_taken("dir/inner.json", Some("https://example.com/dir/inner.json")));
+    }
+
+    #[test]
+    fn file_uris_are_percent_encoded() {
+        assert_eq!(file_uri(Path::new("/a b/c.json")), "file:///a%20b/c.json");
+        assert_eq!(percent_decode("a%25b%7E").as_deref(), Some("a%b~"));
+    }
+}
