@@ -59,6 +59,22 @@ pub struct CheckArgs {
     /// or a `$schema` URI
     #[arg(long, value_name = "DIALECT", default_value = "2020-12")]
     pub default_dialect: crate::dialect::Draft,
+
+    /// Apply the safe fixes, after proving that each one still parses, lints and compiles
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Also apply unsafe fixes (with `--fix` or `--diff`)
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print a unified diff of what `--fix` would change, and write nothing
+    #[arg(long)]
+    pub diff: bool,
+
+    /// How `--fix` repairs an invalid `$id`
+    #[arg(long, value_enum, default_value_t = crate::lint::FixIdMode::Underscore)]
+    pub fix_id: crate::lint::FixIdMode,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

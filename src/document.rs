@@ -121,6 +121,69 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The value as serde_json sees it (duplicate keys: the last wins, as in the engines).
+    /// Numbers too large for an `f64` (`1e400`) become the largest finite `f64` of their sign.
+    #[must_use]
+    pub fn to_value(&self) -> serde_json::Value {
+        use serde_json::Value;
+        match &self.kind {
+            NodeKind::Null => Value::Null,
+            NodeKind::Bool(b) => Value::Bool(*b),
+            NodeKind::Number(raw) => raw
+                .parse::<serde_json::Number>()
+                .map(Value::Number)
+                .unwrap_or_else(|_| {
+                    let f = if raw.starts_with('-') {
+                        f64::MIN
+                    } else {
+                        f64::MAX
+                    };
+                    Value::from(f)
+                }),
+            NodeKind::String(s) => Value::String(s.clone()),
+            NodeKind::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
+            NodeKind::Object(members) => Value::Object(
+                members
+                    .iter()
+                    .map(|m| (m.key.clone(), m.value.to_value()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Whether two nodes hold the same JSON value (spans and key order aside), leaving out the
+    /// top-level members named in `ignore` (say, the `$id` a fix renamed).
+    #[must_use]
+    pub fn same_value(&self, other: &Node, ignore: &[&str]) -> bool {
+        match (&self.kind, &other.kind) {
+            (NodeKind::Object(a), NodeKind::Object(b)) => {
+                let keep = |m: &&Member| !ignore.contains(&m.key.as_str());
+                let a: Vec<&Member> = a.iter().filter(keep).collect();
+                let b: Vec<&Member> = b.iter().filter(keep).collect();
+                a.len() == b.len()
+                    && a.iter().all(|ma| {
+                        other
+                            .get(&ma.key)
+                            .zip(self.get(&ma.key))
+                            .is_some_and(|(vb, va)| va.same_value(vb, &[]))
+                    })
+            }
+            (NodeKind::Array(a), NodeKind::Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y, &[]))
+            }
+            (NodeKind::Number(a), NodeKind::Number(b)) => {
+                a == b
+                    || a.parse::<f64>()
+                        .ok()
+                        .zip(b.parse::<f64>().ok())
+                        .is_some_and(|(x, y)| x == y)
+            }
+            (a, b) => a == b,
+        }
+    }
+}
+
 fn parse_array_index(token: &str) -> Option<usize> {
     if token.len() > 1 && token.starts_with('0') {
         return None;
@@ -351,6 +414,16 @@ mod tests {
         assert_eq!(&text[s.start..s.end], ":");
         let escaped = root.pointer("/1").unwrap();
         assert_eq!(escaped.string_sub_span(text, 2..3), escaped.span);
+    }
+
+    #[test]
+    fn values_and_equality() {
+        let a = parse(r#"{"$id": "x", "a": [1, 2.0], "b": {"c": 1e400}}"#).unwrap();
+        let b = parse(r#"{"b": {"c": 1e400}, "a": [1, 2.00]}"#).unwrap();
+        assert!(a.same_value(&b, &["$id"]));
+        assert!(!a.same_value(&b, &[]));
+        assert_eq!(a.to_value()["a"][0], serde_json::json!(1));
+        assert!(a.to_value()["b"]["c"].as_f64().is_some_and(f64::is_finite));
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub enum Resolution {
 }
 
 /// The index of a run.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct RunIndex {
     pub resources: Vec<Resource>,
     pub refs: Vec<RefEntry>,
@@ -80,6 +80,8 @@ pub struct RunIndex {
     anchors: HashMap<(usize, String), String>,
     /// Per file, its `file://` URI.
     pub file_uris: HashMap<FileId, String>,
+    /// (file, pointer) -> the resource rooted there.
+    by_location: HashMap<(FileId, String), usize>,
 }
 
 /// One file as the index sees it.
@@ -118,7 +120,9 @@ pub fn resolve_uri(base: &str, reference: &str) -> Option<String> {
     Some(r.resolve_against(&base).ok()?.normalize().into_string())
 }
 
-fn strip_fragment(uri: &str) -> &str {
+/// `uri` without its fragment.
+#[must_use]
+pub fn strip_fragment(uri: &str) -> &str {
     uri.split_once('#').map_or(uri, |(u, _)| u)
 }
 
@@ -204,6 +208,8 @@ impl RunIndex {
                     None => parent_base.clone(),
                 };
                 let r = self.resources.len();
+                self.by_location
+                    .insert((input.file, sub.pointer.clone()), r);
                 self.resources.push(Resource {
                     file: input.file,
                     unit: unit_no,
@@ -268,6 +274,12 @@ impl RunIndex {
         }
     }
 
+    /// The resource rooted at `pointer` in `file`.
+    #[must_use]
+    pub fn resource_at(&self, file: FileId, pointer: &str) -> Option<usize> {
+        self.by_location.get(&(file, pointer.to_owned())).copied()
+    }
+
     /// The resources whose (valid, absolute) base URI is `uri`.
     #[must_use]
     pub fn resources_at(&self, uri: &str) -> &[usize] {
@@ -278,6 +290,26 @@ impl RunIndex {
     #[must_use]
     pub fn resources_with_bad_id(&self, raw: &str) -> &[usize] {
         self.by_bad_id.get(raw).map_or(&[], Vec::as_slice)
+    }
+
+    /// The base URI a resource's `$id` is resolved against: its enclosing resource's base.
+    #[must_use]
+    pub fn parent_base(&self, resource: usize) -> Option<&str> {
+        let r = &self.resources[resource];
+        if r.pointer.is_empty() {
+            // The root of a schema file resolves against the file's URI.
+            return self.file_uris.get(&r.file).map(String::as_str);
+        }
+        self.resources[..resource]
+            .iter()
+            .rev()
+            .find(|p| {
+                p.file == r.file
+                    && p.unit == r.unit
+                    && p.pointer != r.pointer
+                    && is_within(&r.pointer, &p.pointer)
+            })
+            .and_then(|p| p.base.as_deref())
     }
 
     /// Whether any resource of the run is already called `uri` (absolute) or `raw` (as written).
@@ -291,49 +323,58 @@ impl RunIndex {
                 .any(|r| r.id.as_ref().is_some_and(|id| id.raw == raw))
     }
 
+    /// The resource `r` names with the part before its `#`, or why there is none.
+    ///
+    /// # Errors
+    /// The [`Resolution`] that says why the reference leads nowhere in the run.
+    pub fn target_resource(&self, r: &RefEntry) -> Result<usize, Resolution> {
+        let uri_part = strip_fragment(&r.raw);
+        if UriRef::parse(r.raw.as_str()).is_err() {
+            return match self.resources_with_bad_id(uri_part).first() {
+                Some(&t) if !uri_part.is_empty() => Ok(t),
+                _ => Err(Resolution::Invalid),
+            };
+        }
+        if uri_part.is_empty() {
+            return Ok(r.resource);
+        }
+        let base = self.resources[r.resource].base.as_deref();
+        let absolute = match base {
+            Some(b) => resolve_uri(b, uri_part),
+            None => UriRef::parse(uri_part)
+                .ok()
+                .filter(|u| u.has_scheme())
+                .map(|u| u.normalize().into_string()),
+        };
+        let Some(absolute) = absolute else {
+            return Err(Resolution::Missing(r.raw.clone()));
+        };
+        let doc = strip_fragment(&absolute);
+        // A same-unit hit wins over resources elsewhere with the same URI.
+        let candidates = self.resources_at(doc);
+        match candidates
+            .iter()
+            .find(|&&c| self.resources[c].file == r.file && self.resources[c].unit == r.unit)
+            .or_else(|| candidates.first())
+        {
+            Some(&t) => Ok(t),
+            None if doc.starts_with("http://") || doc.starts_with("https://") => {
+                Err(Resolution::Remote(doc.to_owned()))
+            }
+            None => Err(Resolution::Missing(r.raw.clone())),
+        }
+    }
+
     /// Where `r` leads, looked up in the run only. `root_of` gives a file's parsed root.
     pub fn resolve<'n>(
         &self,
         r: &RefEntry,
         root_of: impl Fn(FileId) -> Option<&'n Node>,
     ) -> Resolution {
-        let (uri_part, fragment) = match r.raw.split_once('#') {
-            Some((u, f)) => (u, Some(f)),
-            None => (r.raw.as_str(), None),
-        };
-        let target = if UriRef::parse(r.raw.as_str()).is_err() {
-            match self.resources_with_bad_id(uri_part).first() {
-                Some(&t) if !uri_part.is_empty() => t,
-                _ => return Resolution::Invalid,
-            }
-        } else if uri_part.is_empty() {
-            r.resource
-        } else {
-            let base = self.resources[r.resource].base.as_deref();
-            let absolute = match base {
-                Some(b) => resolve_uri(b, uri_part),
-                None => UriRef::parse(uri_part)
-                    .ok()
-                    .filter(|u| u.has_scheme())
-                    .map(|u| u.normalize().into_string()),
-            };
-            let Some(absolute) = absolute else {
-                return Resolution::Missing(r.raw.clone());
-            };
-            let doc = strip_fragment(&absolute);
-            // A same-unit hit wins over resources elsewhere with the same URI.
-            let candidates = self.resources_at(doc);
-            match candidates
-                .iter()
-                .find(|&&c| self.resources[c].file == r.file && self.resources[c].unit == r.unit)
-                .or_else(|| candidates.first())
-            {
-                Some(&t) => t,
-                None if doc.starts_with("http://") || doc.starts_with("https://") => {
-                    return Resolution::Remote(doc.to_owned())
-                }
-                None => return Resolution::Missing(r.raw.clone()),
-            }
+        let fragment = r.raw.split_once('#').map(|(_, f)| f);
+        let target = match self.target_resource(r) {
+            Ok(t) => t,
+            Err(resolution) => return resolution,
         };
         let resource = &self.resources[target];
         let pointer = match fragment {

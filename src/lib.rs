@@ -24,15 +24,19 @@ pub mod dialect;
 pub mod docs;
 pub mod document;
 pub mod fix;
+pub mod fixer;
 pub mod index;
 pub mod lint;
+pub mod rename;
 pub mod report;
 pub mod rules;
 pub mod schema_walk;
 pub mod source;
 pub mod units;
 pub mod uri;
+pub mod verify;
 pub mod walk;
+pub mod write;
 
 use cli::{CheckArgs, Cli, ColorChoice, Command, RulesFormat};
 use std::io::IsTerminal;
@@ -100,6 +104,7 @@ fn use_color(choice: ColorChoice) -> bool {
 fn check(args: &CheckArgs) -> Outcome {
     let settings = lint::Settings {
         default_draft: args.default_dialect,
+        fix_id: args.fix_id,
     };
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -115,17 +120,136 @@ fn check(args: &CheckArgs) -> Outcome {
         color: use_color(args.color),
         width,
     };
+    if args.fix || args.diff {
+        return fix(run, args, &settings, style);
+    }
     let stdout = report::render(&run, args.output_format, style);
-    let code = if run.has_load_errors() {
+    Outcome {
+        stdout,
+        stderr: String::new(),
+        code: exit_code(&run),
+    }
+}
+
+fn exit_code(run: &lint::Run) -> u8 {
+    if run.has_load_errors() {
         exit::ERROR
     } else if run.diagnostics().is_empty() {
         exit::CLEAN
     } else {
         exit::FINDINGS
-    };
-    Outcome {
-        stdout,
-        stderr: String::new(),
-        code,
     }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
+fn fix(
+    run: lint::Run,
+    args: &CheckArgs,
+    settings: &lint::Settings,
+    style: report::Style,
+) -> Outcome {
+    let findings_before = run.diagnostics().len();
+    let mut outcome = fixer::fix_run(run, settings, args.unsafe_fixes, &write::can_write);
+    let mut out = Outcome::default();
+    let changed: Vec<(PathBuf, Vec<u8>, String, String)> = outcome
+        .changed()
+        .into_iter()
+        .map(|(f, old)| {
+            let path = f.file.path.clone().unwrap_or_default();
+            (
+                path,
+                write::stored_bytes(&f.file, &f.file.text),
+                old.to_string(),
+                f.file.name.clone(),
+            )
+        })
+        .collect();
+    let findings_after = outcome.run.diagnostics().len();
+    let fixed = findings_before.saturating_sub(findings_after);
+    if args.diff {
+        for (_, _, old, name) in &changed {
+            let new = &outcome
+                .run
+                .files
+                .iter()
+                .find(|f| &f.file.name == name)
+                .map(|f| f.file.text.to_string())
+                .unwrap_or_default();
+            out.stdout.push_str(&report::unified_diff(name, old, new));
+        }
+        out.stderr = format!(
+            "Would fix {} in {}\n",
+            plural(fixed, "finding"),
+            plural(changed.len(), "file")
+        );
+        out.code = if changed.is_empty() {
+            exit::CLEAN
+        } else {
+            exit::FINDINGS
+        };
+        return out;
+    }
+    let mut write_failed = false;
+    let on_disk: Vec<(PathBuf, Vec<u8>)> = changed
+        .iter()
+        .filter(|(p, ..)| !p.as_os_str().is_empty())
+        .map(|(p, b, ..)| (p.clone(), b.clone()))
+        .collect();
+    if let Err((path, why)) = write::write_all(&on_disk) {
+        out.stderr.push_str(&format!(
+            "error: could not write `{}`: {why}; no file was changed\n",
+            path.display()
+        ));
+        write_failed = true;
+    }
+    report::attach_rejections(&mut outcome);
+    let stdin_fixed = outcome
+        .run
+        .files
+        .iter()
+        .find(|f| f.file.path.is_none() && f.root.is_some())
+        .map(|f| String::from_utf8_lossy(&write::stored_bytes(&f.file, &f.file.text)).into_owned());
+    let left = outcome.run.diagnostics().len();
+    let summary = format!(
+        "Fixed {} in {}; {} left{}\n",
+        plural(fixed, "finding"),
+        plural(if write_failed { 0 } else { changed.len() }, "file"),
+        left,
+        if outcome.applied.is_empty() {
+            String::new()
+        } else {
+            " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
+        }
+    );
+    let report = report::render(&outcome.run, args.output_format, style);
+    match stdin_fixed {
+        // Editors: the fixed buffer goes to stdout, the report to stderr.
+        Some(text) => {
+            out.stdout = text;
+            out.stderr.push_str(&report);
+            out.stderr.push_str(&summary);
+        }
+        None => {
+            out.stdout = report;
+            if args.output_format == report::OutputFormat::Human {
+                out.stdout.push_str(&summary);
+            } else {
+                out.stderr.push_str(&summary);
+            }
+        }
+    }
+    out.code = if write_failed {
+        exit::ERROR
+    } else {
+        exit_code(&outcome.run)
+    };
+    out
 }

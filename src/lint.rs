@@ -13,28 +13,41 @@ use crate::walk::{discover, named_as_schema, Candidate};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// What decides how files are linted.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// The dialect of schemas without a known `$schema`.
     pub default_draft: Draft,
+    /// How an invalid `$id` is repaired.
+    pub fix_id: FixIdMode,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         Self {
             default_draft: Draft::Draft202012,
+            fix_id: FixIdMode::Underscore,
         }
     }
 }
 
+/// The repair for an invalid `$id` (SL201, SL203).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FixIdMode {
+    /// Replace each offending character with `_` and rewrite the `$ref`s that name the id
+    Underscore,
+    /// Drop the `$id` and reach the subschema through the root's `$defs`
+    Defs,
+}
+
 /// One file after linting.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct LintedFile {
     pub file: SourceFile,
     /// `None` when the file could not be read or parsed.
-    pub root: Option<Node>,
+    pub root: Option<Arc<Node>>,
     pub kind: Option<FileKind>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -55,7 +68,7 @@ impl LintedFile {
 }
 
 /// The result of a run over many files.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Run {
     /// Every file that was read, in discovery order (ids index this list); files that hold no
     /// schema are kept with no diagnostics.
@@ -277,7 +290,7 @@ pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
     let kind = classify(&root, file.explicit);
     LintedFile {
         file,
-        root: Some(root),
+        root: Some(Arc::new(root)),
         kind: Some(kind),
         diagnostics: Vec::new(),
     }

@@ -36,7 +36,7 @@ const BOM: &str = "\u{feff}";
 
 /// One input file. `text` excludes a leading UTF-8 byte order mark, which `bom` remembers so that
 /// a write can put it back; every span is an offset into `text`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     pub id: FileId,
     /// The path as the user will see it in reports (`-` input shows `--stdin-filename`).

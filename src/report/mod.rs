@@ -99,6 +99,45 @@ impl Summary {
     }
 }
 
+/// Turns the fixes the loop refused into SL901 findings, placed on the finding that offered
+/// them (as it stands after the other fixes).
+pub fn attach_rejections(outcome: &mut crate::fixer::FixOutcome) {
+    use crate::diagnostic::Diagnostic;
+    use crate::rules::FIX_NOT_VERIFIED;
+    for r in &outcome.rejected {
+        let file = &mut outcome.run.files[r.file.0];
+        let span = file
+            .diagnostics
+            .iter()
+            .find(|d| d.rule.code == r.code && d.pointer == r.pointer)
+            .map_or(crate::source::Span::default(), |d| d.span);
+        file.diagnostics.push(
+            Diagnostic::new(
+                &FIX_NOT_VERIFIED,
+                r.file,
+                span,
+                format!("Fix for {} not applied: {}", r.code, r.reason),
+            )
+            .label("this finding's fix was refused")
+            .help(format!(
+                "The fix was: {}. Nothing was written for it; fix this by hand",
+                r.title
+            ))
+            .pointer(r.pointer.clone()),
+        );
+    }
+}
+
+/// A unified diff of one file, with `a/` and `b/` headers.
+#[must_use]
+pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
+}
+
 /// Renders the run in `format`.
 #[must_use]
 pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {

@@ -11,13 +11,17 @@ use crate::units::SchemaUnit;
 use serde::Serialize;
 use std::fmt;
 
+mod id_fix;
 mod sl100_parse_error;
 mod sl101_duplicate_key;
 mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
+mod sl301_invalid_ref_uri;
+mod sl901_fix_not_verified;
 
 pub use sl100_parse_error::PARSE_ERROR;
+pub use sl901_fix_not_verified::FIX_NOT_VERIFIED;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -91,7 +95,7 @@ impl RunView<'_> {
     /// The parsed root of a file of the run.
     #[must_use]
     pub fn root(&self, file: FileId) -> Option<&Node> {
-        self.files.get(file.0)?.root.as_ref()
+        self.files.get(file.0)?.root.as_deref()
     }
 
     #[must_use]
@@ -137,15 +141,17 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &sl201_invalid_id_uri::InvalidIdUri,
         &sl202_id_has_fragment::IdHasFragment,
         &sl203_urn_not_portable::UrnNotPortable,
+        &sl301_invalid_ref_uri::InvalidRefUri,
     ];
     RULES
 }
 
-/// Every rule's metadata, `SL100` included, in code order.
+/// Every rule's metadata, `SL100` and `SL901` included, in code order.
 #[must_use]
 pub fn all_meta() -> Vec<&'static RuleMeta> {
     std::iter::once(&PARSE_ERROR)
         .chain(all().iter().map(|r| r.meta()))
+        .chain(std::iter::once(&FIX_NOT_VERIFIED))
         .collect()
 }
 

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A `$id` is not a valid RFC 3986 URI reference, so strict clients refuse the schema",
     category: Category::Identifiers,
     severity: Severity::Error,
-    fix: FixAvailability::None,
+    fix: FixAvailability::Sometimes,
 };
 
 pub(crate) const CLIENTS_NOTE: &str = "Ajv with fast-uri 3.1.6 / 4.1.5 or later throws `URI scheme is malformed.` \
@@ -43,18 +43,20 @@ impl Rule for InvalidIdUri {
                     problem.reason
                 ),
             };
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    id.string_sub_span(cx.text(), problem.range.clone()),
-                    format!("`{keyword}` `{value}` is not a valid URI reference"),
-                )
-                .label(problem.label)
-                .help(help)
-                .note(format!("{}. {CLIENTS_NOTE}", capitalise(&problem.reason)))
-                .pointer(format!("{}/{keyword}", sub.pointer)),
-            );
+            let diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                id.string_sub_span(cx.text(), problem.range.clone()),
+                format!("`{keyword}` `{value}` is not a valid URI reference"),
+            )
+            .label(problem.label)
+            .help(help)
+            .note(format!("{}. {CLIENTS_NOTE}", capitalise(&problem.reason)))
+            .pointer(format!("{}/{keyword}", sub.pointer));
+            out.push(match super::id_fix::invalid_id_fix(cx, &sub.pointer) {
+                Some(fix) => diagnostic.fix(fix),
+                None => diagnostic,
+            });
         }
     }
 }

@@ -12,7 +12,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A `urn:` `$id` is a valid URI but Ajv (fast-uri) cannot handle its URN form",
     category: Category::Identifiers,
     severity: Severity::Error,
-    fix: FixAvailability::None,
+    fix: FixAvailability::Sometimes,
 };
 
 impl Rule for UrnNotPortable {
@@ -35,8 +35,7 @@ impl Rule for UrnNotPortable {
                 Some(fixed) => format!("Rename it to `{fixed}` and update the `$ref`s that name it"),
                 None => "Give the URN a namespace and a namespace-specific string, as in `urn:mcp:my_tool:output`".to_owned(),
             };
-            out.push(
-                Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                     &META,
                     cx.file.id,
                     id.string_sub_span(cx.text(), problem.range.clone()),
@@ -49,8 +48,11 @@ impl Rule for UrnNotPortable {
                      serialized` or loses part of the id, so TypeScript clients cannot compile the schema",
                     problem.reason
                 ))
-                .pointer(format!("{}/{keyword}", sub.pointer)),
-            );
+                .pointer(format!("{}/{keyword}", sub.pointer));
+            out.push(match super::id_fix::invalid_id_fix(cx, &sub.pointer) {
+                Some(fix) => diagnostic.fix(fix),
+                None => diagnostic,
+            });
         }
     }
 }

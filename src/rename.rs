@@ -1,0 +1,84 @@
+//! Renaming a schema resource's `$id`, with every `$ref` in the run that names it: the machinery
+//! behind the SL201/SL203 repairs (and SL206's normalisation).
+
+use crate::fix::Edit;
+use crate::index::{resolve_uri, strip_fragment, RunIndex};
+use crate::rules::RunView;
+use fluent_uri::UriRef;
+
+/// A JSON string literal for `value`, escaped by serde_json.
+#[must_use]
+pub fn literal(value: &str) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""))
+}
+
+/// The absolute URI `raw` gives a resource whose parent base is `parent`.
+fn absolute(parent: Option<&str>, raw: &str) -> Option<String> {
+    match parent {
+        Some(base) => resolve_uri(base, raw).map(|u| strip_fragment(&u).to_owned()),
+        None => UriRef::parse(raw)
+            .ok()
+            .filter(|u| u.has_scheme())
+            .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
+    }
+}
+
+/// `candidate`, or `candidate_2`, `candidate_3`, ... : the first that no resource of the run
+/// already uses (as written or resolved), other than `resource` itself.
+#[must_use]
+pub fn unique_id(index: &RunIndex, resource: usize, candidate: &str) -> String {
+    let parent = index.parent_base(resource);
+    let taken = |raw: &str| {
+        let resolved = absolute(parent, raw);
+        let mine = index.resources[resource].base.as_deref();
+        index.id_taken(raw, resolved.as_deref()) && resolved.as_deref() != mine
+    };
+    if !taken(candidate) {
+        return candidate.to_owned();
+    }
+    (2..)
+        .map(|n| format!("{candidate}_{n}"))
+        .find(|c| !taken(c))
+        .unwrap_or_else(|| candidate.to_owned())
+}
+
+/// The edits that rename the `$id` of `resource` to `new_raw` and rewrite every `$ref` and
+/// `$dynamicRef` of the run that names the resource, keeping each reference's fragment.
+#[must_use]
+pub fn rename_edits(view: &RunView<'_>, resource: usize, new_raw: &str) -> Vec<Edit> {
+    let index = view.index;
+    let res = &index.resources[resource];
+    let Some(id) = &res.id else {
+        return Vec::new();
+    };
+    let old_uri_part = strip_fragment(&id.raw);
+    let new_absolute = absolute(index.parent_base(resource), new_raw);
+    let mut edits = vec![Edit {
+        file: res.file,
+        span: id.span,
+        content: literal(new_raw),
+    }];
+    for r in &index.refs {
+        let uri_part = strip_fragment(&r.raw);
+        if uri_part.is_empty() || index.target_resource(r) != Ok(resource) {
+            continue;
+        }
+        let new_uri_part = if uri_part == old_uri_part {
+            strip_fragment(new_raw).to_owned()
+        } else if let Some(abs) = &new_absolute {
+            abs.clone()
+        } else {
+            continue;
+        };
+        let new_ref = match r.raw.split_once('#') {
+            Some((_, fragment)) => format!("{new_uri_part}#{fragment}"),
+            None => new_uri_part,
+        };
+        edits.push(Edit {
+            file: r.file,
+            span: r.span,
+            content: literal(&new_ref),
+        });
+    }
+    edits
+}

@@ -1,0 +1,68 @@
+//! SL301 invalid-ref-uri: a `$ref` or `$dynamicRef` that is not an RFC 3986 URI-reference.
+
+use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::uri::check_uri_reference;
+
+pub struct InvalidRefUri;
+
+static META: RuleMeta = RuleMeta {
+    code: "SL301",
+    name: "invalid-ref-uri",
+    summary: "A `$ref` is not a valid RFC 3986 URI reference, so no engine can resolve it",
+    category: Category::References,
+    severity: Severity::Error,
+    fix: FixAvailability::Sometimes,
+};
+
+impl Rule for InvalidRefUri {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let index = cx.run.index;
+        for r in index
+            .refs
+            .iter()
+            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
+        {
+            let Err(problem) = check_uri_reference(&r.raw) else {
+                continue;
+            };
+            let Some(node) = cx
+                .root
+                .pointer(&format!("{}/{}", r.schema_pointer, r.keyword))
+            else {
+                continue;
+            };
+            let target = index.target_resource(r).ok();
+            let mut diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                node.string_sub_span(cx.text(), problem.range.clone()),
+                format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
+            )
+            .label(problem.label)
+            .note(format!(
+                "{}. Ajv throws while compiling the schema (the TypeScript v1 client then loses every \
+                 tool of the server), and the Python and Rust engines cannot resolve the reference",
+                problem.reason
+            ))
+            .pointer(format!("{}/{}", r.schema_pointer, r.keyword));
+            match target.and_then(|t| super::id_fix::resource_id_fix(cx, t)) {
+                Some(fix) => {
+                    diagnostic = diagnostic
+                        .help("It names a `$id` spelled the same way: renaming that `$id` rewrites this reference too")
+                        .fix(fix);
+                }
+                None => {
+                    diagnostic = diagnostic.help(
+                        "Percent-encode or replace the offending character, and make sure the target's `$id` matches",
+                    );
+                }
+            }
+            out.push(diagnostic);
+        }
+    }
+}

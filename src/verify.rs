@@ -1,0 +1,321 @@
+//! The proof a fix must pass before a byte is written: the fixed files parse strictly, lint
+//! without new findings, every reference that resolved before still lands on the same
+//! subschema, every reference the fix touched resolves, and every schema of the fixed files
+//! compiles with the `jsonschema` crate against an offline registry of the run's files.
+
+use crate::dialect::Draft;
+use crate::fix::Fix;
+use crate::index::{RefEntry, Resolution};
+use crate::lint::Run;
+use crate::source::FileId;
+use crate::units::{units, FileKind};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// Members that a fix may change on the subschema a reference lands on.
+const IDENTITY_KEYWORDS: [&str; 3] = ["$id", "id", "$anchor"];
+
+/// Checks `fix`, whose edits turned `before` into `after`.
+///
+/// # Errors
+/// Which check failed and why, in one sentence.
+pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Result<(), String> {
+    let touched: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
+    for &file in &touched {
+        let f = &after.files[file.0];
+        if f.root.is_none() {
+            let why = f
+                .diagnostics
+                .first()
+                .map_or("unknown error", |d| d.message.as_str());
+            return Err(format!("the fixed `{}` does not parse: {why}", f.file.name));
+        }
+    }
+    check_no_new_findings(before, after, &touched)?;
+    check_references(before, after, fix, &touched)?;
+    for &file in &touched {
+        compile_file(before, after, file, default_draft, fix)?;
+    }
+    Ok(())
+}
+
+fn check_no_new_findings(
+    before: &Run,
+    after: &Run,
+    touched: &BTreeSet<FileId>,
+) -> Result<(), String> {
+    for &file in touched {
+        let count = |run: &Run| {
+            let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+            for d in &run.files[file.0].diagnostics {
+                *counts.entry(d.rule.code).or_default() += 1;
+            }
+            counts
+        };
+        let (old, new) = (count(before), count(after));
+        for (code, n) in &new {
+            if *n > old.get(code).copied().unwrap_or(0) {
+                let d = after.files[file.0]
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.rule.code == *code)
+                    .map_or(String::new(), |d| format!(": {}", d.message));
+                return Err(format!(
+                    "it would introduce {code} in `{}`{d}",
+                    after.files[file.0].file.name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn resolve(run: &Run, r: &RefEntry) -> Resolution {
+    run.index
+        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
+}
+
+fn check_references(
+    before: &Run,
+    after: &Run,
+    fix: &Fix,
+    touched: &BTreeSet<FileId>,
+) -> Result<(), String> {
+    let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = after
+        .index
+        .refs
+        .iter()
+        .map(|r| ((r.file, r.schema_pointer.as_str(), r.keyword), r))
+        .collect();
+    let edited: HashSet<(FileId, usize)> =
+        fix.edits.iter().map(|e| (e.file, e.span.start)).collect();
+    for r in &before.index.refs {
+        let was = resolve(before, r);
+        let Resolution::Found {
+            file: old_file,
+            pointer: old_pointer,
+        } = &was
+        else {
+            continue;
+        };
+        if !touched.contains(&r.file) && !touched.contains(old_file) {
+            continue;
+        }
+        let name = &before.files[r.file.0].file.name;
+        let Some(new_ref) = after_refs.get(&(r.file, r.schema_pointer.as_str(), r.keyword)) else {
+            return Err(format!(
+                "the `{}` at `{name}#{}` disappeared",
+                r.keyword, r.schema_pointer
+            ));
+        };
+        let now = resolve(after, new_ref);
+        let Resolution::Found {
+            file: new_file,
+            pointer: new_pointer,
+        } = &now
+        else {
+            return Err(format!(
+                "the `{}` `{}` at `{name}#{}` would no longer resolve",
+                r.keyword, new_ref.raw, r.schema_pointer
+            ));
+        };
+        let old_node = before.files[old_file.0]
+            .root
+            .as_ref()
+            .and_then(|n| n.pointer(old_pointer));
+        let new_node = after.files[new_file.0]
+            .root
+            .as_ref()
+            .and_then(|n| n.pointer(new_pointer));
+        let same = match (old_node, new_node) {
+            (Some(a), Some(b)) => a.same_value(b, &IDENTITY_KEYWORDS),
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "the `{}` at `{name}#{}` would resolve to a different subschema",
+                r.keyword, r.schema_pointer
+            ));
+        }
+    }
+    // Every reference the fix rewrote must resolve now.
+    for r in before
+        .index
+        .refs
+        .iter()
+        .filter(|r| edited.contains(&(r.file, r.span.start)))
+    {
+        let key = (r.file, r.schema_pointer.as_str(), r.keyword);
+        let now = after_refs.get(&key).map(|n| (n, resolve(after, n)));
+        if !matches!(now, Some((_, Resolution::Found { .. }))) {
+            let raw = now.map_or(r.raw.as_str(), |(n, _)| n.raw.as_str());
+            return Err(format!(
+                "the rewritten `{}` `{raw}` in `{}` would not resolve",
+                r.keyword, before.files[r.file.0].file.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The files a unit's references reach, transitively, by the index.
+fn reachable_files(run: &Run, start: FileId) -> BTreeSet<FileId> {
+    let mut seen = BTreeSet::from([start]);
+    let mut queue = vec![start];
+    while let Some(file) = queue.pop() {
+        for r in run.index.refs.iter().filter(|r| r.file == file) {
+            if let Ok(t) = run.index.target_resource(r) {
+                let target = run.index.resources[t].file;
+                if seen.insert(target) {
+                    queue.push(target);
+                }
+            }
+        }
+    }
+    seen
+}
+
+fn engine_draft(draft: Draft) -> jsonschema::Draft {
+    match draft {
+        Draft::Draft4 => jsonschema::Draft::Draft4,
+        Draft::Draft6 => jsonschema::Draft::Draft6,
+        Draft::Draft7 => jsonschema::Draft::Draft7,
+        Draft::Draft201909 => jsonschema::Draft::Draft201909,
+        Draft::Draft202012 => jsonschema::Draft::Draft202012,
+    }
+}
+
+/// The meta-schema errors of a schema, as (instance path, failing keyword): messages quote the
+/// instance, which a fix may have changed elsewhere in the same subtree.
+fn meta_errors(draft: Draft, value: &serde_json::Value) -> BTreeSet<(String, String)> {
+    let validator = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
+    };
+    validator
+        .iter_errors(value)
+        .map(|e| {
+            (
+                e.instance_path().as_str().to_owned(),
+                e.kind().keyword().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Removes `$ref`s that could not resolve before the fix (remote, missing), so that the compile
+/// check holds the fix to what it changed; those references are reported by their own rules.
+fn neutralise(value: &mut serde_json::Value, pointers: &[String]) {
+    for p in pointers {
+        if let Some(serde_json::Value::Object(map)) = value.pointer_mut(p) {
+            map.remove("$ref");
+            map.remove("$dynamicRef");
+        }
+    }
+}
+
+fn compile_file(
+    before: &Run,
+    after: &Run,
+    file: FileId,
+    default_draft: Draft,
+    fix: &Fix,
+) -> Result<(), String> {
+    let linted = &after.files[file.0];
+    let (Some(root), Some(kind)) = (&linted.root, linted.kind) else {
+        return Ok(());
+    };
+    if kind == FileKind::Other {
+        return Ok(());
+    }
+    // References that led nowhere before the fix, and that the fix did not touch.
+    let unresolved_before: HashSet<(FileId, String)> = before
+        .index
+        .refs
+        .iter()
+        .filter(|r| !matches!(resolve(before, r), Resolution::Found { .. }))
+        .filter(|r| {
+            !fix.edits
+                .iter()
+                .any(|e| e.file == r.file && e.span == r.span)
+        })
+        .map(|r| (r.file, r.schema_pointer.clone()))
+        .collect();
+    let mut documents = Vec::new();
+    for f in reachable_files(after, file) {
+        let other = &after.files[f.0];
+        if other.kind != Some(FileKind::Schema) {
+            continue;
+        }
+        let Some(node) = &other.root else { continue };
+        let mut value = node.to_value();
+        let strip: Vec<String> = unresolved_before
+            .iter()
+            .filter(|(rf, _)| *rf == f)
+            .map(|(_, p)| p.clone())
+            .collect();
+        neutralise(&mut value, &strip);
+        let uri = after.index.file_uris.get(&f).cloned().unwrap_or_default();
+        documents.push((uri, value));
+    }
+    let base = after
+        .index
+        .file_uris
+        .get(&file)
+        .cloned()
+        .unwrap_or_default();
+    for unit in units(root, kind, default_draft) {
+        let Some(node) = root.pointer(&unit.pointer) else {
+            continue;
+        };
+        let mut value = node.to_value();
+        let strip: Vec<String> = unresolved_before
+            .iter()
+            .filter(|(rf, p)| {
+                *rf == file && (p == &unit.pointer || p.starts_with(&format!("{}/", unit.pointer)))
+            })
+            .map(|(_, p)| p[unit.pointer.len()..].to_owned())
+            .collect();
+        neutralise(&mut value, &strip);
+        let draft = engine_draft(unit.draft);
+        // `build` checks the meta-schema first and stops at the first error; a meta-schema error
+        // the file already had is not the fix's doing (SL401 reports it), so only new ones count.
+        let after_errors = meta_errors(unit.draft, &value);
+        if !after_errors.is_empty() {
+            let before_errors = before.files[file.0]
+                .root
+                .as_ref()
+                .and_then(|r| r.pointer(&unit.pointer))
+                .map(|n| meta_errors(unit.draft, &n.to_value()))
+                .unwrap_or_default();
+            if let Some((path, keyword)) = after_errors.difference(&before_errors).next() {
+                return Err(format!(
+                    "the fixed `{}` fails its meta-schema (`{keyword}`) at `{}{path}`",
+                    linted.file.name, unit.pointer
+                ));
+            }
+            continue;
+        }
+        let mut builder = jsonschema::Registry::new().draft(draft);
+        for (uri, doc) in &documents {
+            if *uri != base || kind == FileKind::Schema {
+                builder = builder
+                    .add(uri, doc)
+                    .map_err(|e| format!("the run's files could not be registered: {e}"))?;
+            }
+        }
+        let registry = builder
+            .prepare()
+            .map_err(|e| format!("the fixed schemas do not index: {e}"))?;
+        jsonschema::options()
+            .with_draft(draft)
+            .with_base_uri(base.clone())
+            .with_registry(&registry)
+            .should_validate_formats(false)
+            .build(&value)
+            .map_err(|e| format!("the fixed `{}` does not compile: {e}", linted.file.name))?;
+    }
+    Ok(())
+}
