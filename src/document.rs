@@ -153,9 +153,11 @@ impl Node {
     }
 
     /// Whether two nodes hold the same JSON value (spans and key order aside), leaving out the
-    /// top-level members named in `ignore` (say, the `$id` a fix renamed).
+    /// top-level members named in `ignore` (say, the `$id` a fix renamed), and comparing members
+    /// named in `opaque` at any depth by presence only (say, `$ref`s whose targets are checked
+    /// one by one).
     #[must_use]
-    pub fn same_value(&self, other: &Node, ignore: &[&str]) -> bool {
+    pub fn same_value(&self, other: &Node, ignore: &[&str], opaque: &[&str]) -> bool {
         match (&self.kind, &other.kind) {
             (NodeKind::Object(a), NodeKind::Object(b)) => {
                 let keep = |m: &&Member| !ignore.contains(&m.key.as_str());
@@ -166,11 +168,13 @@ impl Node {
                         other
                             .get(&ma.key)
                             .zip(self.get(&ma.key))
-                            .is_some_and(|(vb, va)| va.same_value(vb, &[]))
+                            .is_some_and(|(vb, va)| {
+                                opaque.contains(&ma.key.as_str()) || va.same_value(vb, &[], opaque)
+                            })
                     })
             }
             (NodeKind::Array(a), NodeKind::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y, &[]))
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y, &[], opaque))
             }
             (NodeKind::Number(a), NodeKind::Number(b)) => {
                 a == b
@@ -420,8 +424,12 @@ mod tests {
     fn values_and_equality() {
         let a = parse(r#"{"$id": "x", "a": [1, 2.0], "b": {"c": 1e400}}"#).unwrap();
         let b = parse(r#"{"b": {"c": 1e400}, "a": [1, 2.00]}"#).unwrap();
-        assert!(a.same_value(&b, &["$id"]));
-        assert!(!a.same_value(&b, &[]));
+        assert!(a.same_value(&b, &["$id"], &[]));
+        assert!(!a.same_value(&b, &[], &[]));
+        let r1 = parse(r##"{"x": {"$ref": "#/a"}}"##).unwrap();
+        let r2 = parse(r##"{"x": {"$ref": "#/b"}}"##).unwrap();
+        assert!(r1.same_value(&r2, &[], &["$ref"]));
+        assert!(!r1.same_value(&r2, &[], &[]));
         assert_eq!(a.to_value()["a"][0], serde_json::json!(1));
         assert!(a.to_value()["b"]["c"].as_f64().is_some_and(f64::is_finite));
     }

@@ -23,12 +23,35 @@ pub struct Edit {
     pub content: String,
 }
 
+/// A subtree a fix moves from one JSON pointer to another within a file, so that verification
+/// can follow the references that move with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub file: FileId,
+    pub from: String,
+    pub to: String,
+}
+
+impl Move {
+    /// Where `pointer` (in `file`) is after the move.
+    #[must_use]
+    pub fn apply(&self, file: FileId, pointer: &str) -> Option<String> {
+        if file != self.file {
+            return None;
+        }
+        let rest = pointer.strip_prefix(self.from.as_str())?;
+        (rest.is_empty() || rest.starts_with('/')).then(|| format!("{}{rest}", self.to))
+    }
+}
+
 /// A repair: applied whole, across all the files its edits touch, or not at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
     pub title: String,
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
+    /// Subtrees the edits move (the `defs` repair); empty for in-place edits.
+    pub moves: Vec<Move>,
 }
 
 /// Applies non-overlapping edits of one file to its text, back to front.

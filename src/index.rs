@@ -191,10 +191,9 @@ impl RunIndex {
                 .last()
                 .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
             let id = id_entry(sub);
-            let starts_resource = i == 0
-                || id
-                    .as_ref()
-                    .is_some_and(|id| !(sub.draft.allows_id_fragment() && id.raw.starts_with('#')));
+            // A fragment-only `$id` names no new resource: an anchor up to draft-07, invalid
+            // (SL202) from 2019-09 on.
+            let starts_resource = i == 0 || id.as_ref().is_some_and(|id| !id.raw.starts_with('#'));
             if starts_resource {
                 let base = match &id {
                     Some(id) if id.valid => match &parent_base {

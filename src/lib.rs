@@ -19,6 +19,7 @@
 //! ```
 
 pub mod cli;
+pub mod defs_fix;
 pub mod diagnostic;
 pub mod dialect;
 pub mod docs;

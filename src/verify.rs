@@ -101,7 +101,12 @@ fn check_references(
             continue;
         }
         let name = &before.files[r.file.0].file.name;
-        let Some(new_ref) = after_refs.get(&(r.file, r.schema_pointer.as_str(), r.keyword)) else {
+        let moved = fix
+            .moves
+            .iter()
+            .find_map(|m| m.apply(r.file, &r.schema_pointer));
+        let at = moved.as_deref().unwrap_or(&r.schema_pointer);
+        let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
             return Err(format!(
                 "the `{}` at `{name}#{}` disappeared",
                 r.keyword, r.schema_pointer
@@ -127,7 +132,8 @@ fn check_references(
             .as_ref()
             .and_then(|n| n.pointer(new_pointer));
         let same = match (old_node, new_node) {
-            (Some(a), Some(b)) => a.same_value(b, &IDENTITY_KEYWORDS),
+            // References inside the target are each checked by this same loop.
+            (Some(a), Some(b)) => a.same_value(b, &IDENTITY_KEYWORDS, &["$ref", "$dynamicRef"]),
             _ => false,
         };
         if !same {
@@ -205,15 +211,60 @@ fn meta_errors(draft: Draft, value: &serde_json::Value) -> BTreeSet<(String, Str
         .collect()
 }
 
-/// Removes `$ref`s that could not resolve before the fix (remote, missing), so that the compile
-/// check holds the fix to what it changed; those references are reported by their own rules.
-fn neutralise(value: &mut serde_json::Value, pointers: &[String]) {
-    for p in pointers {
+/// Removes, from the copy that is compiled, the identifiers and references that are other
+/// findings' business: `$ref`s that could not resolve before the fix (remote, missing), and
+/// `$id`s and `$ref`s that are still not URIs (SL201, SL301 report them). The compile check then
+/// holds the fix to what it changed.
+fn neutralise(value: &mut serde_json::Value, pointers: &[(String, &str, Option<String>)]) {
+    for (p, keyword, replacement) in pointers {
         if let Some(serde_json::Value::Object(map)) = value.pointer_mut(p) {
-            map.remove("$ref");
-            map.remove("$dynamicRef");
+            match replacement {
+                Some(r) => {
+                    map.insert((*keyword).to_owned(), serde_json::Value::String(r.clone()));
+                }
+                None => {
+                    map.remove(*keyword);
+                }
+            }
         }
     }
+}
+
+/// What [`neutralise`] does to `file` in `after`: (pointer, keyword, replacement). References
+/// are removed; an invalid `$id` is replaced by a unique URI beside its parent's base, so that
+/// the `#...` and relative references inside it still resolve the way they did.
+fn other_findings(
+    after: &Run,
+    file: FileId,
+    unresolved_before: &HashSet<(FileId, String)>,
+) -> Vec<(String, &'static str, Option<String>)> {
+    let index = &after.index;
+    let mut out: Vec<(String, &'static str, Option<String>)> = unresolved_before
+        .iter()
+        .filter(|(f, _)| *f == file)
+        .flat_map(|(_, p)| [(p.clone(), "$ref", None), (p.clone(), "$dynamicRef", None)])
+        .collect();
+    out.extend(
+        index
+            .refs
+            .iter()
+            .filter(|r| r.file == file && fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
+            .map(|r| (r.schema_pointer.clone(), r.keyword, None)),
+    );
+    for (n, (i, r)) in index
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.file == file && r.id.as_ref().is_some_and(|id| !id.valid))
+        .enumerate()
+    {
+        let placeholder = match index.parent_base(i) {
+            Some(base) if base.contains("://") => format!("{base}.schema-lint-placeholder-{n}"),
+            _ => format!("urn:x-schema-lint:placeholder-{n}"),
+        };
+        out.push((r.pointer.clone(), r.draft.id_keyword(), Some(placeholder)));
+    }
+    out
 }
 
 fn compile_file(
@@ -251,12 +302,7 @@ fn compile_file(
         }
         let Some(node) = &other.root else { continue };
         let mut value = node.to_value();
-        let strip: Vec<String> = unresolved_before
-            .iter()
-            .filter(|(rf, _)| *rf == f)
-            .map(|(_, p)| p.clone())
-            .collect();
-        neutralise(&mut value, &strip);
+        neutralise(&mut value, &other_findings(after, f, &unresolved_before));
         let uri = after.index.file_uris.get(&f).cloned().unwrap_or_default();
         documents.push((uri, value));
     }
@@ -271,13 +317,14 @@ fn compile_file(
             continue;
         };
         let mut value = node.to_value();
-        let strip: Vec<String> = unresolved_before
-            .iter()
-            .filter(|(rf, p)| {
-                *rf == file && (p == &unit.pointer || p.starts_with(&format!("{}/", unit.pointer)))
-            })
-            .map(|(_, p)| p[unit.pointer.len()..].to_owned())
-            .collect();
+        let strip: Vec<(String, &str, Option<String>)> =
+            other_findings(after, file, &unresolved_before)
+                .into_iter()
+                .filter(|(p, ..)| {
+                    p == &unit.pointer || p.starts_with(&format!("{}/", unit.pointer))
+                })
+                .map(|(p, k, r)| (p[unit.pointer.len()..].to_owned(), k, r))
+                .collect();
         neutralise(&mut value, &strip);
         let draft = engine_draft(unit.draft);
         // `build` checks the meta-schema first and stops at the first error; a meta-schema error

@@ -1,18 +1,57 @@
-//! CLI snapshots: each folder under `testdata/cli/` holds the files of one case, an `args` file
-//! (one argument per line, run with the case folder as working directory, standard input from
-//! `stdin` when present) and `expected.txt` with the exit code, stdout and stderr.
-//! Regenerate with `SCHEMA_LINT_BLESS=1 cargo test --test cli` and review the diff like code.
+//! CLI snapshots: each folder under `testdata/cli/` holds one case: the input tree in `files/`,
+//! an `args` file (one argument per line), standard input in `stdin` when present, and
+//! `expected.txt` with the exit code, stdout and stderr. The command runs in a fresh copy of
+//! `files/`; when `expected-files/` exists, the copy must afterwards equal it byte for byte
+//! (that is how `--fix` results are checked), and every other case must leave its files as
+//! they were. Regenerate with `SCHEMA_LINT_BLESS=1 cargo test --test cli` and review the diff
+//! like code.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-fn run_case(dir: &Path) -> String {
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Every file below `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            } else {
+                let rel = entry
+                    .path()
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn run_case(dir: &Path, work: &Path) -> String {
     let args_text = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
     let args: Vec<&str> = args_text.lines().filter(|l| !l.is_empty()).collect();
     let stdin_file = dir.join("stdin");
     let mut child = Command::new(env!("CARGO_BIN_EXE_schema-lint"))
         .args(&args)
-        .current_dir(dir.join("files"))
+        .current_dir(work)
         .env("NO_COLOR", "1")
         .env("COLUMNS", "100")
         .stdin(Stdio::piped())
@@ -60,13 +99,44 @@ fn cli_snapshots() {
         cases.len() >= 10,
         "expected the CLI cases under testdata/cli"
     );
+    let scratch = std::env::temp_dir().join(format!("schema-lint-cli-{}", std::process::id()));
     for dir in cases {
         std::fs::create_dir_all(dir.join("files")).unwrap();
-        let actual = run_case(&dir);
+        let work = scratch.join(dir.file_name().unwrap());
+        let _ = std::fs::remove_dir_all(&work);
+        copy_tree(&dir.join("files"), &work);
+        let actual = run_case(&dir, &work);
         let expected_path = dir.join("expected.txt");
+        let expected_files = dir.join("expected-files");
+        let after = tree(&work);
         if bless {
             std::fs::write(&expected_path, &actual).unwrap();
+            if expected_files.exists() {
+                let _ = std::fs::remove_dir_all(&expected_files);
+                copy_tree(&work, &expected_files);
+            }
             continue;
+        }
+        let wanted = if expected_files.exists() {
+            tree(&expected_files)
+        } else {
+            tree(&dir.join("files"))
+        };
+        if after != wanted {
+            let differing: Vec<&String> = after
+                .keys()
+                .chain(wanted.keys())
+                .filter(|k| after.get(*k) != wanted.get(*k))
+                .collect();
+            failures.push(format!(
+                "{}: files after the run differ from {}: {differing:?}",
+                dir.display(),
+                if expected_files.exists() {
+                    "expected-files/"
+                } else {
+                    "the input (nothing may change)"
+                }
+            ));
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if expected != actual {

@@ -34,6 +34,7 @@ fn test_suite_schemas_draw_no_finding() {
         entries.sort();
         let settings = Settings {
             default_draft: draft,
+            ..Settings::default()
         };
         for path in entries {
             let text = std::fs::read_to_string(&path).unwrap();

@@ -19,7 +19,8 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
     let value = res.id.as_ref()?.raw.as_str();
     let keyword = res.draft.id_keyword();
     match cx.settings.fix_id {
-        FixIdMode::Underscore | FixIdMode::Defs => {
+        FixIdMode::Defs => crate::defs_fix::defs_fix(cx.run, resource),
+        FixIdMode::Underscore => {
             let repaired = underscore_repair(value)?;
             let new = unique_id(index, resource, &repaired);
             let edits = rename_edits(cx.run, resource, &new);
@@ -37,6 +38,7 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
                 title,
                 applicability: Applicability::Safe,
                 edits,
+                moves: Vec::new(),
             })
         }
     }

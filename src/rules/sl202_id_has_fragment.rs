@@ -2,6 +2,8 @@
 
 use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::rename::literal;
 use crate::uri::check_uri_reference;
 
 pub struct IdHasFragment;
@@ -12,7 +14,7 @@ static META: RuleMeta = RuleMeta {
     summary: "A 2019-09 or 2020-12 `$id` carries a fragment, which those dialects forbid",
     category: Category::Identifiers,
     severity: Severity::Error,
-    fix: FixAvailability::None,
+    fix: FixAvailability::Sometimes,
 };
 
 /// Whether `name` can be an `$anchor`.
@@ -50,8 +52,7 @@ impl Rule for IdHasFragment {
                     "Remove `#{fragment}` from the `$id` and name the subschema with `$anchor` instead"
                 )
             };
-            out.push(
-                Diagnostic::new(
+            let diagnostic = Diagnostic::new(
                     &META,
                     cx.file.id,
                     id.string_sub_span(cx.text(), hash..value.len()),
@@ -65,8 +66,34 @@ impl Rule for IdHasFragment {
                      Plain-name fragments moved to `$anchor` in 2019-09",
                     sub.draft
                 ))
-                .pointer(format!("{}/$id", sub.pointer)),
-            );
+                .pointer(format!("{}/$id", sub.pointer));
+            // `{"$id": "#foo"}` -> `{"$anchor": "foo"}`: `$ref`s to `#foo` keep working.
+            let member = sub.node.member("$id");
+            let fix = member.filter(|_| {
+                hash == 0 && is_anchor_name(fragment) && sub.node.get("$anchor").is_none()
+            });
+            out.push(match fix {
+                Some(member) => diagnostic.fix(Fix {
+                    title: format!(
+                        "Replace `\"$id\": \"#{fragment}\"` with `\"$anchor\": \"{fragment}\"`"
+                    ),
+                    applicability: Applicability::Safe,
+                    edits: vec![
+                        Edit {
+                            file: cx.file.id,
+                            span: member.key_span,
+                            content: literal("$anchor"),
+                        },
+                        Edit {
+                            file: cx.file.id,
+                            span: member.value.span,
+                            content: literal(fragment),
+                        },
+                    ],
+                    moves: Vec::new(),
+                }),
+                None => diagnostic,
+            });
         }
     }
 }

@@ -1,0 +1,425 @@
+//! The `--fix-id defs` repair: stop naming a subschema by an invalid `$id` and reach it through
+//! the root's `$defs` (`definitions` before 2019-09) instead.
+//!
+//! - A root `$defs` entry loses its `$id`; references become `#/$defs/<key>...`.
+//! - A subschema elsewhere moves into the root's `$defs` under a key derived from the old id,
+//!   leaving `{"$ref": "#/$defs/<key>"}` in its place; the moved text is re-indented in the
+//!   file's own style, and references inside it follow it.
+//! - An invalid root `$id` is removed; references to it from other files become the file's
+//!   relative path, with the same fragment.
+
+use crate::dialect::Draft;
+use crate::document::{escape_pointer_token, Member, Node};
+use crate::fix::{apply_edits, Applicability, Edit, Fix};
+use crate::index::{RefEntry, RunIndex};
+use crate::rename::literal;
+use crate::rules::RunView;
+use crate::source::Span;
+use std::path::Path;
+
+/// The span that deletes member `i` of `members` (with the comma and space that separate it).
+fn delete_member(members: &[Member], i: usize, object: &Node) -> Span {
+    let m = &members[i];
+    if i > 0 {
+        Span::new(members[i - 1].value.span.end, m.value.span.end)
+    } else if let Some(next) = members.get(1) {
+        Span::new(m.key_span.start, next.key_span.start)
+    } else {
+        // The only member: keep the braces, drop what is between them.
+        Span::new(object.span.start + 1, object.span.end - 1)
+    }
+}
+
+/// Characters a URI fragment may hold as they are (RFC 3986 `pchar` plus `/` and `?`).
+fn encode_fragment(pointer: &str) -> String {
+    let mut out = String::new();
+    for ch in pointer.chars() {
+        if ch.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(ch) {
+            out.push(ch);
+        } else {
+            let mut buf = [0; 4];
+            for b in ch.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
+/// A `$defs` key for an id: its characters outside `[A-Za-z0-9_.-]` become `_`.
+fn key_for(id: &str) -> String {
+    let key: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let key = key.trim_matches('_').to_owned();
+    if key.is_empty() {
+        "schema".to_owned()
+    } else {
+        key
+    }
+}
+
+/// How a file indents: the unit (tab or spaces) and the line ending.
+struct Style {
+    unit: String,
+    newline: &'static str,
+}
+
+fn style_of(text: &str) -> Style {
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let unit = text
+        .lines()
+        .map(|l| &l[..l.len() - l.trim_start_matches([' ', '\t']).len()])
+        .find(|ws| !ws.is_empty())
+        .map_or_else(
+            || "  ".to_owned(),
+            |ws| {
+                if ws.starts_with('\t') {
+                    "\t".to_owned()
+                } else {
+                    ws.to_owned()
+                }
+            },
+        );
+    Style { unit, newline }
+}
+
+/// The whitespace that starts the line holding `offset`.
+fn line_indent(text: &str, offset: usize) -> &str {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
+}
+
+/// Re-indents `moved` (whose continuation lines start with `old`) so they start with `new`.
+fn reindent(moved: &str, old: &str, new: &str) -> String {
+    let mut out = String::with_capacity(moved.len());
+    for (i, line) in moved.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(new);
+            out.push_str(
+                line.strip_prefix(old)
+                    .unwrap_or(line.trim_start_matches([' ', '\t'])),
+            );
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The relative path from the folder of `from` to `to`, with `/` separators.
+fn relative_path(from: &Path, to: &Path) -> Option<String> {
+    let from_dir = std::path::absolute(from).ok()?.parent()?.to_path_buf();
+    let to = std::path::absolute(to).ok()?;
+    let from_parts: Vec<_> = from_dir.components().collect();
+    let to_parts: Vec<_> = to.components().collect();
+    let common = from_parts
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut parts: Vec<String> = vec!["..".to_owned(); from_parts.len() - common];
+    parts.extend(
+        to_parts[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Some(parts.join("/"))
+}
+
+/// The text a reference gets when its target moves to `pointer` (from the unit root) of the
+/// unit rooted at `unit_resource`.
+fn new_reference(
+    view: &RunView<'_>,
+    r: &RefEntry,
+    unit_resource: usize,
+    pointer: &str,
+) -> Option<String> {
+    let fragment_tail = match r.raw.split_once('#') {
+        Some((_, f)) if f.starts_with('/') => f.to_owned(),
+        Some((_, f)) if !f.is_empty() => {
+            return Some(format!("{}#{f}", doc_part(view, r, unit_resource)?))
+        }
+        _ => String::new(),
+    };
+    let fragment = format!("{}{fragment_tail}", encode_fragment(pointer));
+    Some(format!("{}#{fragment}", doc_part(view, r, unit_resource)?))
+}
+
+/// How the reference `r` names the document of `unit_resource`: empty when it is its own, a
+/// relative path between files, or the root's absolute URI.
+fn doc_part(view: &RunView<'_>, r: &RefEntry, unit_resource: usize) -> Option<String> {
+    let index = view.index;
+    let target = &index.resources[unit_resource];
+    let own = &index.resources[r.resource];
+    if own.base == target.base && r.file == target.file && r.unit == target.unit {
+        return Some(String::new());
+    }
+    if let (Some(from), Some(to)) = (&view.source(r.file).path, &view.source(target.file).path) {
+        if target.id.as_ref().is_none_or(|id| !id.valid) {
+            return relative_path(from, to);
+        }
+    }
+    target.base.clone()
+}
+
+/// The root resource of the unit that holds `resource`.
+fn unit_root(index: &RunIndex, resource: usize) -> Option<usize> {
+    let r = &index.resources[resource];
+    index
+        .resources
+        .iter()
+        .position(|p| p.file == r.file && p.unit == r.unit)
+}
+
+/// The `defs` repair of the invalid `$id` of `resource`.
+#[must_use]
+pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
+    let index = view.index;
+    let res = &index.resources[resource];
+    let id = res.id.as_ref()?;
+    let file = res.file;
+    let text = &view.source(file).text;
+    let root = view.root(file)?;
+    let root_resource = unit_root(index, resource)?;
+    let unit_pointer = index.resources[root_resource].pointer.clone();
+    let unit_node = root.pointer(&unit_pointer)?;
+    let node = root.pointer(&res.pointer)?;
+    let members = node.as_object()?;
+    let id_index = members
+        .iter()
+        .rposition(|m| m.key == res.draft.id_keyword())?;
+    let relative = res.pointer.strip_prefix(&unit_pointer)?;
+    // The references into this resource: by its id (from anywhere), or by a bare `#...` from
+    // inside it, which resolved against the id and must follow the subschema.
+    let refs: Vec<&RefEntry> = index
+        .refs
+        .iter()
+        .filter(|r| index.target_resource(r) == Ok(resource))
+        .filter(|r| !crate::index::strip_fragment(&r.raw).is_empty() || r.resource == resource)
+        .collect();
+    let mut edits = Vec::new();
+    let mut moves = Vec::new();
+    let title;
+    if relative.is_empty() {
+        // The root: drop its `$id`; references to it name the file instead.
+        edits.push(Edit {
+            file,
+            span: delete_member(members, id_index, node),
+            content: String::new(),
+        });
+        for r in refs
+            .iter()
+            .filter(|r| !crate::index::strip_fragment(&r.raw).is_empty())
+        {
+            let new = new_reference(view, r, root_resource, "")?;
+            edits.push(Edit {
+                file: r.file,
+                span: r.span,
+                content: literal(&new),
+            });
+        }
+        title = format!("Remove the invalid root `$id` `{}`", id.raw);
+    } else if let Some(key) = root_defs_key(relative) {
+        // Already a root `$defs` entry: drop its `$id`, point references at the entry.
+        edits.push(Edit {
+            file,
+            span: delete_member(members, id_index, node),
+            content: String::new(),
+        });
+        for r in &refs {
+            let new = new_reference(view, r, root_resource, relative)?;
+            edits.push(Edit {
+                file: r.file,
+                span: r.span,
+                content: literal(&new),
+            });
+        }
+        title = format!(
+            "Remove `$id` `{}` and reach `{key}` through `{relative}`",
+            id.raw
+        );
+    } else {
+        let container = if res.draft >= Draft::Draft201909 {
+            "$defs"
+        } else {
+            "definitions"
+        };
+        let existing = unit_node.get(container);
+        let mut key = key_for(&id.raw);
+        if let Some(defs) = existing {
+            let base = key.clone();
+            let mut n = 2;
+            while defs.get(&key).is_some() {
+                key = format!("{base}_{n}");
+                n += 1;
+            }
+        }
+        let new_pointer = format!("/{container}/{}", escape_pointer_token(&key));
+        // The moved text: the subschema without its `$id`, with the references inside it that
+        // named it rewritten relative to its new place.
+        let mut inner = vec![Edit {
+            file,
+            span: shift(delete_member(members, id_index, node), node.span.start),
+            content: String::new(),
+        }];
+        for r in &refs {
+            let inside =
+                r.file == file && r.span.start >= node.span.start && r.span.end <= node.span.end;
+            let new = new_reference(view, r, root_resource, &new_pointer)?;
+            if inside {
+                inner.push(Edit {
+                    file,
+                    span: shift(r.span, node.span.start),
+                    content: literal(&new),
+                });
+            } else {
+                edits.push(Edit {
+                    file: r.file,
+                    span: r.span,
+                    content: literal(&new),
+                });
+            }
+        }
+        let inner_refs: Vec<&Edit> = inner.iter().collect();
+        let moved = apply_edits(&text[node.span.start..node.span.end], &inner_refs).ok()?;
+        let style = style_of(text);
+        let inline = !text[unit_node.span.start..unit_node.span.end].contains('\n');
+        let member_indent = unit_node
+            .as_object()?
+            .first()
+            .map_or_else(String::new, |m| {
+                line_indent(text, m.key_span.start).to_owned()
+            });
+        let entry_indent = format!("{member_indent}{}", style.unit);
+        // Continuation lines of the moved text are indented relative to the line it started on.
+        let moved = if inline {
+            moved.replace(['\r', '\n'], "")
+        } else {
+            reindent(&moved, line_indent(text, node.span.start), &entry_indent)
+        };
+        edits.push(Edit {
+            file,
+            span: node.span,
+            content: format!(
+                "{{\"$ref\": {}}}",
+                literal(&format!("#{}", encode_fragment(&new_pointer)))
+            ),
+        });
+        let nl = if inline { "" } else { style.newline };
+        let sp = if inline { " " } else { "" };
+        let (at, content) = match existing.and_then(Node::as_object) {
+            Some(entries) if !entries.is_empty() => {
+                let last = &entries[entries.len() - 1];
+                (
+                    last.value.span.end,
+                    format!(
+                        ",{nl}{sp}{entry_indent}{}: {moved}",
+                        literal(&key),
+                        entry_indent = if inline { "" } else { &entry_indent }
+                    ),
+                )
+            }
+            Some(_) => {
+                // An empty container: `{}` becomes `{<entry>}`, on lines of its own.
+                let defs = existing?;
+                let (ei, mi) = if inline {
+                    ("", "")
+                } else {
+                    (entry_indent.as_str(), member_indent.as_str())
+                };
+                (
+                    defs.span.start + 1,
+                    format!("{nl}{ei}{}: {moved}{nl}{mi}", literal(&key)),
+                )
+            }
+            None => {
+                let last = unit_node.as_object()?.last()?;
+                let (mi, ei) = if inline {
+                    ("", "")
+                } else {
+                    (member_indent.as_str(), entry_indent.as_str())
+                };
+                (
+                    last.value.span.end,
+                    format!(
+                        ",{nl}{sp}{mi}{}: {{{nl}{ei}{}: {moved}{nl}{mi}}}",
+                        literal(container),
+                        literal(&key)
+                    ),
+                )
+            }
+        };
+        edits.push(Edit {
+            file,
+            span: Span::new(at, at),
+            content,
+        });
+        moves.push(crate::fix::Move {
+            file,
+            from: res.pointer.clone(),
+            to: format!("{unit_pointer}{new_pointer}"),
+        });
+        title = format!(
+            "Move the subschema with `$id` `{}` to `{new_pointer}` and reference it there",
+            id.raw
+        );
+    }
+    Some(Fix {
+        title,
+        applicability: Applicability::Safe,
+        edits,
+        moves,
+    })
+}
+
+fn shift(span: Span, by: usize) -> Span {
+    Span::new(span.start - by, span.end - by)
+}
+
+/// `Some(key)` when `relative` is a direct entry of the root's `$defs` or `definitions`.
+fn root_defs_key(relative: &str) -> Option<String> {
+    let rest = relative
+        .strip_prefix("/$defs/")
+        .or_else(|| relative.strip_prefix("/definitions/"))?;
+    (!rest.contains('/')).then(|| crate::document::unescape_pointer_token(rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers() {
+        assert_eq!(key_for("my_tool:output"), "my_tool_output");
+        assert_eq!(key_for("urn:x y"), "urn_x_y");
+        assert_eq!(encode_fragment("/$defs/a b"), "/$defs/a%20b");
+        assert_eq!(
+            reindent("{\n      \"a\": 1\n    }", "    ", "    "),
+            "{\n      \"a\": 1\n    }"
+        );
+        assert_eq!(
+            reindent("{\n\t\t\"a\": 1\n\t}", "\t", "\t\t"),
+            "{\n\t\t\t\"a\": 1\n\t\t}"
+        );
+        assert_eq!(style_of("{\r\n\t\"a\": 1\r\n}").newline, "\r\n");
+        assert_eq!(style_of("{\n    \"a\": 1\n}").unit, "    ");
+        assert_eq!(
+            relative_path(Path::new("/s/b.json"), Path::new("/s/d/a.json")).as_deref(),
+            Some("d/a.json")
+        );
+        assert_eq!(
+            relative_path(Path::new("/s/x/b.json"), Path::new("/s/a.json")).as_deref(),
+            Some("../a.json")
+        );
+    }
+}
