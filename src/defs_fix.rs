@@ -11,7 +11,7 @@
 use crate::dialect::Draft;
 use crate::document::{escape_pointer_token, Member, Node};
 use crate::fix::{apply_edits, Applicability, Edit, Fix};
-use crate::index::{RefEntry, RunIndex};
+use crate::index::{strip_fragment, IdEntry, RefEntry, Resource, RunIndex};
 use crate::rename::literal;
 use crate::rules::RunView;
 use crate::source::Span;
@@ -181,204 +181,239 @@ fn unit_root(index: &RunIndex, resource: usize) -> Option<usize> {
         .position(|p| p.file == r.file && p.unit == r.unit)
 }
 
+/// The resource being repaired, with what every case needs.
+struct Site<'a> {
+    view: &'a RunView<'a>,
+    res: &'a Resource,
+    id: &'a IdEntry,
+    text: &'a str,
+    /// The schema's root (unit) node, and its resource.
+    unit_node: &'a Node,
+    root_resource: usize,
+    /// The subschema that carries the `$id`, its members and the `$id` member's index.
+    node: &'a Node,
+    members: &'a [Member],
+    id_index: usize,
+    /// The references into the resource: by its id (from anywhere), or by a bare `#...` from
+    /// inside it, which resolved against the id and must follow the subschema.
+    refs: Vec<&'a RefEntry>,
+}
+
+impl Site<'_> {
+    fn delete_id(&self) -> Edit {
+        Edit {
+            file: self.res.file,
+            span: delete_member(self.members, self.id_index, self.node),
+            content: String::new(),
+        }
+    }
+
+    /// The edit that points `r` at `pointer` (from the unit root), fragment kept.
+    fn retarget(&self, r: &RefEntry, pointer: &str) -> Option<Edit> {
+        Some(Edit {
+            file: r.file,
+            span: r.span,
+            content: literal(&new_reference(self.view, r, self.root_resource, pointer)?),
+        })
+    }
+}
+
 /// The `defs` repair of the invalid `$id` of `resource`.
 #[must_use]
 pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
     let index = view.index;
     let res = &index.resources[resource];
-    let id = res.id.as_ref()?;
-    let file = res.file;
-    let text = &view.source(file).text;
-    let root = view.root(file)?;
+    let root = view.root(res.file)?;
     let root_resource = unit_root(index, resource)?;
-    let unit_pointer = index.resources[root_resource].pointer.clone();
-    let unit_node = root.pointer(&unit_pointer)?;
+    let unit_pointer = index.resources[root_resource].pointer.as_str();
     let node = root.pointer(&res.pointer)?;
     let members = node.as_object()?;
-    let id_index = members
-        .iter()
-        .rposition(|m| m.key == res.draft.id_keyword())?;
-    let relative = res.pointer.strip_prefix(&unit_pointer)?;
-    // The references into this resource: by its id (from anywhere), or by a bare `#...` from
-    // inside it, which resolved against the id and must follow the subschema.
-    let refs: Vec<&RefEntry> = index
-        .refs
-        .iter()
-        .filter(|r| index.target_resource(r) == Ok(resource))
-        .filter(|r| !crate::index::strip_fragment(&r.raw).is_empty() || r.resource == resource)
-        .collect();
-    let mut edits = Vec::new();
-    let mut moves = Vec::new();
-    let title;
-    if relative.is_empty() {
-        // The root: drop its `$id`; references to it name the file instead.
-        edits.push(Edit {
-            file,
-            span: delete_member(members, id_index, node),
-            content: String::new(),
-        });
-        for r in refs
+    let site = Site {
+        view,
+        res,
+        id: res.id.as_ref()?,
+        text: &view.source(res.file).text,
+        unit_node: root.pointer(unit_pointer)?,
+        root_resource,
+        node,
+        members,
+        id_index: members
             .iter()
-            .filter(|r| !crate::index::strip_fragment(&r.raw).is_empty())
+            .rposition(|m| m.key == res.draft.id_keyword())?,
+        refs: index
+            .refs
+            .iter()
+            .filter(|r| index.target_resource(r) == Ok(resource))
+            .filter(|r| !strip_fragment(&r.raw).is_empty() || r.resource == resource)
+            .collect(),
+    };
+    let relative = res.pointer.strip_prefix(unit_pointer)?;
+    let (title, edits, moves) = if relative.is_empty() {
+        // The root: drop its `$id`; references to it by the id name the file instead.
+        let mut edits = vec![site.delete_id()];
+        for r in site
+            .refs
+            .iter()
+            .filter(|r| !strip_fragment(&r.raw).is_empty())
         {
-            let new = new_reference(view, r, root_resource, "")?;
-            edits.push(Edit {
-                file: r.file,
-                span: r.span,
-                content: literal(&new),
-            });
+            edits.push(site.retarget(r, "")?);
         }
-        title = format!("Remove the invalid root `$id` `{}`", id.raw);
+        (
+            format!("Remove the invalid root `$id` `{}`", site.id.raw),
+            edits,
+            Vec::new(),
+        )
     } else if let Some(key) = root_defs_key(relative) {
         // Already a root `$defs` entry: drop its `$id`, point references at the entry.
-        edits.push(Edit {
-            file,
-            span: delete_member(members, id_index, node),
-            content: String::new(),
-        });
-        for r in &refs {
-            let new = new_reference(view, r, root_resource, relative)?;
-            edits.push(Edit {
-                file: r.file,
-                span: r.span,
-                content: literal(&new),
-            });
+        let mut edits = vec![site.delete_id()];
+        for r in &site.refs {
+            edits.push(site.retarget(r, relative)?);
         }
-        title = format!(
+        let title = format!(
             "Remove `$id` `{}` and reach `{key}` through `{relative}`",
-            id.raw
+            site.id.raw
         );
+        (title, edits, Vec::new())
     } else {
-        let container = if res.draft >= Draft::Draft201909 {
-            "$defs"
-        } else {
-            "definitions"
-        };
-        let existing = unit_node.get(container);
-        let mut key = key_for(&id.raw);
-        if let Some(defs) = existing {
-            let base = key.clone();
-            let mut n = 2;
-            while defs.get(&key).is_some() {
-                key = format!("{base}_{n}");
-                n += 1;
-            }
-        }
-        let new_pointer = format!("/{container}/{}", escape_pointer_token(&key));
-        // The moved text: the subschema without its `$id`, with the references inside it that
-        // named it rewritten relative to its new place.
-        let mut inner = vec![Edit {
-            file,
-            span: shift(delete_member(members, id_index, node), node.span.start),
-            content: String::new(),
-        }];
-        for r in &refs {
-            let inside =
-                r.file == file && r.span.start >= node.span.start && r.span.end <= node.span.end;
-            let new = new_reference(view, r, root_resource, &new_pointer)?;
-            if inside {
-                inner.push(Edit {
-                    file,
-                    span: shift(r.span, node.span.start),
-                    content: literal(&new),
-                });
-            } else {
-                edits.push(Edit {
-                    file: r.file,
-                    span: r.span,
-                    content: literal(&new),
-                });
-            }
-        }
-        let inner_refs: Vec<&Edit> = inner.iter().collect();
-        let moved = apply_edits(&text[node.span.start..node.span.end], &inner_refs).ok()?;
-        let style = style_of(text);
-        let inline = !text[unit_node.span.start..unit_node.span.end].contains('\n');
-        let member_indent = unit_node
-            .as_object()?
-            .first()
-            .map_or_else(String::new, |m| {
-                line_indent(text, m.key_span.start).to_owned()
-            });
-        let entry_indent = format!("{member_indent}{}", style.unit);
-        // Continuation lines of the moved text are indented relative to the line it started on.
-        let moved = if inline {
-            moved.replace(['\r', '\n'], "")
-        } else {
-            reindent(&moved, line_indent(text, node.span.start), &entry_indent)
-        };
-        edits.push(Edit {
-            file,
-            span: node.span,
-            content: format!(
-                "{{\"$ref\": {}}}",
-                literal(&format!("#{}", encode_fragment(&new_pointer)))
-            ),
-        });
-        let nl = if inline { "" } else { style.newline };
-        let sp = if inline { " " } else { "" };
-        let (at, content) = match existing.and_then(Node::as_object) {
-            Some(entries) if !entries.is_empty() => {
-                let last = &entries[entries.len() - 1];
-                (
-                    last.value.span.end,
-                    format!(
-                        ",{nl}{sp}{entry_indent}{}: {moved}",
-                        literal(&key),
-                        entry_indent = if inline { "" } else { &entry_indent }
-                    ),
-                )
-            }
-            Some(_) => {
-                // An empty container: `{}` becomes `{<entry>}`, on lines of its own.
-                let defs = existing?;
-                let (ei, mi) = if inline {
-                    ("", "")
-                } else {
-                    (entry_indent.as_str(), member_indent.as_str())
-                };
-                (
-                    defs.span.start + 1,
-                    format!("{nl}{ei}{}: {moved}{nl}{mi}", literal(&key)),
-                )
-            }
-            None => {
-                let last = unit_node.as_object()?.last()?;
-                let (mi, ei) = if inline {
-                    ("", "")
-                } else {
-                    (member_indent.as_str(), entry_indent.as_str())
-                };
-                (
-                    last.value.span.end,
-                    format!(
-                        ",{nl}{sp}{mi}{}: {{{nl}{ei}{}: {moved}{nl}{mi}}}",
-                        literal(container),
-                        literal(&key)
-                    ),
-                )
-            }
-        };
-        edits.push(Edit {
-            file,
-            span: Span::new(at, at),
-            content,
-        });
-        moves.push(crate::fix::Move {
-            file,
+        let (new_pointer, edits) = move_to_defs(&site)?;
+        let moves = vec![crate::fix::Move {
+            file: res.file,
             from: res.pointer.clone(),
             to: format!("{unit_pointer}{new_pointer}"),
-        });
-        title = format!(
+        }];
+        let title = format!(
             "Move the subschema with `$id` `{}` to `{new_pointer}` and reference it there",
-            id.raw
+            site.id.raw
         );
-    }
+        (title, edits, moves)
+    };
     Some(Fix {
         title,
         applicability: Applicability::Safe,
         edits,
         moves,
+    })
+}
+
+/// Moves the subschema into the root's `$defs` (`definitions` before 2019-09): its place gets a
+/// `$ref`, the moved text loses the `$id` and follows the file's style. Returns the new pointer
+/// (from the unit root) and the edits.
+fn move_to_defs(site: &Site<'_>) -> Option<(String, Vec<Edit>)> {
+    let (file, node, text) = (site.res.file, site.node, site.text);
+    let container = if site.res.draft >= Draft::Draft201909 {
+        "$defs"
+    } else {
+        "definitions"
+    };
+    let existing = site.unit_node.get(container);
+    let mut key = key_for(&site.id.raw);
+    if let Some(defs) = existing {
+        let stem = key.clone();
+        let mut n = 2;
+        while defs.get(&key).is_some() {
+            key = format!("{stem}_{n}");
+            n += 1;
+        }
+    }
+    let new_pointer = format!("/{container}/{}", escape_pointer_token(&key));
+    // References inside the moved text are edited in it; the others in place.
+    let mut inner = vec![Edit {
+        file,
+        span: shift(
+            delete_member(site.members, site.id_index, node),
+            node.span.start,
+        ),
+        content: String::new(),
+    }];
+    let mut edits = Vec::new();
+    for r in &site.refs {
+        let mut edit = site.retarget(r, &new_pointer)?;
+        if r.file == file && r.span.start >= node.span.start && r.span.end <= node.span.end {
+            edit.span = shift(r.span, node.span.start);
+            inner.push(edit);
+        } else {
+            edits.push(edit);
+        }
+    }
+    let moved = apply_edits(
+        &text[node.span.start..node.span.end],
+        &inner.iter().collect::<Vec<_>>(),
+    )
+    .ok()?;
+    edits.push(Edit {
+        file,
+        span: node.span,
+        content: format!(
+            "{{\"$ref\": {}}}",
+            literal(&format!("#{}", encode_fragment(&new_pointer)))
+        ),
+    });
+    edits.push(insertion(site, container, existing, &key, &moved)?);
+    Some((new_pointer, edits))
+}
+
+/// The edit that adds `"key": moved` to the root's `container`, creating it if needed, in the
+/// file's own style (its indent unit and line ending, or one line for a one-line schema).
+fn insertion(
+    site: &Site<'_>,
+    container: &str,
+    existing: Option<&Node>,
+    key: &str,
+    moved: &str,
+) -> Option<Edit> {
+    let (text, unit_node) = (site.text, site.unit_node);
+    let style = style_of(text);
+    let inline = !text[unit_node.span.start..unit_node.span.end].contains('\n');
+    let member_indent = unit_node
+        .as_object()?
+        .first()
+        .map_or_else(String::new, |m| {
+            line_indent(text, m.key_span.start).to_owned()
+        });
+    let entry_indent = format!("{member_indent}{}", style.unit);
+    // Continuation lines of the moved text are indented relative to the line it started on.
+    let moved = if inline {
+        moved.replace(['\r', '\n'], "")
+    } else {
+        reindent(
+            moved,
+            line_indent(text, site.node.span.start),
+            &entry_indent,
+        )
+    };
+    let (nl, sp, mi, ei) = if inline {
+        ("", " ", "", "")
+    } else {
+        (
+            style.newline,
+            "",
+            member_indent.as_str(),
+            entry_indent.as_str(),
+        )
+    };
+    let entry = format!("{}: {moved}", literal(key));
+    let (at, content) = match existing.and_then(Node::as_object) {
+        Some(entries) if !entries.is_empty() => (
+            entries[entries.len() - 1].value.span.end,
+            format!(",{nl}{sp}{ei}{entry}"),
+        ),
+        // An empty container: `{}` becomes `{<entry>}`, on lines of its own.
+        Some(_) => (existing?.span.start + 1, format!("{nl}{ei}{entry}{nl}{mi}")),
+        None => {
+            let last = unit_node.as_object()?.last()?;
+            (
+                last.value.span.end,
+                format!(
+                    ",{nl}{sp}{mi}{}: {{{nl}{ei}{entry}{nl}{mi}}}",
+                    literal(container)
+                ),
+            )
+        }
+    };
+    Some(Edit {
+        file: site.res.file,
+        span: Span::new(at, at),
+        content,
     })
 }
 

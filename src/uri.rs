@@ -188,6 +188,27 @@ pub fn underscore_repair(value: &str) -> Option<String> {
     None
 }
 
+/// Percent-encodes each character that makes `value` an invalid URI reference (a stray `%`
+/// becomes `%25`). `None` when that is not enough (a broken IPv6 literal) or nothing changes.
+#[must_use]
+pub fn percent_encode_repair(value: &str) -> Option<String> {
+    let mut current = value.to_owned();
+    for _ in 0..=value.len() {
+        let Err(problem) = check_uri_reference(&current) else {
+            return (current != value).then_some(current);
+        };
+        if problem.range.is_empty() || problem.label.contains("IPv6") {
+            return None;
+        }
+        let encoded: String = current[problem.range.clone()]
+            .bytes()
+            .map(|b| format!("%{b:02X}"))
+            .collect();
+        current.replace_range(problem.range, &encoded);
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -240,6 +261,20 @@ mod tests {
         assert!(urn_problem("urn:a:b&c").is_some());
         assert!(urn_problem("urn:-a:b").is_some());
         assert_eq!(urn_problem("urn:ietf:rfc:3986"), None);
+    }
+
+    #[test]
+    fn percent_encode_repair_examples() {
+        assert_eq!(
+            percent_encode_repair("#/$defs/a b").as_deref(),
+            Some("#/$defs/a%20b")
+        );
+        assert_eq!(
+            percent_encode_repair("#/$defs/é").as_deref(),
+            Some("#/$defs/%C3%A9")
+        );
+        assert_eq!(percent_encode_repair("a%zz").as_deref(), Some("a%25zz"));
+        assert_eq!(percent_encode_repair("fine"), None);
     }
 
     #[test]

@@ -1,16 +1,50 @@
 //! Every rule has a doc in `rules/` whose header agrees with its metadata, and every `json bad`
 //! example triggers exactly its rule while every `json good` example triggers nothing.
 
-use schema_lint::docs::{self, ExampleKind};
-use schema_lint::lint::{lint_source, Settings};
+use schema_lint::docs::{self, Example, ExampleKind};
+use schema_lint::fixer::fix_run;
+use schema_lint::lint::{lint_loaded, lint_source, load_source, FixIdMode, Settings};
 use schema_lint::rules;
 use schema_lint::source::{FileId, SourceFile};
 use std::collections::BTreeSet;
 
-fn codes_for(text: &str) -> BTreeSet<&'static str> {
-    let file = SourceFile::new(FileId(0), "example.json".into(), None, text, true);
-    let linted = lint_source(file, &Settings::default(), true);
+/// Settings an example asks for with words after its kind (`fix-id=defs`).
+fn settings_for(example: &Example) -> (Settings, bool) {
+    let mut settings = Settings::default();
+    let mut allow_unsafe = false;
+    for option in &example.options {
+        match option.as_str() {
+            "fix-id=defs" => settings.fix_id = FixIdMode::Defs,
+            "unsafe" => allow_unsafe = true,
+            "fix" => {}
+            o if o.starts_with("also=") => {}
+            other => panic!("unknown example option `{other}` at line {}", example.line),
+        }
+    }
+    (settings, allow_unsafe)
+}
+
+fn source(text: &str) -> SourceFile {
+    SourceFile::new(FileId(0), "example.json".into(), None, text, true)
+}
+
+fn codes_for(text: &str, settings: &Settings) -> BTreeSet<&'static str> {
+    let linted = lint_source(source(text), settings, true);
     linted.diagnostics.iter().map(|d| d.rule.code).collect()
+}
+
+/// The text and the findings left after `--fix` on one file, SL901 included.
+fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeSet<&'static str>) {
+    let run = lint_loaded(vec![load_source(source(text), true)], settings);
+    let mut outcome = fix_run(run, settings, allow_unsafe, &|_| Ok(()));
+    schema_lint::report::attach_rejections(&mut outcome);
+    let codes = outcome
+        .run
+        .diagnostics()
+        .iter()
+        .map(|d| d.rule.code)
+        .collect();
+    (outcome.run.files[0].file.text.to_string(), codes)
 }
 
 #[test]
@@ -72,26 +106,84 @@ fn doc_examples_trigger_exactly_their_rule() {
                 && examples.iter().any(|e| e.kind == ExampleKind::Good),
             "rules/{code}.md needs a `json bad` and a `json good` example"
         );
-        for example in examples {
-            let found = codes_for(&example.text);
+        let mut last_bad: Option<&Example> = None;
+        for example in &examples {
+            let (settings, allow_unsafe) = settings_for(example);
+            let found = codes_for(&example.text, &settings);
             match example.kind {
-                ExampleKind::Bad => assert_eq!(
-                    found,
-                    BTreeSet::from([*code]),
-                    "rules/{code}.md:{}: the bad example must trigger exactly {code}",
-                    example.line
-                ),
+                // `json bad fix`: a finding whose fix `--fix` must refuse (SL901).
+                ExampleKind::Bad if example.options.iter().any(|o| o == "fix") => {
+                    let (text, left) = fixed(&example.text, &settings, allow_unsafe);
+                    assert!(
+                        left.contains(code) && text == example.text,
+                        "rules/{code}.md:{}: --fix must refuse this example's fix and change nothing; left {left:?}",
+                        example.line
+                    );
+                    last_bad = None;
+                }
+                ExampleKind::Bad => {
+                    // `also=SL301` names findings the example triggers by nature besides its own.
+                    let mut wanted = BTreeSet::from([*code]);
+                    for o in &example.options {
+                        if let Some(list) = o.strip_prefix("also=") {
+                            wanted.extend(
+                                list.split(',')
+                                    .map(|c| rules::find_meta(c).expect("a known code").code),
+                            );
+                        }
+                    }
+                    assert_eq!(
+                        found, wanted,
+                        "rules/{code}.md:{}: the bad example must trigger exactly {wanted:?}",
+                        example.line
+                    );
+                    last_bad = Some(example);
+                }
                 ExampleKind::Good => assert!(
                     found.is_empty(),
                     "rules/{code}.md:{}: the good example triggers {found:?}",
                     example.line
                 ),
-                ExampleKind::Fixed => {}
+                ExampleKind::Fixed => {
+                    let bad = last_bad.unwrap_or_else(|| {
+                        panic!(
+                            "rules/{code}.md:{}: a `fixed` block must follow a `bad` one",
+                            example.line
+                        )
+                    });
+                    let (text, left) = fixed(&bad.text, &settings, allow_unsafe);
+                    assert_eq!(
+                        text, example.text,
+                        "rules/{code}.md:{}: the fixed example is not what --fix makes of the bad one",
+                        example.line
+                    );
+                    assert!(
+                        left.is_empty(),
+                        "rules/{code}.md:{}: after the fix, {left:?} remain",
+                        example.line
+                    );
+                }
             }
             checked += 1;
         }
     }
     assert!(checked >= 2 * docs::DOCS.len());
+}
+
+#[test]
+fn fixable_rules_show_their_fix() {
+    for meta in rules::all_meta() {
+        let doc = docs::doc_for(meta).unwrap();
+        let has_fixed = docs::examples(doc)
+            .iter()
+            .any(|e| e.kind == ExampleKind::Fixed);
+        let fixable = meta.fix != rules::FixAvailability::None;
+        assert_eq!(
+            has_fixed, fixable,
+            "rules/{}.md: a fixable rule shows a `json fixed` example, others none",
+            meta.code
+        );
+    }
 }
 
 #[test]

@@ -2,7 +2,10 @@
 
 use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::uri::check_uri_reference;
+use crate::fix::{Applicability, Edit, Fix};
+use crate::index::Resolution;
+use crate::rename::literal;
+use crate::uri::{check_uri_reference, percent_encode_repair};
 
 pub struct InvalidRefUri;
 
@@ -56,13 +59,41 @@ impl Rule for InvalidRefUri {
                         .help("It names a `$id` spelled the same way: renaming that `$id` rewrites this reference too")
                         .fix(fix);
                 }
-                None => {
-                    diagnostic = diagnostic.help(
-                        "Percent-encode or replace the offending character, and make sure the target's `$id` matches",
-                    );
-                }
+                None => match encoded_fix(cx, r) {
+                    Some(fix) => {
+                        diagnostic = diagnostic
+                            .help("Percent-encode the offending characters: the encoded reference resolves")
+                            .fix(fix);
+                    }
+                    None => {
+                        diagnostic = diagnostic.help(
+                            "Percent-encode or replace the offending character, and make sure the target exists",
+                        );
+                    }
+                },
             }
             out.push(diagnostic);
         }
     }
+}
+
+/// Percent-encoding the offending characters, when the encoded reference resolves in the run.
+fn encoded_fix(cx: &UnitContext<'_>, r: &crate::index::RefEntry) -> Option<Fix> {
+    let encoded = percent_encode_repair(&r.raw)?;
+    let mut probe = r.clone();
+    probe.raw.clone_from(&encoded);
+    let resolves = matches!(
+        cx.run.index.resolve(&probe, |f| cx.run.root(f)),
+        Resolution::Found { .. }
+    );
+    resolves.then(|| Fix {
+        title: format!("Percent-encode `{}` as `{encoded}`", r.raw),
+        applicability: Applicability::Safe,
+        edits: vec![Edit {
+            file: r.file,
+            span: r.span,
+            content: literal(&encoded),
+        }],
+        moves: Vec::new(),
+    })
 }
