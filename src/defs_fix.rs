@@ -15,6 +15,7 @@ use crate::index::{strip_fragment, IdEntry, RefEntry, Resource, RunIndex};
 use crate::rename::literal;
 use crate::rules::RunView;
 use crate::source::Span;
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// The span that deletes member `i` of `members` (with the comma and space that separate it).
@@ -39,7 +40,7 @@ fn encode_fragment(pointer: &str) -> String {
         } else {
             let mut buf = [0; 4];
             for b in ch.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
+                let _ = write!(out, "%{b:02X}");
             }
         }
     }

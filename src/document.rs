@@ -122,7 +122,7 @@ impl Node {
 }
 
 impl Node {
-    /// The value as serde_json sees it (duplicate keys: the last wins, as in the engines).
+    /// The value as `serde_json` sees it (duplicate keys: the last wins, as in the engines).
     /// Numbers too large for an `f64` (`1e400`) become the largest finite `f64` of their sign.
     #[must_use]
     pub fn to_value(&self) -> serde_json::Value {
@@ -130,17 +130,17 @@ impl Node {
         match &self.kind {
             NodeKind::Null => Value::Null,
             NodeKind::Bool(b) => Value::Bool(*b),
-            NodeKind::Number(raw) => raw
-                .parse::<serde_json::Number>()
-                .map(Value::Number)
-                .unwrap_or_else(|_| {
+            NodeKind::Number(raw) => raw.parse::<serde_json::Number>().map_or_else(
+                |_| {
                     let f = if raw.starts_with('-') {
                         f64::MIN
                     } else {
                         f64::MAX
                     };
                     Value::from(f)
-                }),
+                },
+                Value::Number,
+            ),
             NodeKind::String(s) => Value::String(s.clone()),
             NodeKind::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
             NodeKind::Object(members) => Value::Object(
@@ -176,6 +176,8 @@ impl Node {
             (NodeKind::Array(a), NodeKind::Array(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y, &[], opaque))
             }
+            // Numbers compare as the engines read them: `2.0` and `2.00` are the same value.
+            #[allow(clippy::float_cmp)]
             (NodeKind::Number(a), NodeKind::Number(b)) => {
                 a == b
                     || a.parse::<f64>()

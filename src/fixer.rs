@@ -54,7 +54,6 @@ impl FixOutcome {
             .iter()
             .zip(&self.original)
             .filter(|(f, old)| f.file.text != **old)
-            .map(|(f, old)| (f, old))
             .collect()
     }
 }

@@ -13,6 +13,7 @@ use crate::source::{FileId, Span};
 use crate::units::{units, FileKind, SchemaUnit};
 use fluent_uri::{Uri, UriRef};
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// A `$id` as written.
@@ -106,7 +107,7 @@ pub fn file_uri(path: &Path) -> String {
         if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
             out.push(b as char);
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            let _ = write!(out, "%{b:02X}");
         }
     }
     out
@@ -118,6 +119,19 @@ pub fn resolve_uri(base: &str, reference: &str) -> Option<String> {
     let base = Uri::parse(base).ok()?;
     let r = UriRef::parse(reference).ok()?;
     Some(r.resolve_against(&base).ok()?.normalize().into_string())
+}
+
+/// The absolute URI, without fragment, that `raw` names against `base`; with no base, only an
+/// absolute `raw` names one.
+#[must_use]
+pub fn absolute_uri(base: Option<&str>, raw: &str) -> Option<String> {
+    match base {
+        Some(b) => resolve_uri(b, raw).map(|u| strip_fragment(&u).to_owned()),
+        None => UriRef::parse(raw)
+            .ok()
+            .filter(UriRef::has_scheme)
+            .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
+    }
 }
 
 /// `uri` without its fragment.
@@ -196,15 +210,8 @@ impl RunIndex {
             let starts_resource = i == 0 || id.as_ref().is_some_and(|id| !id.raw.starts_with('#'));
             if starts_resource {
                 let base = match &id {
-                    Some(id) if id.valid => match &parent_base {
-                        Some(b) => resolve_uri(b, &id.raw).map(|u| strip_fragment(&u).to_owned()),
-                        None => UriRef::parse(id.raw.as_str())
-                            .ok()
-                            .filter(|u| u.has_scheme())
-                            .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
-                    },
-                    Some(_) => parent_base.clone(),
-                    None => parent_base.clone(),
+                    Some(id) if id.valid => absolute_uri(parent_base.as_deref(), &id.raw),
+                    _ => parent_base.clone(),
                 };
                 let r = self.resources.len();
                 self.by_location
@@ -338,17 +345,10 @@ impl RunIndex {
             return Ok(r.resource);
         }
         let base = self.resources[r.resource].base.as_deref();
-        let absolute = match base {
-            Some(b) => resolve_uri(b, uri_part),
-            None => UriRef::parse(uri_part)
-                .ok()
-                .filter(|u| u.has_scheme())
-                .map(|u| u.normalize().into_string()),
-        };
-        let Some(absolute) = absolute else {
+        let Some(doc) = absolute_uri(base, uri_part) else {
             return Err(Resolution::Missing(r.raw.clone()));
         };
-        let doc = strip_fragment(&absolute);
+        let doc = doc.as_str();
         // A same-unit hit wins over resources elsewhere with the same URI.
         let candidates = self.resources_at(doc);
         match candidates
@@ -451,8 +451,8 @@ mod tests {
         let (index, roots) = index_of(&[
             (
                 "/s/a.json",
-                r##"{"$id": "my_tool:output", "properties": {"x": {"$anchor": "ax", "type": "string"}},
-                    "$defs": {"n": {"$id": "https://example.com/n.json", "$defs": {"m": {}}}}}"##,
+                r#"{"$id": "my_tool:output", "properties": {"x": {"$anchor": "ax", "type": "string"}},
+                    "$defs": {"n": {"$id": "https://example.com/n.json", "$defs": {"m": {}}}}}"#,
             ),
             (
                 "/s/b.json",

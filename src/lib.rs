@@ -40,6 +40,7 @@ pub mod walk;
 pub mod write;
 
 use cli::{CheckArgs, Cli, ColorChoice, Command, RulesFormat};
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -205,10 +206,11 @@ fn fix(
         .map(|(p, b, ..)| (p.clone(), b.clone()))
         .collect();
     if let Err((path, why)) = write::write_all(&on_disk) {
-        out.stderr.push_str(&format!(
-            "error: could not write `{}`: {why}; no file was changed\n",
+        let _ = writeln!(
+            out.stderr,
+            "error: could not write `{}`: {why}; no file was changed",
             path.display()
-        ));
+        );
         write_failed = true;
     }
     report::attach_rejections(&mut outcome);
@@ -231,20 +233,17 @@ fn fix(
         }
     );
     let report = report::render(&outcome.run, args.output_format, style);
-    match stdin_fixed {
+    if let Some(text) = stdin_fixed {
         // Editors: the fixed buffer goes to stdout, the report to stderr.
-        Some(text) => {
-            out.stdout = text;
-            out.stderr.push_str(&report);
+        out.stdout = text;
+        out.stderr.push_str(&report);
+        out.stderr.push_str(&summary);
+    } else {
+        out.stdout = report;
+        if args.output_format == report::OutputFormat::Human {
+            out.stdout.push_str(&summary);
+        } else {
             out.stderr.push_str(&summary);
-        }
-        None => {
-            out.stdout = report;
-            if args.output_format == report::OutputFormat::Human {
-                out.stdout.push_str(&summary);
-            } else {
-                out.stderr.push_str(&summary);
-            }
         }
     }
     out.code = if write_failed {

@@ -2,25 +2,13 @@
 //! behind the SL201/SL203 repairs (and SL206's normalisation).
 
 use crate::fix::Edit;
-use crate::index::{resolve_uri, strip_fragment, RunIndex};
+use crate::index::{absolute_uri, strip_fragment, RunIndex};
 use crate::rules::RunView;
-use fluent_uri::UriRef;
 
-/// A JSON string literal for `value`, escaped by serde_json.
+/// A JSON string literal for `value`, escaped by `serde_json`.
 #[must_use]
 pub fn literal(value: &str) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| format!("\"{value}\""))
-}
-
-/// The absolute URI `raw` gives a resource whose parent base is `parent`.
-fn absolute(parent: Option<&str>, raw: &str) -> Option<String> {
-    match parent {
-        Some(base) => resolve_uri(base, raw).map(|u| strip_fragment(&u).to_owned()),
-        None => UriRef::parse(raw)
-            .ok()
-            .filter(|u| u.has_scheme())
-            .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
-    }
 }
 
 /// How a reference whose base is `from` names the absolute `target` (no fragment): empty for
@@ -60,14 +48,15 @@ pub fn relative_reference(from: Option<&str>, target: &str) -> String {
 pub fn unique_id(index: &RunIndex, resource: usize, candidate: &str) -> String {
     let parent = index.parent_base(resource);
     let taken = |raw: &str| {
-        let resolved = absolute(parent, raw);
+        let resolved = absolute_uri(parent, raw);
         let mine = index.resources[resource].base.as_deref();
         index.id_taken(raw, resolved.as_deref()) && resolved.as_deref() != mine
     };
     if !taken(candidate) {
         return candidate.to_owned();
     }
-    (2..)
+    // Each resource takes at most one name, so a free one comes within resources + 2 tries.
+    (2..index.resources.len() + 3)
         .map(|n| format!("{candidate}_{n}"))
         .find(|c| !taken(c))
         .unwrap_or_else(|| candidate.to_owned())
@@ -83,7 +72,7 @@ pub fn rename_edits(view: &RunView<'_>, resource: usize, new_raw: &str) -> Vec<E
         return Vec::new();
     };
     let old_uri_part = strip_fragment(&id.raw);
-    let new_absolute = absolute(index.parent_base(resource), new_raw);
+    let new_absolute = absolute_uri(index.parent_base(resource), new_raw);
     let mut edits = vec![Edit {
         file: res.file,
         span: id.span,

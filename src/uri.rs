@@ -2,6 +2,7 @@
 //! `jsonschema` crate uses), plus the URN rules Ajv adds on top of RFC 3986.
 
 use fluent_uri::{ParseErrorKind, UriRef};
+use std::fmt::Write as _;
 use std::ops::Range;
 
 /// Where and why a value is not an RFC 3986 URI-reference.
@@ -200,10 +201,12 @@ pub fn percent_encode_repair(value: &str) -> Option<String> {
         if problem.range.is_empty() || problem.label.contains("IPv6") {
             return None;
         }
-        let encoded: String = current[problem.range.clone()]
+        let encoded = current[problem.range.clone()]
             .bytes()
-            .map(|b| format!("%{b:02X}"))
-            .collect();
+            .fold(String::new(), |mut out, b| {
+                let _ = write!(out, "%{b:02X}");
+                out
+            });
         current.replace_range(problem.range, &encoded);
     }
     None

@@ -24,8 +24,8 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
             let repaired = underscore_repair(value)?;
             let new = unique_id(index, resource, &repaired);
             let edits = rename_edits(cx.run, resource, &new);
-            let refs = edits.len() - 1;
-            let title = match refs {
+            let ref_count = edits.len() - 1;
+            let title = match ref_count {
                 0 => format!("Rename `{keyword}` `{value}` to `{new}`"),
                 1 => {
                     format!("Rename `{keyword}` `{value}` to `{new}` and the `$ref` that names it")
