@@ -39,6 +39,10 @@ pub enum ColorChoice {
 }
 
 #[derive(Debug, Args, Clone)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "command-line flags are bools"
+)]
 pub struct CheckArgs {
     /// Files and folders to lint; `-` reads standard input. Default: `.`
     pub paths: Vec<PathBuf>,
@@ -56,9 +60,9 @@ pub struct CheckArgs {
     pub color: ColorChoice,
 
     /// Dialect of schemas without a known `$schema`: draft4, draft6, draft7, 2019-09, 2020-12,
-    /// or a `$schema` URI
-    #[arg(long, value_name = "DIALECT", default_value = "2020-12")]
-    pub default_dialect: crate::dialect::Draft,
+    /// or a `$schema` URI [default: 2020-12]
+    #[arg(long, value_name = "DIALECT")]
+    pub default_dialect: Option<crate::dialect::Draft>,
 
     /// Apply the safe fixes, after proving that each one still parses, lints and compiles
     #[arg(long)]
@@ -75,6 +79,31 @@ pub struct CheckArgs {
     /// How `--fix` repairs an invalid `$id`
     #[arg(long, value_enum, default_value_t = crate::lint::FixIdMode::Underscore)]
     pub fix_id: crate::lint::FixIdMode,
+
+    /// The clients and protocol revision to lint for (default: mcp-2025-11-25 for tools/list
+    /// documents, json-schema for schema files)
+    #[arg(long, value_enum)]
+    pub target: Option<crate::target::Target>,
+
+    /// Run only these rules: codes, names or code prefixes (`SL5`), comma-separated
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Option<Vec<String>>,
+
+    /// Also run these rules (say, ones that are off by default)
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub extend_select: Vec<String>,
+
+    /// Do not run these rules
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+
+    /// Use this configuration file instead of the nearest schema-lint.toml
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore every schema-lint.toml
+    #[arg(long, conflicts_with = "config")]
+    pub isolated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

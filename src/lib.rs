@@ -19,6 +19,7 @@
 //! ```
 
 pub mod cli;
+pub mod config;
 pub mod defs_fix;
 pub mod diagnostic;
 pub mod dialect;
@@ -33,6 +34,7 @@ pub mod report;
 pub mod rules;
 pub mod schema_walk;
 pub mod source;
+pub mod target;
 pub mod units;
 pub mod uri;
 pub mod verify;
@@ -103,15 +105,76 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-fn check(args: &CheckArgs) -> Outcome {
-    let settings = lint::Settings {
-        default_draft: args.default_dialect,
-        fix_id: args.fix_id,
+/// The settings of a run: the configuration file, then the command line over it.
+fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<lint::Settings, String> {
+    let config = if args.isolated {
+        None
+    } else {
+        let path = if let Some(p) = &args.config {
+            Some(p.clone())
+        } else {
+            let start = paths
+                .iter()
+                .find(|p| p.as_os_str() != "-")
+                .cloned()
+                .unwrap_or_else(|| PathBuf::from("."));
+            config::find(&start)
+        };
+        path.map(|p| config::load(&p)).transpose()?
     };
+    let cfg = config.as_ref();
+    let selection = rules::select::Selection {
+        select: args
+            .select
+            .clone()
+            .or_else(|| cfg.and_then(|c| c.select.clone())),
+        extend_select: args
+            .extend_select
+            .iter()
+            .chain(cfg.map(|c| &c.extend_select).into_iter().flatten())
+            .cloned()
+            .collect(),
+        ignore: args
+            .ignore
+            .iter()
+            .chain(cfg.map(|c| &c.ignore).into_iter().flatten())
+            .cloned()
+            .collect(),
+    };
+    let unknown = selection.unknown();
+    if !unknown.is_empty() {
+        return Err(format!(
+            "no rule matches `{}`; `schema-lint rules` lists them",
+            unknown.join("`, `")
+        ));
+    }
+    Ok(lint::Settings {
+        default_draft: args
+            .default_dialect
+            .or_else(|| cfg.and_then(|c| c.default_dialect))
+            .unwrap_or(dialect::Draft::Draft202012),
+        fix_id: args.fix_id,
+        target: args.target.or_else(|| cfg.and_then(|c| c.target)),
+        selection,
+        config: config.map(std::sync::Arc::new),
+    })
+}
+
+fn check(args: &CheckArgs) -> Outcome {
     let paths = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
+    };
+    let settings = match settings(args, &paths) {
+        Ok(s) => s,
+        Err(message) => {
+            return Outcome {
+                stderr: format!("error: {message}\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            }
+        }
     };
     let run = lint::run(&paths, args.stdin_filename.as_deref(), &settings);
     let width = std::env::var("COLUMNS")

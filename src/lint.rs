@@ -1,13 +1,16 @@
 //! The engine: read, parse, find the schemas, run the rules. Each file is linted on its own
 //! (in parallel); output order does not depend on scheduling.
 
+use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::dialect::Draft;
 use crate::document::{self, Node};
 use crate::index::{IndexInput, RunIndex};
+use crate::rules::select::{is_within, matches, suppressions, Selection};
 use crate::rules::{self, FileContext, RunView, UnitContext, PARSE_ERROR};
 use crate::schema_walk::walk;
 use crate::source::{FileId, SourceFile, Span};
+use crate::target::Target;
 use crate::units::{classify, units, FileKind, Role};
 use crate::walk::{discover, named_as_schema, Candidate};
 use rayon::prelude::*;
@@ -22,6 +25,12 @@ pub struct Settings {
     pub default_draft: Draft,
     /// How an invalid `$id` is repaired.
     pub fix_id: FixIdMode,
+    /// The target of every file; `None`: `mcp-2025-11-25` for `tools/list` documents,
+    /// `json-schema` for schema files.
+    pub target: Option<Target>,
+    pub selection: Selection,
+    /// The `schema-lint.toml` in force: file filters and per-file ignores.
+    pub config: Option<Arc<Config>>,
 }
 
 impl Default for Settings {
@@ -29,6 +38,28 @@ impl Default for Settings {
         Self {
             default_draft: Draft::Draft202012,
             fix_id: FixIdMode::Underscore,
+            target: None,
+            selection: Selection::default(),
+            config: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The target a file of `kind` is linted for.
+    #[must_use]
+    pub fn target_for(&self, kind: FileKind) -> Target {
+        self.target.unwrap_or(match kind {
+            FileKind::ToolsList => Target::Mcp20251125,
+            _ => Target::JsonSchema,
+        })
+    }
+
+    /// The selectors `per-file-ignores` gives the file at `path`.
+    fn ignored_in(&self, path: Option<&std::path::Path>) -> Vec<&str> {
+        match (&self.config, path) {
+            (Some(config), Some(path)) => config.ignored_in(path),
+            _ => Vec::new(),
         }
     }
 }
@@ -122,7 +153,8 @@ pub enum Input {
 /// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
 #[must_use]
 pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
-    let (candidates, walk_errors) = discover(paths);
+    let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
+    let (candidates, walk_errors) = discover(paths, &accept);
     let mut inputs: Vec<Input> = candidates
         .into_iter()
         .map(|c| {
@@ -312,16 +344,29 @@ fn lint_document(
     settings: &Settings,
     out: &mut Vec<Diagnostic>,
 ) {
-    let rules = rules::all();
+    let rules: Vec<&dyn rules::Rule> = rules::all()
+        .iter()
+        .copied()
+        .filter(|r| settings.selection.enabled(r.meta()))
+        .collect();
+    let target = settings.target_for(kind);
     let file_cx = FileContext { file, root };
-    for rule in rules {
+    for rule in &rules {
         rule.check_file(&file_cx, out);
     }
+    // `x-schema-lint-ignore` scopes: (subschema pointer, selectors) of every unit.
+    let mut scopes: Vec<(String, Vec<&str>)> = Vec::new();
     for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
         };
         let subschemas = walk(unit_root, &unit.pointer, unit.draft);
+        for sub in &subschemas {
+            let ignored = suppressions(sub.node);
+            if !ignored.is_empty() {
+                scopes.push((sub.pointer.clone(), ignored));
+            }
+        }
         let cx = UnitContext {
             file,
             root,
@@ -330,10 +375,21 @@ fn lint_document(
             subschemas: &subschemas,
             run: view,
             settings,
+            target,
         };
         let first = out.len();
-        for rule in rules {
+        for rule in &rules {
+            let Some(severity) = rule.severity(target) else {
+                continue;
+            };
+            let from = out.len();
             rule.check_unit(&cx, out);
+            // The target's severity, where the rule kept its default one.
+            for d in &mut out[from..] {
+                if d.severity == d.rule.severity {
+                    d.severity = severity;
+                }
+            }
         }
         if let Some(tool) = &unit.tool {
             let which = match unit.role {
@@ -346,4 +402,11 @@ fn lint_document(
             }
         }
     }
+    let per_file = settings.ignored_in(file.path.as_deref());
+    out.retain(|d| {
+        let suppressed = scopes.iter().any(|(scope, sel)| {
+            is_within(&d.pointer, scope) && sel.iter().any(|s| matches(s, d.rule))
+        });
+        !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
+    });
 }

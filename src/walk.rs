@@ -52,8 +52,12 @@ fn is_json(path: &Path) -> bool {
 }
 
 /// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
+/// `accept` filters the files found in folders (files named explicitly are always linted).
 #[must_use]
-pub fn discover(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<WalkError>) {
+pub fn discover(
+    paths: &[PathBuf],
+    accept: &dyn Fn(&Path) -> bool,
+) -> (Vec<Candidate>, Vec<WalkError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     let mut seen = HashSet::new();
@@ -91,7 +95,7 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Candidate>, Vec<WalkError>) {
                     let path = entry.path();
                     let is_file = entry.file_type().is_file()
                         || (entry.file_type().is_symlink() && path.is_file());
-                    if is_file && is_json(path) {
+                    if is_file && is_json(path) && accept(path) {
                         push(&mut out, path.to_path_buf(), false);
                     }
                 }

@@ -7,11 +7,13 @@ use crate::lint::{LintedFile, Settings};
 use crate::schema_walk::Subschema;
 use crate::source::FileId;
 use crate::source::SourceFile;
+use crate::target::Target;
 use crate::units::SchemaUnit;
 use serde::Serialize;
 use std::fmt;
 
 mod id_fix;
+pub mod select;
 mod sl100_parse_error;
 mod sl101_duplicate_key;
 mod sl201_invalid_id_uri;
@@ -77,6 +79,8 @@ pub struct RuleMeta {
     pub category: Category,
     pub severity: Severity,
     pub fix: FixAvailability,
+    /// Whether the rule runs without `--select` naming it.
+    pub default_enabled: bool,
 }
 
 /// What a rule sees of a whole file.
@@ -115,6 +119,8 @@ pub struct UnitContext<'a> {
     pub subschemas: &'a [Subschema<'a>],
     pub run: &'a RunView<'a>,
     pub settings: &'a Settings,
+    /// The target this unit is linted for.
+    pub target: Target,
 }
 
 impl UnitContext<'_> {
@@ -127,6 +133,11 @@ impl UnitContext<'_> {
 /// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.
 pub trait Rule: Send + Sync {
     fn meta(&self) -> &'static RuleMeta;
+
+    /// The rule's severity for a target, or `None` where it is silent.
+    fn severity(&self, _target: Target) -> Option<Severity> {
+        Some(self.meta().severity)
+    }
 
     fn check_file(&self, _cx: &FileContext<'_>, _out: &mut Vec<Diagnostic>) {}
 

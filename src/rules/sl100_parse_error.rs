@@ -11,4 +11,5 @@ pub static PARSE_ERROR: RuleMeta = RuleMeta {
     category: Category::Document,
     severity: Severity::Error,
     fix: FixAvailability::None,
+    default_enabled: true,
 };

@@ -14,6 +14,7 @@ static META: RuleMeta = RuleMeta {
     category: Category::Document,
     severity: Severity::Error,
     fix: FixAvailability::None,
+    default_enabled: true,
 };
 
 impl Rule for DuplicateKey {

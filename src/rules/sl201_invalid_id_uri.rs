@@ -13,6 +13,7 @@ static META: RuleMeta = RuleMeta {
     category: Category::Identifiers,
     severity: Severity::Error,
     fix: FixAvailability::Sometimes,
+    default_enabled: true,
 };
 
 pub(crate) const CLIENTS_NOTE: &str = "Ajv with fast-uri 3.1.6 / 4.1.5 or later throws `URI scheme is malformed.` \

@@ -15,6 +15,7 @@ static META: RuleMeta = RuleMeta {
     category: Category::Identifiers,
     severity: Severity::Error,
     fix: FixAvailability::Sometimes,
+    default_enabled: true,
 };
 
 /// Whether `name` can be an `$anchor`.

@@ -13,6 +13,7 @@ static META: RuleMeta = RuleMeta {
     category: Category::Identifiers,
     severity: Severity::Error,
     fix: FixAvailability::Sometimes,
+    default_enabled: true,
 };
 
 impl Rule for UrnNotPortable {

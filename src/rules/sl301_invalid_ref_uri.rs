@@ -16,6 +16,7 @@ static META: RuleMeta = RuleMeta {
     category: Category::References,
     severity: Severity::Error,
     fix: FixAvailability::Sometimes,
+    default_enabled: true,
 };
 
 impl Rule for InvalidRefUri {

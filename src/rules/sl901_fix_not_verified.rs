@@ -12,4 +12,5 @@ pub static FIX_NOT_VERIFIED: RuleMeta = RuleMeta {
     category: Category::Tool,
     severity: Severity::Error,
     fix: FixAvailability::None,
+    default_enabled: true,
 };
