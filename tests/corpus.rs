@@ -1,6 +1,7 @@
 //! The official JSON-Schema-Test-Suite (`../shared/corpus/jsts`, one schema per file): every
-//! schema there is valid in its draft, so no rule may call one invalid. Skipped, with a message,
-//! when the corpus is not beside the checkout.
+//! schema there is valid in its draft, so no rule may call one invalid: no error-severity
+//! finding. Portability warnings (a `$ref` to a network URI, say) may fire; they are counted.
+//! Skipped, with a message, when the corpus is not beside the checkout.
 
 use schema_lint::dialect::Draft;
 use schema_lint::lint::{lint_source, Settings};
@@ -20,6 +21,7 @@ fn test_suite_schemas_draw_no_finding() {
     };
     let mut linted = 0;
     let mut findings = Vec::new();
+    let mut warnings = 0;
     for (folder, draft) in [
         ("draft4", Draft::Draft4),
         ("draft6", Draft::Draft6),
@@ -42,11 +44,16 @@ fn test_suite_schemas_draw_no_finding() {
             let file = SourceFile::new(FileId(0), name.clone(), Some(path), &text, true);
             let result = lint_source(file, &settings, true);
             for d in &result.diagnostics {
-                findings.push(format!("{name}: {} {}", d.rule.code, d.message));
+                if d.severity == schema_lint::diagnostic::Severity::Error {
+                    findings.push(format!("{name}: {} {}", d.rule.code, d.message));
+                } else {
+                    warnings += 1;
+                }
             }
             linted += 1;
         }
     }
+    eprintln!("{linted} corpus schemas linted, {warnings} warnings");
     assert!(linted > 1700, "only {linted} corpus files");
     assert!(
         findings.is_empty(),

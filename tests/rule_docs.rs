@@ -18,6 +18,19 @@ fn settings_for(example: &Example) -> (Settings, bool) {
             "unsafe" => allow_unsafe = true,
             "fix" => {}
             o if o.starts_with("also=") => {}
+            o if o.starts_with("target=") => {
+                let name = &o["target=".len()..];
+                settings.target = Some(
+                    <schema_lint::target::Target as clap::ValueEnum>::from_str(name, false)
+                        .unwrap_or_else(|e| {
+                            panic!("bad target `{name}` at line {}: {e}", example.line)
+                        }),
+                );
+            }
+            o if o.starts_with("select=") => {
+                settings.selection.extend_select =
+                    o["select=".len()..].split(',').map(str::to_owned).collect();
+            }
             other => panic!("unknown example option `{other}` at line {}", example.line),
         }
     }
