@@ -104,6 +104,27 @@ pub struct CheckArgs {
     /// Ignore every schema-lint.toml
     #[arg(long, conflicts_with = "config")]
     pub isolated: bool,
+
+    /// Lint named files only when they hold a schema or a tools/list document, as in a folder
+    /// walk (for hooks that pass every `.json` file)
+    #[arg(long)]
+    pub only_schemas: bool,
+
+    /// Print the number of findings per rule instead of the findings
+    #[arg(long)]
+    pub statistics: bool,
+
+    /// With `--fix`, list the fixes applied, per file
+    #[arg(long)]
+    pub show_fixes: bool,
+
+    /// Print only the findings: no summary lines
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// Exit with 0 even when findings are reported (2 still means an error)
+    #[arg(long)]
+    pub exit_zero: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

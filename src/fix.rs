@@ -15,6 +15,16 @@ pub enum Applicability {
     DisplayOnly,
 }
 
+impl std::fmt::Display for Applicability {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+            Applicability::DisplayOnly => "display-only",
+        })
+    }
+}
+
 /// Replace the bytes of `span` in `file` with `content`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {

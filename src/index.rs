@@ -94,16 +94,11 @@ pub struct IndexInput<'a> {
     pub kind: FileKind,
 }
 
-/// The `file://` URI of a path (made absolute against the working directory).
+/// A path with `/` separators as a URI path: percent-encoded where RFC 3986 needs it.
 #[must_use]
-pub fn file_uri(path: &Path) -> String {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = String::from("file://");
-    let text = absolute.to_string_lossy().replace('\\', "/");
-    if !text.starts_with('/') {
-        out.push('/');
-    }
-    for b in text.bytes() {
+pub fn percent_encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
             out.push(b as char);
         } else {
@@ -111,6 +106,15 @@ pub fn file_uri(path: &Path) -> String {
         }
     }
     out
+}
+
+/// The `file://` URI of a path (made absolute against the working directory).
+#[must_use]
+pub fn file_uri(path: &Path) -> String {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let text = absolute.to_string_lossy().replace('\\', "/");
+    let slash = if text.starts_with('/') { "" } else { "/" };
+    format!("file://{slash}{}", percent_encode_path(&text))
 }
 
 /// Resolves `reference` against the absolute `base`, normalised, fragment kept.

@@ -157,6 +157,7 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<lint::Settings, Strin
         target: args.target.or_else(|| cfg.and_then(|c| c.target)),
         selection,
         config: config.map(std::sync::Arc::new),
+        only_schemas: args.only_schemas,
     })
 }
 
@@ -184,16 +185,25 @@ fn check(args: &CheckArgs) -> Outcome {
     let style = report::Style {
         color: use_color(args.color),
         width,
+        quiet: args.quiet,
     };
-    if args.fix || args.diff {
-        return fix(run, args, &settings, style);
+    let mut outcome = if args.fix || args.diff {
+        fix(run, args, &settings, style)
+    } else {
+        Outcome {
+            stdout: if args.statistics {
+                report::statistics(&run)
+            } else {
+                report::render(&run, args.output_format, style)
+            },
+            stderr: String::new(),
+            code: exit_code(&run),
+        }
+    };
+    if args.exit_zero && outcome.code == exit::FINDINGS {
+        outcome.code = exit::CLEAN;
     }
-    let stdout = report::render(&run, args.output_format, style);
-    Outcome {
-        stdout,
-        stderr: String::new(),
-        code: exit_code(&run),
-    }
+    outcome
 }
 
 fn exit_code(run: &lint::Run) -> u8 {
@@ -295,7 +305,15 @@ fn fix(
             " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
         }
     );
-    let report = report::render(&outcome.run, args.output_format, style);
+    let mut report = if args.statistics {
+        report::statistics(&outcome.run)
+    } else {
+        report::render(&outcome.run, args.output_format, style)
+    };
+    if args.show_fixes {
+        report.push_str(&report::applied_fixes(&outcome));
+    }
+    let summary = if args.quiet { String::new() } else { summary };
     if let Some(text) = stdin_fixed {
         // Editors: the fixed buffer goes to stdout, the report to stderr.
         out.stdout = text;

@@ -31,6 +31,8 @@ pub struct Settings {
     pub selection: Selection,
     /// The `schema-lint.toml` in force: file filters and per-file ignores.
     pub config: Option<Arc<Config>>,
+    /// Named files go through the same detection as files found in folders.
+    pub only_schemas: bool,
 }
 
 impl Default for Settings {
@@ -41,6 +43,7 @@ impl Default for Settings {
             target: None,
             selection: Selection::default(),
             config: None,
+            only_schemas: false,
         }
     }
 }
@@ -154,7 +157,12 @@ pub enum Input {
 #[must_use]
 pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-    let (candidates, walk_errors) = discover(paths, &accept);
+    let (mut candidates, walk_errors) = discover(paths, &accept);
+    if settings.only_schemas {
+        for c in &mut candidates {
+            c.explicit = c.path.as_os_str() == "-";
+        }
+    }
     let mut inputs: Vec<Input> = candidates
         .into_iter()
         .map(|c| {

@@ -93,7 +93,9 @@ pub(crate) fn render(run: &Run, style: Style) -> String {
         let _ = handler.render_report(&mut out, &view);
         out.push('\n');
     }
-    out.push_str(&summary_line(&Summary::of(run)));
+    if !style.quiet {
+        out.push_str(&summary_line(&Summary::of(run)));
+    }
     out
 }
 

@@ -2,8 +2,11 @@
 
 pub mod catalogue;
 mod concise;
+mod github;
 mod human;
 mod json;
+mod junit;
+mod sarif;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::Run;
@@ -18,6 +21,12 @@ pub enum OutputFormat {
     Concise,
     /// versioned JSON, with byte offsets and fixes
     Json,
+    /// GitHub Actions workflow commands (`::error file=...`)
+    Github,
+    /// SARIF 2.1.0, for code-scanning tabs
+    Sarif,
+    /// JUnit XML, for CI test reports
+    Junit,
 }
 
 /// How to render.
@@ -26,6 +35,8 @@ pub struct Style {
     pub color: bool,
     /// Terminal width for wrapping the human format.
     pub width: usize,
+    /// No summary lines.
+    pub quiet: bool,
 }
 
 impl Default for Style {
@@ -33,6 +44,7 @@ impl Default for Style {
         Self {
             color: false,
             width: 100,
+            quiet: false,
         }
     }
 }
@@ -128,6 +140,33 @@ pub fn attach_rejections(outcome: &mut crate::fixer::FixOutcome) {
     }
 }
 
+/// `--show-fixes`: the fixes `--fix` applied, per file.
+#[must_use]
+pub fn applied_fixes(outcome: &crate::fixer::FixOutcome) -> String {
+    use std::fmt::Write as _;
+    let mut by_file: std::collections::BTreeMap<&str, Vec<&crate::fixer::Applied>> =
+        std::collections::BTreeMap::new();
+    for a in &outcome.applied {
+        for f in &a.files {
+            by_file
+                .entry(outcome.run.source(*f).name.as_str())
+                .or_default()
+                .push(a);
+        }
+    }
+    if by_file.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("Fixes applied:\n");
+    for (file, fixes) in by_file {
+        let _ = writeln!(out, "  {file}:");
+        for a in fixes {
+            let _ = writeln!(out, "    {} {} ({})", a.code, a.title, a.applicability);
+        }
+    }
+    out
+}
+
 /// A unified diff of one file, with `a/` and `b/` headers.
 #[must_use]
 pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
@@ -138,6 +177,36 @@ pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
         .to_string()
 }
 
+/// `--statistics`: findings per rule, most first, with how many a fix is offered for.
+#[must_use]
+pub fn statistics(run: &Run) -> String {
+    use std::fmt::Write as _;
+    let mut counts: std::collections::BTreeMap<&'static str, (usize, usize, &'static str)> =
+        std::collections::BTreeMap::new();
+    for d in run.diagnostics() {
+        let entry = counts.entry(d.rule.code).or_insert((0, 0, d.rule.name));
+        entry.0 += 1;
+        entry.1 += usize::from(d.fix.is_some());
+    }
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+    let width = rows
+        .iter()
+        .map(|(_, (n, ..))| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let mut out = String::new();
+    for (code, (n, fixable, name)) in rows {
+        let fix = match fixable {
+            0 => String::new(),
+            f if f == n => "  [fixable]".to_owned(),
+            f => format!("  [{f} fixable]"),
+        };
+        let _ = writeln!(out, "{n:>width$}  {code}  {name}{fix}");
+    }
+    out
+}
+
 /// Renders the run in `format`.
 #[must_use]
 pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {
@@ -145,5 +214,8 @@ pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {
         OutputFormat::Human => human::render(run, style),
         OutputFormat::Concise => concise::render(run),
         OutputFormat::Json => json::render(run),
+        OutputFormat::Github => github::render(run),
+        OutputFormat::Sarif => sarif::render(run),
+        OutputFormat::Junit => junit::render(run),
     }
 }

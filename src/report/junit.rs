@@ -1,0 +1,73 @@
+//! JUnit XML for CI systems that read test reports: a test suite per linted file, a failing
+//! test case per finding (a passing one for a clean file).
+
+use super::{position, LineCache};
+use crate::lint::Run;
+use std::fmt::Write;
+
+fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // XML 1.0 cannot carry other control characters at all.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub(crate) fn render(run: &Run) -> String {
+    let mut cache = LineCache::default();
+    let diagnostics = run.diagnostics();
+    let mut suites = String::new();
+    let mut files: Vec<&crate::lint::LintedFile> =
+        run.files.iter().filter(|f| f.is_linted()).collect();
+    files.sort_by(|a, b| a.file.name.cmp(&b.file.name));
+    for f in files {
+        let name = xml(&f.file.name);
+        let own: Vec<_> = diagnostics.iter().filter(|d| d.file == f.file.id).collect();
+        let _ = writeln!(
+            suites,
+            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
+            own.len().max(1),
+            own.len()
+        );
+        if own.is_empty() {
+            let _ = writeln!(
+                suites,
+                "    <testcase name=\"no findings\" classname=\"{name}\"/>"
+            );
+        }
+        for d in own {
+            let pos = position(run, d, &mut cache);
+            let _ = writeln!(
+                suites,
+                "    <testcase name=\"{} {}:{}:{}\" classname=\"{name}\">\n      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {} {} ({})</failure>\n    </testcase>",
+                d.rule.code,
+                name,
+                pos.start.line,
+                pos.start.column,
+                d.rule.code,
+                xml(&d.message),
+                name,
+                pos.start.line,
+                pos.start.column,
+                d.rule.code,
+                xml(&d.message),
+                d.severity
+            );
+        }
+        suites.push_str("  </testsuite>\n");
+    }
+    let total = diagnostics.len();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"schema-lint\" tests=\"{}\" failures=\"{total}\" errors=\"0\">\n{suites}</testsuites>\n",
+        run.linted_count().max(total)
+    )
+}

@@ -1,0 +1,121 @@
+//! SARIF 2.1.0 for code-scanning tabs: the rules from our metadata and docs, one result per
+//! finding with its region (1-based, columns in Unicode code points), and fixes as
+//! `artifactChanges` with byte regions.
+
+use super::{position, LineCache};
+use crate::diagnostic::Severity;
+use crate::lint::Run;
+use crate::rules::{self, RuleMeta};
+use serde_json::{json, Value};
+
+/// Where the rule docs live; `helpUri` points into it.
+pub const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// The "What it does" section of a rule's doc, as plain text.
+fn full_description(meta: &RuleMeta) -> String {
+    let Some(doc) = crate::docs::doc_for(meta) else {
+        return meta.summary.to_owned();
+    };
+    doc.split("## What it does")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .map_or_else(|| meta.summary.to_owned(), |s| s.trim().to_owned())
+}
+
+fn rule(meta: &RuleMeta) -> Value {
+    json!({
+        "id": meta.code,
+        "name": meta.name,
+        "shortDescription": {"text": meta.summary},
+        "fullDescription": {"text": full_description(meta)},
+        "helpUri": format!("{RULE_DOCS}{}.md", meta.code),
+        "help": {
+            "text": meta.summary,
+            "markdown": crate::docs::doc_for(meta).unwrap_or(meta.summary),
+        },
+        "defaultConfiguration": {"level": level(meta.severity), "enabled": meta.default_enabled},
+        "properties": {"category": meta.category.to_string(), "fix": meta.fix.to_string()},
+    })
+}
+
+/// A path as a relative URI reference: `/` separators, percent-encoded where needed.
+fn uri(path: &str) -> String {
+    crate::index::percent_encode_path(path)
+}
+
+pub(crate) fn render(run: &Run) -> String {
+    let metas = rules::all_meta();
+    let mut cache = LineCache::default();
+    let results: Vec<Value> = run
+        .diagnostics()
+        .into_iter()
+        .map(|d| {
+            let pos = position(run, d, &mut cache);
+            let bom = |f: crate::source::FileId| if run.source(f).bom { 3 } else { 0 };
+            let mut result = json!({
+                "ruleId": d.rule.code,
+                "ruleIndex": metas.iter().position(|m| m.code == d.rule.code).unwrap_or(0),
+                "level": level(d.severity),
+                "message": {"text": d.message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&run.source(d.file).name)},
+                        "region": {
+                            "startLine": pos.start.line,
+                            "startColumn": pos.start.column,
+                            "endLine": pos.end.line,
+                            "endColumn": pos.end.column,
+                        }
+                    },
+                    "logicalLocations": [{"fullyQualifiedName": d.pointer, "kind": "element"}],
+                }],
+            });
+            if let Some(fix) = &d.fix {
+                let mut by_file: std::collections::BTreeMap<crate::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();
+                for e in &fix.edits {
+                    by_file.entry(e.file).or_default().push(json!({
+                        "deletedRegion": {"byteOffset": e.span.start + bom(e.file), "byteLength": e.span.len()},
+                        "insertedContent": {"text": e.content},
+                    }));
+                }
+                let changes: Vec<Value> = by_file
+                    .into_iter()
+                    .map(|(f, replacements)| json!({
+                        "artifactLocation": {"uri": uri(&run.source(f).name)},
+                        "replacements": replacements,
+                    }))
+                    .collect();
+                result["fixes"] = json!([{
+                    "description": {"text": fix.title},
+                    "artifactChanges": changes,
+                }]);
+            }
+            result
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "schema-lint",
+                "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                "rules": metas.iter().map(|m| rule(m)).collect::<Vec<_>>(),
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    text.push('\n');
+    text
+}
