@@ -224,6 +224,36 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
+/// `--diff`: what `--fix` would change, as unified diffs; nothing is written.
+fn diff(
+    outcome: &fixer::FixOutcome,
+    changed: &[(PathBuf, Vec<u8>, String, String)],
+    fixed: usize,
+) -> Outcome {
+    let mut out = Outcome::default();
+    for (_, _, old, name) in changed {
+        let new = outcome
+            .run
+            .files
+            .iter()
+            .find(|f| &f.file.name == name)
+            .map(|f| f.file.text.to_string())
+            .unwrap_or_default();
+        out.stdout.push_str(&report::unified_diff(name, old, &new));
+    }
+    out.stderr = format!(
+        "Would fix {} in {}\n",
+        plural(fixed, "finding"),
+        plural(changed.len(), "file")
+    );
+    out.code = if changed.is_empty() {
+        exit::CLEAN
+    } else {
+        exit::FINDINGS
+    };
+    out
+}
+
 /// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
 fn fix(
     run: lint::Run,
@@ -250,27 +280,7 @@ fn fix(
     let findings_after = outcome.run.diagnostics().len();
     let fixed = findings_before.saturating_sub(findings_after);
     if args.diff {
-        for (_, _, old, name) in &changed {
-            let new = &outcome
-                .run
-                .files
-                .iter()
-                .find(|f| &f.file.name == name)
-                .map(|f| f.file.text.to_string())
-                .unwrap_or_default();
-            out.stdout.push_str(&report::unified_diff(name, old, new));
-        }
-        out.stderr = format!(
-            "Would fix {} in {}\n",
-            plural(fixed, "finding"),
-            plural(changed.len(), "file")
-        );
-        out.code = if changed.is_empty() {
-            exit::CLEAN
-        } else {
-            exit::FINDINGS
-        };
-        return out;
+        return diff(&outcome, &changed, fixed);
     }
     let mut write_failed = false;
     let on_disk: Vec<(PathBuf, Vec<u8>)> = changed

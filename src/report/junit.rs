@@ -1,4 +1,4 @@
-//! JUnit XML for CI systems that read test reports: a test suite per linted file, a failing
+//! `JUnit` XML for CI systems that read test reports: a test suite per linted file, a failing
 //! test case per finding (a passing one for a clean file).
 
 use super::{position, LineCache};

@@ -25,7 +25,7 @@ pub enum OutputFormat {
     Github,
     /// SARIF 2.1.0, for code-scanning tabs
     Sarif,
-    /// JUnit XML, for CI test reports
+    /// XML test reports (`JUnit`), for CI systems
     Junit,
 }
 
