@@ -219,7 +219,73 @@ impl Site<'_> {
     }
 }
 
-/// The `defs` repair of the invalid `$id` of `resource`.
+/// Whether any subschema below `node` uses dynamic scope, which depends on where resources
+/// begin: dissolving one could change what `$dynamicRef`/`$recursiveRef` resolve to.
+fn uses_dynamic_scope(node: &Node) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        if let Some(members) = n.as_object() {
+            if members.iter().any(|m| {
+                matches!(
+                    m.key.as_str(),
+                    "$dynamicRef" | "$dynamicAnchor" | "$recursiveRef" | "$recursiveAnchor"
+                )
+            }) {
+                return true;
+            }
+            stack.extend(members.iter().map(|m| &m.value));
+        } else if let Some(items) = n.as_array() {
+            stack.extend(items);
+        }
+    }
+    false
+}
+
+/// Whether anything below `resource` depends on the base its invalid `$id` expressed: a
+/// reference or a nested `$id` written relative to it. Dissolving the resource would change
+/// what they resolve to.
+fn depends_on_base(index: &RunIndex, resource: usize) -> bool {
+    let res = &index.resources[resource];
+    let relative = |raw: &str| fluent_uri::UriRef::parse(raw).is_ok_and(|u| !u.has_scheme());
+    let below = |file, unit, pointer: &str| {
+        file == res.file
+            && unit == res.unit
+            && crate::rules::select::is_within(pointer, &res.pointer)
+    };
+    index.refs.iter().any(|r| {
+        below(r.file, r.unit, &r.schema_pointer)
+            && !strip_fragment(&r.raw).is_empty()
+            && index.target_resource(r) != Ok(resource)
+            && relative(&r.raw)
+    }) || index.resources.iter().any(|n| {
+        n.pointer != res.pointer
+            && below(n.file, n.unit, &n.pointer)
+            && n.id
+                .as_ref()
+                .is_some_and(|id| id.valid && relative(&id.raw) && !id.raw.starts_with('#'))
+    })
+}
+
+/// Whether dissolving `resource` would put two anchors of one name in the enclosing resource.
+fn anchors_collide(index: &RunIndex, resource: usize) -> bool {
+    let Some(parent) = enclosing(index, resource) else {
+        return false;
+    };
+    index
+        .anchor_names(resource)
+        .any(|name| index.anchor_names(parent).any(|other| other == name))
+}
+
+/// The resource that holds `resource`, if any.
+fn enclosing(index: &RunIndex, resource: usize) -> Option<usize> {
+    let r = &index.resources[resource];
+    let parent_pointer = r.pointer.rsplit_once('/')?.0;
+    index.resource_containing(r.file, r.unit, parent_pointer)
+}
+
+/// The `defs` repair of the invalid `$id` of `resource`, or `None` where it is not exact: the
+/// schema uses dynamic scope, something inside the resource depends on its base, or its anchors
+/// would collide with the enclosing resource's.
 #[must_use]
 pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
     let index = view.index;
@@ -227,6 +293,12 @@ pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
     let root = view.root(res.file)?;
     let root_resource = unit_root(index, resource)?;
     let unit_pointer = index.resources[root_resource].pointer.as_str();
+    if uses_dynamic_scope(root.pointer(unit_pointer)?)
+        || depends_on_base(index, resource)
+        || anchors_collide(index, resource)
+    {
+        return None;
+    }
     let node = root.pointer(&res.pointer)?;
     let members = node.as_object()?;
     let site = Site {

@@ -153,9 +153,9 @@ impl Node {
     }
 
     /// Whether two nodes hold the same JSON value (spans and key order aside), leaving out the
-    /// top-level members named in `ignore` (say, the `$id` a fix renamed), and comparing members
-    /// named in `opaque` at any depth by presence only (say, `$ref`s whose targets are checked
-    /// one by one).
+    /// object members named in `ignore` at any depth (say, the `$id`s a fix renamed or removed),
+    /// and comparing members named in `opaque` by presence only (say, `$ref`s whose targets are
+    /// checked one by one).
     #[must_use]
     pub fn same_value(&self, other: &Node, ignore: &[&str], opaque: &[&str]) -> bool {
         match (&self.kind, &other.kind) {
@@ -169,12 +169,16 @@ impl Node {
                             .get(&ma.key)
                             .zip(self.get(&ma.key))
                             .is_some_and(|(vb, va)| {
-                                opaque.contains(&ma.key.as_str()) || va.same_value(vb, &[], opaque)
+                                opaque.contains(&ma.key.as_str())
+                                    || va.same_value(vb, ignore, opaque)
                             })
                     })
             }
             (NodeKind::Array(a), NodeKind::Array(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_value(y, &[], opaque))
+                a.len() == b.len()
+                    && a.iter()
+                        .zip(b)
+                        .all(|(x, y)| x.same_value(y, ignore, opaque))
             }
             // Numbers compare as the engines read them: `2.0` and `2.00` are the same value.
             #[allow(clippy::float_cmp)]
@@ -432,6 +436,9 @@ mod tests {
         let r2 = parse(r##"{"x": {"$ref": "#/b"}}"##).unwrap();
         assert!(r1.same_value(&r2, &[], &["$ref"]));
         assert!(!r1.same_value(&r2, &[], &[]));
+        let n1 = parse(r#"{"a": {"$id": "x y", "type": "string"}}"#).unwrap();
+        let n2 = parse(r#"{"a": {"type": "string"}}"#).unwrap();
+        assert!(n1.same_value(&n2, &["$id"], &[]));
         assert_eq!(a.to_value()["a"][0], serde_json::json!(1));
         assert!(a.to_value()["b"]["c"].as_f64().is_some_and(f64::is_finite));
     }

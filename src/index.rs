@@ -37,6 +37,9 @@ pub struct Resource {
     pub pointer: String,
     /// The absolute base URI (no fragment) of the resource, when it could be computed.
     pub base: Option<String>,
+    /// The base once every invalid `$id` on the way is taken percent-encoded: what engines will
+    /// see after the repairs, which renames and the matching of invalid references follow.
+    pub lenient_base: Option<String>,
     pub id: Option<IdEntry>,
     pub draft: Draft,
 }
@@ -77,8 +80,14 @@ pub struct RunIndex {
     by_uri: HashMap<String, Vec<usize>>,
     /// A `$id` that is not a URI, as written -> resources that declare it.
     by_bad_id: HashMap<String, Vec<usize>>,
+    /// The same, by the absolute URI the percent-encoded value resolves to, so that a reference
+    /// spelling it another way (`http://e.com/my num.json` for `my num.json`) finds it.
+    by_bad_id_resolved: HashMap<String, Vec<usize>>,
     /// (resource index, anchor name) -> pointer.
     anchors: HashMap<(usize, String), String>,
+    /// Anchors named twice in one resource, as (file, resource pointer, name): engines then
+    /// disagree on which one `#name` means.
+    pub ambiguous_anchors: Vec<(FileId, String, String)>,
     /// Per file, its `file://` URI.
     pub file_uris: HashMap<FileId, String>,
     /// (file, pointer) -> the resource rooted there.
@@ -136,6 +145,13 @@ pub fn absolute_uri(base: Option<&str>, raw: &str) -> Option<String> {
             .filter(UriRef::has_scheme)
             .map(|u| strip_fragment(u.normalize().as_str()).to_owned()),
     }
+}
+
+/// Where `raw` resolves against `base` once its offending characters are percent-encoded.
+#[must_use]
+pub fn encoded_absolute(base: Option<&str>, raw: &str) -> Option<String> {
+    let encoded = crate::uri::percent_encode_repair(raw);
+    absolute_uri(base, encoded.as_deref().unwrap_or(raw))
 }
 
 /// `uri` without its fragment.
@@ -208,7 +224,10 @@ impl RunIndex {
             let parent_base = stack
                 .last()
                 .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
-            let id = id_entry(sub);
+            let parent_lenient = stack.last().map_or(root_base.clone(), |(_, r)| {
+                self.resources[*r].lenient_base.clone()
+            });
+            let id = effective_id(sub);
             // A fragment-only `$id` names no new resource: an anchor up to draft-07, invalid
             // (SL202) from 2019-09 on.
             let starts_resource = i == 0 || id.as_ref().is_some_and(|id| !id.raw.starts_with('#'));
@@ -216,6 +235,10 @@ impl RunIndex {
                 let base = match &id {
                     Some(id) if id.valid => absolute_uri(parent_base.as_deref(), &id.raw),
                     _ => parent_base.clone(),
+                };
+                let lenient_base = match &id {
+                    Some(id) => encoded_absolute(parent_lenient.as_deref(), &id.raw),
+                    None => parent_lenient.clone(),
                 };
                 let r = self.resources.len();
                 self.by_location
@@ -225,6 +248,7 @@ impl RunIndex {
                     unit: unit_no,
                     pointer: sub.pointer.clone(),
                     base: base.clone(),
+                    lenient_base: lenient_base.clone(),
                     id: id.clone(),
                     draft: sub.draft,
                 });
@@ -233,10 +257,11 @@ impl RunIndex {
                     self.by_uri.entry(b.clone()).or_default().push(r);
                 }
                 if let Some(id) = id.as_ref().filter(|id| !id.valid) {
-                    self.by_bad_id
-                        .entry(strip_fragment(&id.raw).to_owned())
-                        .or_default()
-                        .push(r);
+                    let raw = strip_fragment(&id.raw);
+                    self.by_bad_id.entry(raw.to_owned()).or_default().push(r);
+                    if let Some(abs) = lenient_base {
+                        self.by_bad_id_resolved.entry(abs).or_default().push(r);
+                    }
                 }
                 stack.push((sub.pointer.clone(), r));
             }
@@ -278,9 +303,21 @@ impl RunIndex {
             }
         }
         for name in names {
-            self.anchors
-                .entry((resource, name))
-                .or_insert_with(|| sub.pointer.clone());
+            match self.anchors.entry((resource, name)) {
+                std::collections::hash_map::Entry::Occupied(e) => {
+                    if *e.get() != sub.pointer {
+                        let res = &self.resources[resource];
+                        self.ambiguous_anchors.push((
+                            res.file,
+                            res.pointer.clone(),
+                            e.key().1.clone(),
+                        ));
+                    }
+                }
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(sub.pointer.clone());
+                }
+            }
         }
     }
 
@@ -288,6 +325,25 @@ impl RunIndex {
     #[must_use]
     pub fn resource_at(&self, file: FileId, pointer: &str) -> Option<usize> {
         self.by_location.get(&(file, pointer.to_owned())).copied()
+    }
+
+    /// The anchor names declared in `resource` (not in resources nested in it).
+    pub fn anchor_names(&self, resource: usize) -> impl Iterator<Item = &str> {
+        self.anchors
+            .keys()
+            .filter(move |(r, _)| *r == resource)
+            .map(|(_, name)| name.as_str())
+    }
+
+    /// The innermost resource of `file`'s unit `unit` that holds `pointer`.
+    #[must_use]
+    pub fn resource_containing(&self, file: FileId, unit: usize, pointer: &str) -> Option<usize> {
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
+            .max_by_key(|(_, r)| r.pointer.len())
+            .map(|(i, _)| i)
     }
 
     /// The resources whose (valid, absolute) base URI is `uri`.
@@ -322,6 +378,25 @@ impl RunIndex {
             .and_then(|p| p.base.as_deref())
     }
 
+    /// [`RunIndex::parent_base`], with every invalid `$id` on the way taken percent-encoded.
+    #[must_use]
+    pub fn lenient_parent_base(&self, resource: usize) -> Option<&str> {
+        let r = &self.resources[resource];
+        if r.pointer.is_empty() {
+            return self.file_uris.get(&r.file).map(String::as_str);
+        }
+        self.resources[..resource]
+            .iter()
+            .rev()
+            .find(|p| {
+                p.file == r.file
+                    && p.unit == r.unit
+                    && p.pointer != r.pointer
+                    && is_within(&r.pointer, &p.pointer)
+            })
+            .and_then(|p| p.lenient_base.as_deref())
+    }
+
     /// Whether any resource of the run is already called `uri` (absolute) or `raw` (as written).
     #[must_use]
     pub fn id_taken(&self, raw: &str, resolved: Option<&str>) -> bool {
@@ -339,16 +414,27 @@ impl RunIndex {
     /// The [`Resolution`] that says why the reference leads nowhere in the run.
     pub fn target_resource(&self, r: &RefEntry) -> Result<usize, Resolution> {
         let uri_part = strip_fragment(&r.raw);
-        if UriRef::parse(r.raw.as_str()).is_err() {
-            return match self.resources_with_bad_id(uri_part).first() {
-                Some(&t) if !uri_part.is_empty() => Ok(t),
-                _ => Err(Resolution::Invalid),
-            };
+        let base = self.resources[r.resource].base.as_deref();
+        // An invalid `$id` is found by its spelling, or by where it would resolve once encoded.
+        let bad_id = || {
+            self.resources_with_bad_id(uri_part)
+                .first()
+                .or_else(|| {
+                    let lenient = self.resources[r.resource].lenient_base.as_deref();
+                    encoded_absolute(lenient, uri_part)
+                        .and_then(|abs| self.by_bad_id_resolved.get(&abs))
+                        .and_then(|v| v.first())
+                })
+                .copied()
+                .filter(|_| !uri_part.is_empty())
+        };
+        // Only a broken fragment (`other.json#fo o`): the document part still names a resource.
+        if UriRef::parse(r.raw.as_str()).is_err() && UriRef::parse(uri_part).is_err() {
+            return bad_id().ok_or(Resolution::Invalid);
         }
         if uri_part.is_empty() {
             return Ok(r.resource);
         }
-        let base = self.resources[r.resource].base.as_deref();
         let Some(doc) = absolute_uri(base, uri_part) else {
             return Err(Resolution::Missing(r.raw.clone()));
         };
@@ -361,6 +447,7 @@ impl RunIndex {
             .or_else(|| candidates.first())
         {
             Some(&t) => Ok(t),
+            None if bad_id().is_some() => bad_id().ok_or(Resolution::Invalid),
             None if doc.starts_with("http://") || doc.starts_with("https://") => {
                 Err(Resolution::Remote(doc.to_owned()))
             }
@@ -401,6 +488,15 @@ impl RunIndex {
             None => Resolution::Missing(r.raw.clone()),
         }
     }
+}
+
+/// The identifier engines honour: none beside a `$ref` up to draft-07, where `$ref` makes every
+/// other member of its object ignored.
+fn effective_id(sub: &Subschema<'_>) -> Option<IdEntry> {
+    if sub.draft <= Draft::Draft7 && sub.node.get("$ref").is_some() {
+        return None;
+    }
+    id_entry(sub)
 }
 
 fn id_entry(sub: &Subschema<'_>) -> Option<IdEntry> {

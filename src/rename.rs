@@ -72,7 +72,8 @@ pub fn rename_edits(view: &RunView<'_>, resource: usize, new_raw: &str) -> Vec<E
         return Vec::new();
     };
     let old_uri_part = strip_fragment(&id.raw);
-    let new_absolute = absolute_uri(index.parent_base(resource), new_raw);
+    // Where the new id lands once every invalid id around it is repaired too.
+    let new_absolute = absolute_uri(index.lenient_parent_base(resource), new_raw);
     let mut edits = vec![Edit {
         file: res.file,
         span: id.span,
@@ -91,7 +92,7 @@ pub fn rename_edits(view: &RunView<'_>, resource: usize, new_raw: &str) -> Vec<E
             let base = if r.resource == resource {
                 Some(abs.as_str())
             } else {
-                index.resources[r.resource].base.as_deref()
+                index.resources[r.resource].lenient_base.as_deref()
             };
             relative_reference(base, abs)
         } else {

@@ -32,6 +32,17 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
     }
     check_no_new_findings(before, after, &touched)?;
     check_references(before, after, fix, &touched)?;
+    if let Some((file, _, name)) = after
+        .index
+        .ambiguous_anchors
+        .iter()
+        .find(|a| touched.contains(&a.0) && !before.index.ambiguous_anchors.contains(a))
+    {
+        return Err(format!(
+            "it would leave two anchors named `{name}` in one resource of `{}`",
+            after.files[file.0].file.name
+        ));
+    }
     for &file in &touched {
         compile_file(before, after, file, default_draft, fix)?;
     }

@@ -42,10 +42,16 @@ fn sarif_output_follows_the_official_schema() {
             .iter_errors(&log)
             .map(|e| format!("{} at {}", e, e.instance_path()))
             .collect();
-        assert!(errors.is_empty(), "{dir}: SARIF is invalid:\n{}", errors.join("\n"));
+        assert!(
+            errors.is_empty(),
+            "{dir}: SARIF is invalid:\n{}",
+            errors.join("\n")
+        );
         let run = &log["runs"][0];
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-        assert!(rules.iter().all(|r| r["helpUri"].is_string() && r["fullDescription"]["text"].is_string()));
+        assert!(rules
+            .iter()
+            .all(|r| r["helpUri"].is_string() && r["fullDescription"]["text"].is_string()));
         for result in run["results"].as_array().unwrap() {
             results += 1;
             let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
@@ -53,5 +59,8 @@ fn sarif_output_follows_the_official_schema() {
             fixes += usize::from(result.get("fixes").is_some());
         }
     }
-    assert!(results >= 15 && fixes >= 5, "{results} results, {fixes} with fixes");
+    assert!(
+        results >= 15 && fixes >= 5,
+        "{results} results, {fixes} with fixes"
+    );
 }

@@ -54,7 +54,7 @@ impl Rule for InvalidIdUri {
             .help(help)
             .note(format!("{}. {CLIENTS_NOTE}", capitalise(&problem.reason)))
             .pointer(format!("{}/{keyword}", sub.pointer));
-            out.push(match super::id_fix::invalid_id_fix(cx, &sub.pointer) {
+            out.push(match super::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,
             });

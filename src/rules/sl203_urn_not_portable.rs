@@ -50,7 +50,7 @@ impl Rule for UrnNotPortable {
                     problem.reason
                 ))
                 .pointer(format!("{}/{keyword}", sub.pointer));
-            out.push(match super::id_fix::invalid_id_fix(cx, &sub.pointer) {
+            out.push(match super::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,
             });
