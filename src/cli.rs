@@ -24,6 +24,8 @@ pub enum Command {
     Check(CheckArgs),
     /// List every rule
     Rules(RulesArgs),
+    /// Check captured tools/call results against their tools' output schemas
+    Audit(AuditArgs),
     /// Print a rule's documentation
     Rule {
         /// A code (`SL201`) or a name (`invalid-id-uri`)
@@ -140,4 +142,37 @@ pub struct RulesArgs {
     /// How to print the list
     #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
     pub output_format: RulesFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AuditFormat {
+    /// A line per failing call, then the summary
+    Human,
+    /// Versioned JSON: every call, its target and validation errors
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The capture: JSON Lines of JSON-RPC messages, a JSON array of them, or JSON Lines of
+    /// `{"record", "body"}`; `-` reads standard input
+    pub capture: PathBuf,
+
+    /// A tools/list document with the output schemas (needed for the record form; adds to the
+    /// tools/list results found in a capture)
+    #[arg(long, value_name = "FILE")]
+    pub tools: Vec<PathBuf>,
+
+    /// Exactly these tools are `.meta({ id })` tools (default: a root `$id`, or a root `$ref`
+    /// into the schema's own `$defs`/`definitions`)
+    #[arg(long, value_delimiter = ',', value_name = "TOOLS")]
+    pub meta_id_tools: Option<Vec<String>>,
+
+    /// Also fail on calls that still use the legacy `{"result": ...}` wrapper
+    #[arg(long)]
+    pub deny_legacy: bool,
+
+    /// How to print the audit
+    #[arg(long, value_enum, default_value_t = AuditFormat::Human)]
+    pub output_format: AuditFormat,
 }

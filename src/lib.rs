@@ -18,6 +18,7 @@
 //! assert_eq!(&text[linted.diagnostics[0].span.start..linted.diagnostics[0].span.end], ":");
 //! ```
 
+pub mod audit;
 pub mod cli;
 pub mod config;
 pub mod defs_fix;
@@ -80,6 +81,7 @@ pub fn execute(cli: Cli) -> Outcome {
                 ..Outcome::default()
             }
         }
+        Some(Command::Audit(args)) => audit_command(&args),
         Some(Command::Rule { rule }) => match rules::find_meta(&rule).and_then(docs::doc_for) {
             Some(doc) => Outcome {
                 stdout: doc.to_owned(),
@@ -91,6 +93,67 @@ pub fn execute(cli: Cli) -> Outcome {
                 ..Outcome::default()
             },
         },
+    }
+}
+
+fn read_input(path: &std::path::Path) -> std::io::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// `schema-lint audit`.
+fn audit_command(args: &cli::AuditArgs) -> Outcome {
+    let mut options = audit::Options {
+        meta_id_tools: args.meta_id_tools.clone(),
+        ..audit::Options::default()
+    };
+    for path in &args.tools {
+        let tools = read_input(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+        match tools {
+            Ok(v) => options.tools.push(v),
+            Err(why) => {
+                return Outcome {
+                    stderr: format!("error: {}: {why}\n", path.display()),
+                    code: exit::ERROR,
+                    ..Outcome::default()
+                }
+            }
+        }
+    }
+    let text = match read_input(&args.capture) {
+        Ok(t) => t,
+        Err(e) => {
+            return Outcome {
+                stderr: format!("error: {}: cannot read: {e}\n", args.capture.display()),
+                code: exit::ERROR,
+                ..Outcome::default()
+            }
+        }
+    };
+    let result = audit::audit(&text, &options);
+    let name = args.capture.display().to_string();
+    let stdout = match args.output_format {
+        cli::AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
+        cli::AuditFormat::Json => report::audit::json(&result),
+    };
+    let code = if !result.input_errors.is_empty() {
+        exit::ERROR
+    } else if result.fails(args.deny_legacy) {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    };
+    Outcome {
+        stdout,
+        stderr: String::new(),
+        code,
     }
 }
 

@@ -16,7 +16,7 @@ fn settings_for(example: &Example) -> (Settings, bool) {
         match option.as_str() {
             "fix-id=defs" => settings.fix_id = FixIdMode::Defs,
             "unsafe" => allow_unsafe = true,
-            "fix" => {}
+            "fix" | "audit" => {}
             o if o.starts_with("also=") => {}
             o if o.starts_with("target=") => {
                 let name = &o["target=".len()..];
@@ -44,6 +44,22 @@ fn source(text: &str) -> SourceFile {
 fn codes_for(text: &str, settings: &Settings) -> BTreeSet<&'static str> {
     let linted = lint_source(source(text), settings, true);
     linted.diagnostics.iter().map(|d| d.rule.code).collect()
+}
+
+/// The findings `schema-lint audit` reports for a capture.
+fn audit_codes(capture: &str) -> BTreeSet<&'static str> {
+    let audit = schema_lint::audit::audit(capture, &schema_lint::audit::Options::default());
+    assert!(
+        audit.input_errors.is_empty(),
+        "the capture does not parse: {:?}",
+        audit.input_errors
+    );
+    assert!(!audit.calls.is_empty(), "the capture holds no call");
+    audit
+        .calls
+        .iter()
+        .flat_map(|c| c.findings.iter().map(|f| f.rule.code))
+        .collect()
 }
 
 /// The text and the findings left after `--fix` on one file, SL901 included.
@@ -122,7 +138,11 @@ fn doc_examples_trigger_exactly_their_rule() {
         let mut last_bad: Option<&Example> = None;
         for example in &examples {
             let (settings, allow_unsafe) = settings_for(example);
-            let found = codes_for(&example.text, &settings);
+            let found = if example.options.iter().any(|o| o == "audit") {
+                audit_codes(&example.text)
+            } else {
+                codes_for(&example.text, &settings)
+            };
             match example.kind {
                 // `json bad fix`: a finding whose fix `--fix` must refuse (SL901).
                 ExampleKind::Bad if example.options.iter().any(|o| o == "fix") => {

@@ -1,5 +1,6 @@
 //! Rendering a run: the only place that turns findings into text.
 
+pub mod audit;
 pub mod catalogue;
 mod concise;
 mod github;

@@ -20,6 +20,7 @@ mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
 mod sl301_invalid_ref_uri;
+mod sl60x_audit;
 mod sl901_fix_not_verified;
 
 pub use sl100_parse_error::PARSE_ERROR;
@@ -157,12 +158,19 @@ pub fn all() -> &'static [&'static dyn Rule] {
     RULES
 }
 
-/// Every rule's metadata, `SL100` and `SL901` included, in code order.
+/// Every rule's metadata in code order: the lint rules, and those reported elsewhere (`SL100`
+/// by the parser, `SL6xx` by `audit`, `SL901` by the fix loop).
 #[must_use]
 pub fn all_meta() -> Vec<&'static RuleMeta> {
     std::iter::once(&PARSE_ERROR)
         .chain(all().iter().map(|r| r.meta()))
-        .chain(std::iter::once(&FIX_NOT_VERIFIED))
+        .chain([
+            &sl60x_audit::MISSING_STRUCTURED_CONTENT,
+            &sl60x_audit::NON_OBJECT_STRUCTURED_CONTENT,
+            &sl60x_audit::WRAPPER_MISMATCH,
+            &sl60x_audit::TEXT_FALLBACK_MISSING,
+            &FIX_NOT_VERIFIED,
+        ])
         .collect()
 }
 

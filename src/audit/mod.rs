@@ -1,0 +1,478 @@
+//! `schema-lint audit`: check captured `tools/call` results against their tools' output
+//! schemas, at the layer the seed's decision picks per call, and count the layers apart.
+
+pub mod capture;
+pub mod decision;
+
+use crate::diagnostic::Severity;
+use crate::rules::{self, RuleMeta};
+use capture::{InputError, Message};
+use decision::{is_meta_id_schema, is_result_wrapper, structured_content_target, Target};
+use serde_json::{json, Map, Value};
+use std::collections::{BTreeMap, HashMap};
+
+/// The `_meta` key that carries the protocol revision on stateless (2026-07-28) requests.
+pub const PROTOCOL_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    /// `tools/list` documents to take output schemas from (required for the explicit form).
+    pub tools: Vec<Value>,
+    /// When given: exactly these tools are `.meta({ id })` tools.
+    pub meta_id_tools: Option<Vec<String>>,
+}
+
+/// A validation error of one call.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CallError {
+    pub instance_pointer: String,
+    pub keyword: String,
+    pub message: String,
+}
+
+/// A finding beyond the four targets (SL601-SL604).
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static RuleMeta,
+    pub message: String,
+}
+
+/// One audited call.
+#[derive(Debug, Clone)]
+pub struct Call {
+    pub id: Value,
+    pub line: usize,
+    /// The audit record the decision saw (`tool`, `protocol`, `metaIdTool`).
+    pub record: Value,
+    pub tool: Option<String>,
+    pub protocol: Option<String>,
+    pub meta_id_tool: bool,
+    pub target: Target,
+    /// `None` where nothing was validated.
+    pub valid: Option<bool>,
+    pub errors: Vec<CallError>,
+    pub is_error: bool,
+    pub findings: Vec<Finding>,
+}
+
+/// A `tools/call` answered with a JSON-RPC error: counted, not a schema failure.
+#[derive(Debug, Clone)]
+pub struct RpcError {
+    pub id: Value,
+    pub line: usize,
+    pub tool: Option<String>,
+    pub code: Option<i64>,
+    pub message: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Audit {
+    pub calls: Vec<Call>,
+    pub rpc_errors: Vec<RpcError>,
+    pub input_errors: Vec<InputError>,
+    /// Requests that never got a response.
+    pub unanswered: Vec<(Value, usize)>,
+    /// Calls to tools that `tools/list` shows without an `outputSchema`: nothing to audit.
+    pub without_schema: usize,
+}
+
+impl Audit {
+    /// How many calls went to `target`, and how many of those were valid / invalid.
+    #[must_use]
+    pub fn count(&self, target: Target) -> (usize, usize, usize) {
+        let calls: Vec<&Call> = self.calls.iter().filter(|c| c.target == target).collect();
+        let valid = calls.iter().filter(|c| c.valid == Some(true)).count();
+        let invalid = calls.iter().filter(|c| c.valid == Some(false)).count();
+        (calls.len(), valid, invalid)
+    }
+
+    /// Whether the audit fails: an invalid, missing or `schema` call, an error-severity finding,
+    /// and with `deny_legacy` any `legacy_wrapper` call.
+    #[must_use]
+    pub fn fails(&self, deny_legacy: bool) -> bool {
+        self.calls.iter().any(|c| {
+            c.valid == Some(false)
+                || matches!(c.target, Target::Missing | Target::Schema)
+                || (deny_legacy && c.target == Target::LegacyWrapper)
+                || c.findings
+                    .iter()
+                    .any(|f| f.rule.severity == Severity::Error)
+        })
+    }
+}
+
+/// A tool as `tools/list` declared it.
+struct Tool {
+    output_schema: Option<Value>,
+}
+
+fn tools_of(list: &Value, into: &mut HashMap<String, Tool>) {
+    let tools = list
+        .get("tools")
+        .or_else(|| list.get("result").and_then(|r| r.get("tools")))
+        .and_then(Value::as_array);
+    for tool in tools.into_iter().flatten() {
+        if let Some(name) = tool.get("name").and_then(Value::as_str) {
+            into.insert(
+                name.to_owned(),
+                Tool {
+                    output_schema: tool.get("outputSchema").cloned(),
+                },
+            );
+        }
+    }
+}
+
+/// A JSON-RPC id as a key: `0` and `"0"` stay apart.
+fn id_key(id: &Value) -> String {
+    id.to_string()
+}
+
+struct Request {
+    id: Value,
+    line: usize,
+    tool: Option<String>,
+    protocol: Option<String>,
+}
+
+/// Audits a capture.
+#[must_use]
+pub fn audit(text: &str, options: &Options) -> Audit {
+    let (messages, input_errors) = capture::read(text);
+    let mut tools: HashMap<String, Tool> = HashMap::new();
+    for list in &options.tools {
+        tools_of(list, &mut tools);
+    }
+    let mut out = Audit {
+        input_errors,
+        ..Audit::default()
+    };
+    // (record, body, id, line) to decide once every tools/list of the capture is known.
+    let mut pending_calls: Vec<(Value, Value, Value, usize)> = Vec::new();
+    if messages
+        .iter()
+        .any(|m| capture::is_explicit_record(&m.value))
+    {
+        for (i, m) in messages.iter().enumerate() {
+            if capture::is_explicit_record(&m.value) {
+                pending_calls.push((
+                    m.value["record"].clone(),
+                    m.value["body"].clone(),
+                    json!(i + 1),
+                    m.line,
+                ));
+            }
+        }
+    } else {
+        pair(&messages, &mut tools, &mut pending_calls, &mut out, options);
+    }
+    let mut validators: HashMap<String, Result<jsonschema::Validator, String>> = HashMap::new();
+    for (record, body, id, line) in pending_calls {
+        let tool_name = record
+            .get("tool")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let known = tool_name.as_ref().and_then(|t| tools.get(t));
+        if known.is_some_and(|t| t.output_schema.is_none()) {
+            out.without_schema += 1;
+            continue;
+        }
+        let schema = known.and_then(|t| t.output_schema.as_ref());
+        let call = judge(
+            &record,
+            &body,
+            id,
+            line,
+            schema,
+            tool_name.as_deref(),
+            &mut validators,
+        );
+        out.calls.push(call);
+    }
+    out
+}
+
+/// Pairs `tools/call` requests with their responses (by id, in any order), following the
+/// protocol of each call: the request's `_meta` protocol, else the session's `initialize`.
+fn pair(
+    messages: &[Message],
+    tools: &mut HashMap<String, Tool>,
+    calls: &mut Vec<(Value, Value, Value, usize)>,
+    out: &mut Audit,
+    options: &Options,
+) {
+    let mut session_protocol: Option<String> = None;
+    let mut requests: HashMap<String, Request> = HashMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for m in messages {
+        let v = &m.value;
+        if let Some(method) = v.get("method").and_then(Value::as_str) {
+            if method == "tools/call" {
+                if let Some(id) = v.get("id") {
+                    let params = v.get("params");
+                    let meta_protocol = params
+                        .and_then(|p| p.get("_meta"))
+                        .and_then(|meta| meta.get(PROTOCOL_META))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    let key = id_key(id);
+                    order.push(key.clone());
+                    requests.insert(
+                        key,
+                        Request {
+                            id: id.clone(),
+                            line: m.line,
+                            tool: params
+                                .and_then(|p| p.get("name"))
+                                .and_then(Value::as_str)
+                                .map(str::to_owned),
+                            protocol: meta_protocol.or_else(|| session_protocol.clone()),
+                        },
+                    );
+                }
+            }
+            continue;
+        }
+        let Some(id) = v.get("id") else { continue };
+        if let Some(result) = v.get("result") {
+            if result.get("tools").is_some_and(Value::is_array) {
+                tools_of(result, tools);
+            }
+            if let Some(p) = result.get("protocolVersion").and_then(Value::as_str) {
+                if result.get("capabilities").is_some() || result.get("serverInfo").is_some() {
+                    session_protocol = Some(p.to_owned());
+                }
+            }
+        }
+        let Some(request) = requests.remove(&id_key(id)) else {
+            continue;
+        };
+        if let Some(error) = v.get("error") {
+            out.rpc_errors.push(RpcError {
+                id: request.id,
+                line: m.line,
+                tool: request.tool,
+                code: error.get("code").and_then(Value::as_i64),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            });
+            continue;
+        }
+        let body = v.get("result").cloned().unwrap_or(Value::Null);
+        let mut record = Map::new();
+        if let Some(t) = &request.tool {
+            record.insert("tool".into(), json!(t));
+        }
+        if let Some(p) = &request.protocol {
+            record.insert("protocol".into(), json!(p));
+        }
+        let meta_id = match (&options.meta_id_tools, &request.tool) {
+            (Some(list), Some(t)) => list.iter().any(|x| x == t),
+            (Some(_), None) => false,
+            (None, t) => t
+                .as_ref()
+                .and_then(|t| tools.get(t))
+                .and_then(|t| t.output_schema.as_ref())
+                .is_some_and(is_meta_id_schema),
+        };
+        record.insert("metaIdTool".into(), json!(meta_id));
+        calls.push((Value::Object(record), body, request.id, m.line));
+    }
+    for key in order {
+        if let Some(r) = requests.remove(&key) {
+            out.unanswered.push((r.id, r.line));
+        }
+    }
+}
+
+fn validator_for<'a>(
+    cache: &'a mut HashMap<String, Result<jsonschema::Validator, String>>,
+    tool: &str,
+    schema: &Value,
+) -> &'a Result<jsonschema::Validator, String> {
+    cache
+        .entry(tool.to_owned())
+        .or_insert_with(|| jsonschema::validator_for(schema).map_err(|e| e.to_string()))
+}
+
+/// Decides and validates one call.
+fn judge(
+    record: &Value,
+    body: &Value,
+    id: Value,
+    line: usize,
+    schema: Option<&Value>,
+    tool: Option<&str>,
+    validators: &mut HashMap<String, Result<jsonschema::Validator, String>>,
+) -> Call {
+    let target = structured_content_target(record, body);
+    let protocol = record
+        .get("protocol")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let content = body.get("structuredContent");
+    let layer = match target {
+        Target::ValidateRoot => content,
+        Target::LegacyWrapper => content.and_then(|c| c.get("result")),
+        Target::Missing | Target::Schema => None,
+    };
+    let mut errors = Vec::new();
+    let valid = match (layer, schema, tool) {
+        (Some(instance), Some(schema), Some(tool)) => match validator_for(validators, tool, schema)
+        {
+            Ok(v) => {
+                errors = v
+                    .iter_errors(instance)
+                    .map(|e| CallError {
+                        instance_pointer: e.instance_path().as_str().to_owned(),
+                        keyword: e.kind().keyword().to_owned(),
+                        message: e.to_string(),
+                    })
+                    .collect();
+                Some(errors.is_empty())
+            }
+            Err(why) => {
+                errors.push(CallError {
+                    instance_pointer: String::new(),
+                    keyword: String::new(),
+                    message: format!("the output schema does not compile: {why}"),
+                });
+                None
+            }
+        },
+        _ => None,
+    };
+    let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
+    let findings = findings(body, schema, protocol.as_deref(), is_error, target);
+    Call {
+        id,
+        line,
+        record: record.clone(),
+        tool: tool.map(str::to_owned),
+        protocol,
+        meta_id_tool: record.get("metaIdTool").and_then(Value::as_bool) == Some(true),
+        target,
+        valid,
+        errors,
+        is_error,
+        findings,
+    }
+}
+
+fn rule(code: &str) -> &'static RuleMeta {
+    rules::find_meta(code).unwrap_or(&rules::PARSE_ERROR)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The findings `SL601` to `SL604` for one call.
+fn findings(
+    body: &Value,
+    schema: Option<&Value>,
+    protocol: Option<&str>,
+    is_error: bool,
+    target: Target,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let content = body.get("structuredContent");
+    if schema.is_some() && !is_error && content.is_none() {
+        out.push(Finding {
+            rule: rule("SL601"),
+            message: "The tool declares an output schema but the result has no `structuredContent`"
+                .to_owned(),
+        });
+    }
+    if let Some(c) = content.filter(|c| !c.is_object()) {
+        if protocol.is_some_and(|p| p.starts_with("2025-")) {
+            out.push(Finding {
+                rule: rule("SL602"),
+                message: format!(
+                    "`structuredContent` is {} {}, but protocol {} requires an object",
+                    article(kind(c)),
+                    kind(c),
+                    protocol.unwrap_or_default()
+                ),
+            });
+        }
+        if protocol == Some("2026-07-28") && !has_text_fallback(body, c) {
+            out.push(Finding {
+                rule: rule("SL604"),
+                message: format!(
+                    "`structuredContent` is {} {} with no TextContent carrying its JSON",
+                    article(kind(c)),
+                    kind(c)
+                ),
+            });
+        }
+    }
+    if let (Some(schema), Some(Value::Object(c))) = (schema, content) {
+        let wrapped_content = c.len() == 1 && c.contains_key("result");
+        let declares_result = schema
+            .get("properties")
+            .and_then(|p| p.get("result"))
+            .is_some();
+        if is_result_wrapper(schema) && !wrapped_content {
+            out.push(Finding {
+                rule: rule("SL603"),
+                message: "The output schema is a `{\"result\": ...}` wrapper but `structuredContent` is not".to_owned(),
+            });
+        } else if wrapped_content && !declares_result && target != Target::LegacyWrapper {
+            out.push(Finding {
+                rule: rule("SL603"),
+                message: "`structuredContent` is a `{\"result\": ...}` wrapper but the output schema is not".to_owned(),
+            });
+        }
+    }
+    out
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// Whether `content` holds a `TextContent` whose text is `c` as JSON.
+fn has_text_fallback(body: &Value, c: &Value) -> bool {
+    body.get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|blocks| {
+            blocks.iter().any(|b| {
+                b.get("type").and_then(Value::as_str) == Some("text")
+                    && b.get("text")
+                        .and_then(Value::as_str)
+                        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                        .is_some_and(|parsed| &parsed == c)
+            })
+        })
+}
+
+/// Counts for the summary, by target.
+#[must_use]
+pub fn summary(audit: &Audit) -> BTreeMap<&'static str, Value> {
+    let mut out = BTreeMap::new();
+    for t in [Target::ValidateRoot, Target::LegacyWrapper] {
+        let (calls, valid, invalid) = audit.count(t);
+        out.insert(
+            t.name(),
+            json!({"calls": calls, "valid": valid, "invalid": invalid}),
+        );
+    }
+    out.insert("missing", json!(audit.count(Target::Missing).0));
+    out.insert("schema", json!(audit.count(Target::Schema).0));
+    out
+}

@@ -1,0 +1,181 @@
+//! The audit's output: human (a line per failing call, then the summary) and JSON.
+
+use crate::audit::decision::Target;
+use crate::audit::{summary, Audit, Call};
+use serde_json::{json, Value};
+use std::fmt::Write;
+
+fn id_text(id: &Value) -> String {
+    match id {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
+}
+
+fn call_head(c: &Call) -> String {
+    format!(
+        "call {} (line {}) {}: {}{}",
+        id_text(&c.id),
+        c.line,
+        c.tool.as_deref().unwrap_or("<no tool>"),
+        c.target.name(),
+        if c.is_error { " (isError)" } else { "" }
+    )
+}
+
+/// Human output for `name` (the capture's path).
+#[must_use]
+pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
+    let mut out = String::new();
+    for e in &audit.input_errors {
+        let _ = writeln!(
+            out,
+            "{name}:{}:{}: not JSON: {}",
+            e.line, e.column, e.message
+        );
+    }
+    for c in &audit.calls {
+        let failing = c.valid == Some(false)
+            || matches!(c.target, Target::Missing | Target::Schema)
+            || (deny_legacy && c.target == Target::LegacyWrapper);
+        if failing {
+            let why = match c.target {
+                Target::Schema => format!(
+                    "the audit record {} does not match the record schema (a non-empty `tool`, \
+                     `protocol` 2025-11-25 or 2026-07-28, a boolean `metaIdTool`, nothing else)",
+                    c.record
+                ),
+                Target::Missing => "no object `structuredContent`".to_owned(),
+                Target::LegacyWrapper if c.valid != Some(false) => {
+                    "legacy `{\"result\": ...}` wrapper (--deny-legacy)".to_owned()
+                }
+                _ => c
+                    .errors
+                    .iter()
+                    .map(|e| {
+                        format!(
+                            "{}: {} [{}]",
+                            if e.instance_pointer.is_empty() {
+                                "(root)"
+                            } else {
+                                &e.instance_pointer
+                            },
+                            e.message,
+                            e.keyword
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
+            let _ = writeln!(out, "{}: {why}", call_head(c));
+        }
+        for f in &c.findings {
+            let _ = writeln!(
+                out,
+                "{}: {} {} {}",
+                call_head(c),
+                f.rule.code,
+                f.rule.name,
+                f.message
+            );
+        }
+    }
+    for e in &audit.rpc_errors {
+        let _ = writeln!(
+            out,
+            "call {} (line {}) {}: JSON-RPC error{}: {}",
+            id_text(&e.id),
+            e.line,
+            e.tool.as_deref().unwrap_or("<no tool>"),
+            e.code.map(|c| format!(" {c}")).unwrap_or_default(),
+            e.message
+        );
+    }
+    for (id, line) in &audit.unanswered {
+        let _ = writeln!(
+            out,
+            "call {} (line {line}): no response in the capture",
+            id_text(id)
+        );
+    }
+    out.push_str(&summary_line(audit));
+    out
+}
+
+/// `validate_root 120 (118 valid, 2 invalid) · legacy_wrapper 7 (7 valid) · missing 3 · schema 1`:
+/// the two validated layers are never folded into one.
+fn summary_line(audit: &Audit) -> String {
+    let counts = |t: Target| {
+        let (calls, valid, invalid) = audit.count(t);
+        let mut parts = Vec::new();
+        if valid > 0 {
+            parts.push(format!("{valid} valid"));
+        }
+        if invalid > 0 {
+            parts.push(format!("{invalid} invalid"));
+        }
+        if calls > valid + invalid {
+            parts.push(format!("{} not validated", calls - valid - invalid));
+        }
+        if parts.is_empty() {
+            format!("{} {calls}", t.name())
+        } else {
+            format!("{} {calls} ({})", t.name(), parts.join(", "))
+        }
+    };
+    let mut line = vec![
+        counts(Target::ValidateRoot),
+        counts(Target::LegacyWrapper),
+        format!("missing {}", audit.count(Target::Missing).0),
+        format!("schema {}", audit.count(Target::Schema).0),
+    ];
+    if !audit.rpc_errors.is_empty() {
+        line.push(format!("JSON-RPC errors {}", audit.rpc_errors.len()));
+    }
+    if audit.without_schema > 0 {
+        line.push(format!("no outputSchema {}", audit.without_schema));
+    }
+    format!("{}\n", line.join(" · "))
+}
+
+/// `{"version": 1, "calls": [...], "summary": {...}}`, plus `findings`, `rpc_errors` and
+/// `input_errors`.
+#[must_use]
+pub fn json(audit: &Audit) -> String {
+    let calls: Vec<Value> = audit
+        .calls
+        .iter()
+        .map(|c| {
+            json!({
+                "id": c.id,
+                "line": c.line,
+                "tool": c.tool,
+                "protocol": c.protocol,
+                "metaIdTool": c.meta_id_tool,
+                "record": c.record,
+                "target": c.target,
+                "valid": c.valid,
+                "isError": c.is_error,
+                "errors": c.errors,
+                "findings": c.findings.iter().map(|f| json!({
+                    "code": f.rule.code, "name": f.rule.name, "severity": f.rule.severity, "message": f.message,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let output = json!({
+        "version": 1,
+        "calls": calls,
+        "rpc_errors": audit.rpc_errors.iter().map(|e| json!({
+            "id": e.id, "line": e.line, "tool": e.tool, "code": e.code, "message": e.message,
+        })).collect::<Vec<_>>(),
+        "input_errors": audit.input_errors.iter().map(|e| json!({
+            "line": e.line, "column": e.column, "message": e.message,
+        })).collect::<Vec<_>>(),
+        "summary": summary(audit),
+        "without_output_schema": audit.without_schema,
+    });
+    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
+    text.push('\n');
+    text
+}
