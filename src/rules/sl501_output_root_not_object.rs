@@ -111,6 +111,15 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
                 }],
                 moves: Vec::new(),
             })
+    } else if m
+        .value
+        .as_array()
+        .is_some_and(|a| a.iter().any(|t| t.as_str() == Some("object")))
+    {
+        diagnostic.help(
+            "Keep only `\"object\"`: the 2025 revisions allow nothing else at the root; put a value \
+             that may be null in a property instead",
+        )
     } else {
         diagnostic.help(WRAP_HELP)
     }

@@ -52,9 +52,9 @@ impl Rule for BooleanPropertySchema {
                 continue;
             };
             let (replacement, meaning) = if value {
-                ("{}", "any value")
+                ("{}", "allows any value")
             } else {
-                ("{\"not\": {}}", "no value")
+                ("{\"not\": {}}", "forbids the property")
             };
             out.push(
                 Diagnostic::new(
@@ -66,7 +66,7 @@ impl Rule for BooleanPropertySchema {
                         member.key
                     ),
                 )
-                .label(format!("means {meaning}, but must be an object"))
+                .label(format!("{meaning}, but the TS v1 client wants an object here"))
                 .help(format!(
                     "Write `{replacement}`: the same schema as `{value}`, as an object"
                 ))
