@@ -18,17 +18,46 @@ static META: RuleMeta = RuleMeta {
     default_enabled: false,
 };
 
-/// Deepest nesting of subschemas below the root (the root is depth 0).
+/// Deepest nesting of subschemas below the root (the root is depth 0), by default.
 pub const MAX_DEPTH: usize = 32;
-/// Most subschemas in one output schema, the root included.
+/// Most subschemas in one output schema, the root included, by default.
 pub const MAX_SUBSCHEMAS: usize = 1000;
-/// Most `$defs` (or `definitions`) entries in one output schema, at any depth.
+/// Most `$defs` (or `definitions`) entries in one output schema, at any depth, by default.
 pub const MAX_DEFS: usize = 200;
 
-const NOTE: &str = "MCP 2026-07-28 asks implementations to bound the complexity of the schemas they \
-     accept (nesting depth, number of subschemas): a client may refuse a schema above its bounds, and \
-     compiling a large one costs every client time on each `tools/list`. The bounds used here: depth 32, \
-     1000 subschemas, 200 `$defs` entries";
+/// The bounds in force: `[rules.SL506]` of `schema-lint.toml` over the defaults.
+#[derive(Clone, Copy)]
+struct Bounds {
+    depth: usize,
+    subschemas: usize,
+    defs: usize,
+}
+
+impl Bounds {
+    fn of(cx: &UnitContext<'_>) -> Self {
+        let set = cx
+            .settings
+            .config
+            .as_deref()
+            .map(|c| c.complexity)
+            .unwrap_or_default();
+        Self {
+            depth: set.max_depth.unwrap_or(MAX_DEPTH),
+            subschemas: set.max_subschemas.unwrap_or(MAX_SUBSCHEMAS),
+            defs: set.max_defs.unwrap_or(MAX_DEFS),
+        }
+    }
+
+    fn note(self) -> String {
+        format!(
+            "MCP 2026-07-28 asks implementations to bound the complexity of the schemas they accept \
+             (nesting depth, number of subschemas): a client may refuse a schema above its bounds, and \
+             compiling a large one costs every client time on each `tools/list`. The bounds used here: \
+             depth {}, {} subschemas, {} `$defs` entries (`[rules.SL506]` in `schema-lint.toml` sets them)",
+            self.depth, self.subschemas, self.defs
+        )
+    }
+}
 
 impl Rule for Complexity {
     fn meta(&self) -> &'static RuleMeta {
@@ -46,41 +75,45 @@ impl Rule for Complexity {
         let Some(root) = cx.subschemas.first() else {
             return;
         };
+        let bounds = Bounds::of(cx);
         if let Some(deepest) = cx
             .subschemas
             .iter()
             .max_by_key(|s| (s.depth, usize::MAX - s.node.span.start))
         {
-            if deepest.depth > MAX_DEPTH {
+            if deepest.depth > bounds.depth {
                 out.push(
                     Diagnostic::new(
                         &META,
                         cx.file.id,
                         mcp::opening(deepest.node),
                         format!(
-                            "Output schema nests subschemas {} levels deep, more than {MAX_DEPTH}",
-                            deepest.depth
+                            "Output schema nests subschemas {} levels deep, more than {}",
+                            deepest.depth, bounds.depth
                         ),
                     )
                     .label(format!("{} levels below the root", deepest.depth))
                     .help("Flatten the schema: name repeated shapes in `$defs` and reference them")
-                    .note(NOTE)
+                    .note(bounds.note())
                     .pointer(deepest.pointer.clone()),
                 );
             }
         }
         let count = cx.subschemas.len();
-        if count > MAX_SUBSCHEMAS {
+        if count > bounds.subschemas {
             out.push(
                 Diagnostic::new(
                     &META,
                     cx.file.id,
                     mcp::opening(root.node),
-                    format!("Output schema holds {count} subschemas, more than {MAX_SUBSCHEMAS}"),
+                    format!(
+                        "Output schema holds {count} subschemas, more than {}",
+                        bounds.subschemas
+                    ),
                 )
                 .label("this schema")
                 .help("Split the tool, or describe less of its output")
-                .note(NOTE)
+                .note(bounds.note())
                 .pointer(root.pointer.clone()),
             );
         }
@@ -89,7 +122,7 @@ impl Rule for Complexity {
             .iter()
             .filter(|s| matches!(s.keyword, Some("$defs" | "definitions")))
             .count();
-        if defs > MAX_DEFS {
+        if defs > bounds.defs {
             let span = ["$defs", "definitions"]
                 .iter()
                 .find_map(|k| root.node.member(k))
@@ -99,11 +132,14 @@ impl Rule for Complexity {
                     &META,
                     cx.file.id,
                     span,
-                    format!("Output schema holds {defs} `$defs` entries, more than {MAX_DEFS}"),
+                    format!(
+                        "Output schema holds {defs} `$defs` entries, more than {}",
+                        bounds.defs
+                    ),
                 )
                 .label("too many definitions")
                 .help("Drop the definitions the schema does not reference, or split the tool")
-                .note(NOTE)
+                .note(bounds.note())
                 .pointer(root.pointer.clone()),
             );
         }
