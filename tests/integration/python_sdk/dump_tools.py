@@ -15,9 +15,11 @@ import asyncio
 import json
 import sys
 from dataclasses import dataclass
-from typing import Optional, TypedDict
+from datetime import datetime
+from typing import Literal, Optional, TypedDict
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import NotRequired
 
 from mcp import Client
 from mcp.server import MCPServer
@@ -48,6 +50,24 @@ class WeatherDict(TypedDict):
     temperature: float
     humidity: float
     conditions: str
+    station: NotRequired[str]
+
+
+class Node(BaseModel):
+    """A recursive model: older SDKs emitted a typeless root `$ref` for it."""
+
+    name: str
+    children: list[Node] = []
+
+
+class Status(BaseModel):
+    """A closed model (`extra="forbid"`), an alias, a Literal and a datetime."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    state: Literal["ok", "degraded", "down"]
+    since: datetime
+    check_count: int = Field(alias="checkCount", ge=0)
 
 
 @dataclass
@@ -124,6 +144,30 @@ def get_maybe(city: str) -> Optional[int]:
 def get_either(city: str) -> int | str:
     """Union: wrapped."""
     return 17
+
+
+@mcp.tool()
+def get_tree(root: str) -> Node:
+    """Recursive model: `$defs` and `#/$defs/Node` refs, inlined root."""
+    return Node(name=root)
+
+
+@mcp.tool()
+def get_status(service: str) -> Status:
+    """Closed model with an alias."""
+    return Status(state="ok", since=datetime(2025, 1, 1), checkCount=3)
+
+
+@mcp.tool()
+def find_weather(city: str) -> Optional[WeatherData]:
+    """Optional model: wrapped union of a `$ref` and null."""
+    return None
+
+
+@mcp.tool()
+def is_raining(city: str) -> bool:
+    """Scalar bool: wrapped."""
+    return False
 
 
 @mcp.tool()
