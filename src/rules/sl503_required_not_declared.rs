@@ -4,6 +4,7 @@
 use super::mcp::{self, Tree};
 use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::dialect::Draft;
 use crate::document::Node;
 use crate::target::Target;
 use std::collections::HashMap;
@@ -84,10 +85,14 @@ impl Rule for RequiredNotDeclared {
             let Some(required) = sub.node.get("required").and_then(Node::as_array) else {
                 continue;
             };
-            // Under `not` or `if` a `required` is a condition, not a promise about the output.
-            if tree
-                .keywords_above(i)
-                .any(|k| matches!(k, "not" | "if" | "propertyNames"))
+            // Under `not` or `if` a `required` is a condition, not a promise about the output;
+            // before 2019-09 a `$ref` makes the engines ignore every keyword beside it.
+            let ref_hides_siblings = sub.node.get("$ref").is_some()
+                && matches!(sub.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
+            if ref_hides_siblings
+                || tree
+                    .keywords_above(i)
+                    .any(|k| matches!(k, "not" | "if" | "propertyNames"))
                 || !mcp::may_be_object(sub.node)
             {
                 continue;
@@ -104,12 +109,12 @@ impl Rule for RequiredNotDeclared {
                 tree.same_instance(i)
                     .map(|members| Declared::of(members.into_iter().map(|m| tree.subs[m].node)))
             };
-            for item in required {
+            for (n, item) in required.iter().enumerate() {
                 let Some(name) = item.as_str() else { continue };
                 if local.covers(name, &mut cache) {
                     continue;
                 }
-                let pointer = format!("{}/required", sub.pointer);
+                let pointer = format!("{}/required/{n}", sub.pointer);
                 if closed {
                     out.push(forbidden(cx, item, name, pointer, sub.node));
                 } else if let Some(group) = &group {

@@ -5,6 +5,7 @@
 use super::mcp::{self, Tree};
 use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::dialect::Draft;
 use crate::fix::{Applicability, Edit, Fix};
 use crate::target::Target;
 
@@ -47,10 +48,15 @@ impl Rule for ClosedOutputObject {
             let Some(members) = sub.node.as_object() else {
                 continue;
             };
-            let mut above = tree.keywords_above(i);
-            // Under `not`, `if` or `propertyNames` a closed object is a condition, not the
-            // shape of the output.
-            if above.any(|k| matches!(k, "not" | "if" | "propertyNames" | "contains")) {
+            // Under `not`, `if`, `contains` or `propertyNames` a closed object is a condition,
+            // not the shape of the output; before 2019-09 a `$ref` hides the keywords beside it.
+            let ref_hides_siblings = sub.node.get("$ref").is_some()
+                && matches!(sub.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
+            if ref_hides_siblings
+                || tree
+                    .keywords_above(i)
+                    .any(|k| matches!(k, "not" | "if" | "propertyNames" | "contains"))
+            {
                 continue;
             }
             for keyword in KEYWORDS {
