@@ -21,6 +21,24 @@ struct Raw {
     target: Option<Target>,
     default_dialect: Option<String>,
     per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
+    rules: Option<RulesRaw>,
+}
+
+/// `[rules.<CODE>]` tables: the options of rules that take some.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesRaw {
+    #[serde(rename = "SL506")]
+    sl506: Option<ComplexityBounds>,
+}
+
+/// `[rules.SL506]`: the bounds of the complexity rule; unset ones keep the rule's defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ComplexityBounds {
+    pub max_depth: Option<usize>,
+    pub max_subschemas: Option<usize>,
+    pub max_defs: Option<usize>,
 }
 
 /// A loaded configuration; globs are relative to `dir`.
@@ -36,6 +54,8 @@ pub struct Config {
     pub target: Option<Target>,
     pub default_dialect: Option<Draft>,
     pub per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
+    /// `[rules.SL506]`.
+    pub complexity: ComplexityBounds,
 }
 
 /// The nearest `schema-lint.toml` in `start`'s folder or above, relative to the working
@@ -113,6 +133,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
         target: raw.target,
         default_dialect,
         per_file_ignores,
+        complexity: raw.rules.and_then(|r| r.sl506).unwrap_or_default(),
     })
 }
 
@@ -169,7 +190,8 @@ mod tests {
         let path = write(
             "ok",
             "select = [\"SL2\"]\nignore = [\"SL203\"]\ntarget = \"mcp-2026-07-28\"\ndefault-dialect = \"draft7\"\n\
-             exclude = [\"vendor/**\"]\n[per-file-ignores]\n\"legacy/*.json\" = [\"invalid-id-uri\"]\n",
+             exclude = [\"vendor/**\"]\n[per-file-ignores]\n\"legacy/*.json\" = [\"invalid-id-uri\"]\n\
+             [rules.SL506]\nmax-depth = 8\n",
         );
         let c = load(&path).unwrap();
         assert_eq!(c.target, Some(Target::Mcp20260728));
@@ -177,6 +199,8 @@ mod tests {
         assert!(!c.accepts(&path.parent().unwrap().join("vendor/x/a.json")));
         assert!(c.accepts(&path.parent().unwrap().join("schemas/a.json")));
         assert_eq!(c.per_file_ignores.len(), 1);
+        assert_eq!(c.complexity.max_depth, Some(8));
+        assert_eq!(c.complexity.max_defs, None);
         let found = find(&path.parent().unwrap().join("schemas/deep")).unwrap();
         assert_eq!(std::path::absolute(found).unwrap(), path);
     }
@@ -187,5 +211,7 @@ mod tests {
         assert!(e.contains(":2:1:") && e.contains("selct"), "{e}");
         let e = load(&write("bad2", "target = \"mcp-1999\"\n")).unwrap_err();
         assert!(e.contains(":1:10:"), "{e}");
+        let e = load(&write("bad3", "[rules.SL506]\nmax-dept = 3\n")).unwrap_err();
+        assert!(e.contains(":2:1:") && e.contains("max-dept"), "{e}");
     }
 }

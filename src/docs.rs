@@ -2,17 +2,8 @@
 
 use crate::rules::RuleMeta;
 
-macro_rules! docs {
-    ($($code:literal),* $(,)?) => {
-        &[$(($code, include_str!(concat!("../rules/", $code, ".md")))),*]
-    };
-}
-
-/// `(code, markdown)` for every rule doc in `rules/`.
-pub static DOCS: &[(&str, &str)] = docs![
-    "SL100", "SL101", "SL201", "SL202", "SL203", "SL301", "SL601", "SL602", "SL603", "SL604",
-    "SL901"
-];
+/// `(code, markdown)` for every rule doc in `rules/`, embedded by `build.rs`.
+pub static DOCS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/docs.rs"));
 
 /// The doc of the rule `meta`.
 #[must_use]

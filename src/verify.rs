@@ -4,7 +4,8 @@
 //! compiles with the `jsonschema` crate against an offline registry of the run's files.
 
 use crate::dialect::Draft;
-use crate::fix::Fix;
+use crate::document::Node;
+use crate::fix::{Edit, Fix};
 use crate::index::{RefEntry, Resolution};
 use crate::lint::Run;
 use crate::source::FileId;
@@ -144,7 +145,10 @@ fn check_references(
             .and_then(|n| n.pointer(new_pointer));
         let same = match (old_node, new_node) {
             // References inside the target are each checked by this same loop.
-            (Some(a), Some(b)) => a.same_value(b, &IDENTITY_KEYWORDS, &["$ref", "$dynamicRef"]),
+            (Some(a), Some(b)) => {
+                a.same_value(b, &IDENTITY_KEYWORDS, &["$ref", "$dynamicRef"])
+                    || edited_target(fix, (*old_file, old_pointer, a), (*new_file, new_pointer))
+            }
             _ => false,
         };
         if !same {
@@ -172,6 +176,28 @@ fn check_references(
         }
     }
     Ok(())
+}
+
+/// Whether the reference still lands on the subschema it did (same file, same place once the
+/// fix's moves are applied) and the fix's own edits lie inside that subschema: a fix that changes
+/// a referenced subschema on purpose (dropping `additionalProperties: false`, say) leaves the
+/// reference naming it, and what the change means is the fix's applicability to declare.
+fn edited_target(fix: &Fix, old: (FileId, &str, &Node), new: (FileId, &str)) -> bool {
+    let (old_file, old_pointer, old_node) = old;
+    let expected = fix
+        .moves
+        .iter()
+        .find_map(|m| m.apply(old_file, old_pointer))
+        .unwrap_or_else(|| old_pointer.to_owned());
+    let span = old_node.span;
+    let inside =
+        |e: &&Edit| e.file == old_file && span.start <= e.span.start && e.span.end <= span.end;
+    let crosses = |e: &&Edit| {
+        e.file == old_file && !inside(e) && e.span.start < span.end && span.start < e.span.end
+    };
+    new == (old_file, expected.as_str())
+        && fix.edits.iter().any(|e| inside(&e))
+        && !fix.edits.iter().any(|e| crosses(&e))
 }
 
 /// The files a unit's references reach, transitively, by the index.

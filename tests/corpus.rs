@@ -62,3 +62,56 @@ fn test_suite_schemas_draw_no_finding() {
         findings.join("\n")
     );
 }
+
+/// The same schemas linted as MCP 2026-07-28 output schemas, every rule on: that revision takes
+/// any 2020-12 schema, so the MCP rules may warn (a closed object, a boolean property) but must
+/// call none of them broken.
+#[test]
+fn test_suite_schemas_as_mcp_outputs_draw_no_error() {
+    let Some(root) = corpus() else {
+        eprintln!("skipped: ../shared/corpus/jsts is not there");
+        return;
+    };
+    let mut linted = 0;
+    let mut errors = Vec::new();
+    for (folder, draft) in [
+        ("draft4", Draft::Draft4),
+        ("draft6", Draft::Draft6),
+        ("draft7", Draft::Draft7),
+        ("draft2019-09", Draft::Draft201909),
+        ("draft2020-12", Draft::Draft202012),
+    ] {
+        let mut settings = Settings {
+            default_draft: draft,
+            target: Some(schema_lint::target::Target::Mcp20260728),
+            ..Settings::default()
+        };
+        settings.selection.select = Some(vec!["ALL".to_owned()]);
+        let mut entries: Vec<_> = std::fs::read_dir(root.join(folder))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = format!("{folder}/{}", path.file_name().unwrap().to_string_lossy());
+            let file = SourceFile::new(FileId(0), name.clone(), Some(path), &text, true);
+            let result = lint_source(file, &settings, true);
+            errors.extend(
+                result
+                    .diagnostics
+                    .iter()
+                    .filter(|d| d.severity == schema_lint::diagnostic::Severity::Error)
+                    .map(|d| format!("{name}: {} {}", d.rule.code, d.message)),
+            );
+            linted += 1;
+        }
+    }
+    assert!(linted > 1700, "only {linted} corpus files");
+    assert!(
+        errors.is_empty(),
+        "{} errors:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
+}

@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::fmt;
 
 mod id_fix;
+mod mcp;
 pub mod select;
 mod sl100_parse_error;
 mod sl101_duplicate_key;
@@ -20,6 +21,12 @@ mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
 mod sl301_invalid_ref_uri;
+mod sl501_output_root_not_object;
+mod sl502_boolean_property_schema;
+mod sl503_required_not_declared;
+mod sl504_result_wrapper;
+mod sl505_closed_output_object;
+mod sl506_complexity;
 mod sl60x_audit;
 mod sl901_fix_not_verified;
 
@@ -154,6 +161,12 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &sl202_id_has_fragment::IdHasFragment,
         &sl203_urn_not_portable::UrnNotPortable,
         &sl301_invalid_ref_uri::InvalidRefUri,
+        &sl501_output_root_not_object::OutputRootNotObject,
+        &sl502_boolean_property_schema::BooleanPropertySchema,
+        &sl503_required_not_declared::RequiredNotDeclared,
+        &sl504_result_wrapper::ResultWrapper,
+        &sl505_closed_output_object::ClosedOutputObject,
+        &sl506_complexity::Complexity,
     ];
     RULES
 }

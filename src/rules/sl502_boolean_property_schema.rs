@@ -1,0 +1,96 @@
+//! SL502 boolean-property-schema: `true` or `false` as a property schema in the root
+//! `properties` of an output schema, which the TS v1 client refuses.
+
+use super::mcp;
+use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::document::{escape_pointer_token, NodeKind};
+use crate::fix::{Applicability, Edit, Fix};
+use crate::target::Target;
+
+pub struct BooleanPropertySchema;
+
+static META: RuleMeta = RuleMeta {
+    code: "SL502",
+    name: "boolean-property-schema",
+    summary: "A property of the output schema's root is the boolean schema `true` or `false`, which the TS v1 client rejects",
+    category: Category::Mcp,
+    severity: Severity::Error,
+    fix: FixAvailability::Always,
+    default_enabled: true,
+};
+
+impl Rule for BooleanPropertySchema {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn severity(&self, target: Target) -> Option<Severity> {
+        match target {
+            Target::JsonSchema => None,
+            // Any 2020-12 schema is allowed, but the same server still lists its tools to
+            // 2025-era clients.
+            Target::Mcp20260728 => Some(Severity::Warning),
+            Target::Mcp20250618 | Target::Mcp20251125 => Some(META.severity),
+        }
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !mcp::applies(cx) {
+            return;
+        }
+        let Some(properties) = cx
+            .subschemas
+            .first()
+            .and_then(|root| root.node.get("properties"))
+            .and_then(|p| p.as_object())
+        else {
+            return;
+        };
+        for member in properties {
+            let NodeKind::Bool(value) = member.value.kind else {
+                continue;
+            };
+            let (replacement, meaning) = if value {
+                ("{}", "allows any value")
+            } else {
+                ("{\"not\": {}}", "forbids the property")
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    cx.file.id,
+                    member.value.span,
+                    format!(
+                        "Property `{}` has the boolean schema `{value}`",
+                        member.key
+                    ),
+                )
+                .label(format!("{meaning}, but the TS v1 client wants an object here"))
+                .help(format!(
+                    "Write `{replacement}`: the same schema as `{value}`, as an object"
+                ))
+                .note(
+                    "The TS v1 client parses `tools/list` with `properties: z.record(z.string(), \
+                     AssertObjectSchema)` at the root of every output schema: a boolean there fails the \
+                     whole listing, and every tool of the server is lost",
+                )
+                .pointer(format!(
+                    "{}/properties/{}",
+                    cx.unit.pointer,
+                    escape_pointer_token(&member.key)
+                ))
+                .fix(Fix {
+                    title: format!("Replace `{value}` with `{replacement}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit {
+                        file: cx.file.id,
+                        span: member.value.span,
+                        content: replacement.to_owned(),
+                    }],
+                    moves: Vec::new(),
+                }),
+            );
+        }
+    }
+}
