@@ -12,6 +12,7 @@ use crate::units::SchemaUnit;
 use serde::Serialize;
 use std::fmt;
 
+mod ancestry;
 mod id_fix;
 pub mod select;
 mod sl100_parse_error;
@@ -20,6 +21,10 @@ mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
 mod sl301_invalid_ref_uri;
+mod sl401_schema_invalid;
+mod sl402_unknown_dialect;
+mod sl403_dialect_keyword_mismatch;
+mod sl404_nested_schema_keyword;
 mod sl901_fix_not_verified;
 
 pub use sl100_parse_error::PARSE_ERROR;
@@ -153,6 +158,10 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &sl202_id_has_fragment::IdHasFragment,
         &sl203_urn_not_portable::UrnNotPortable,
         &sl301_invalid_ref_uri::InvalidRefUri,
+        &sl401_schema_invalid::SchemaInvalid,
+        &sl402_unknown_dialect::UnknownDialect,
+        &sl403_dialect_keyword_mismatch::DialectKeywordMismatch,
+        &sl404_nested_schema_keyword::NestedSchemaKeyword,
     ];
     RULES
 }
