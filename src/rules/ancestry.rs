@@ -87,3 +87,51 @@ pub(crate) fn referenced_below(cx: &UnitContext<'_>, pointer: &str) -> bool {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::document::parse;
+    use crate::schema_walk::walk;
+
+    #[test]
+    fn parents_dialects_and_engine_readings() {
+        let root = parse(
+            r#"{"properties": {
+                "a": {"$schema": "http://json-schema.org/draft-07/schema#",
+                      "properties": {"b": {"type": "string"}}},
+                "c": {"$id": "https://e.com/c", "$schema": "http://json-schema.org/draft-07/schema#"},
+                "d": {"$schema": "https://example.com/custom"}
+            }}"#,
+        )
+        .unwrap();
+        let subs = walk(&root, "", Draft::Draft202012);
+        let pointers: Vec<&str> = subs.iter().map(|s| s.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "",
+                "/properties/a",
+                "/properties/a/properties/b",
+                "/properties/c",
+                "/properties/d"
+            ]
+        );
+        let a = Ancestry::of(Draft::Draft202012, &subs);
+        assert_eq!(a.parent, [None, Some(0), Some(1), Some(0), Some(0)]);
+        // Only the embedded resource declares its dialect in the walk's sense.
+        assert_eq!(a.declared, [false, false, false, true, false]);
+        assert_eq!(
+            a.engine,
+            [
+                Some(Draft::Draft202012),
+                Some(Draft::Draft7),
+                Some(Draft::Draft7),
+                Some(Draft::Draft7),
+                None
+            ]
+        );
+        assert!(is_resource_root(subs[3].node, Draft::Draft202012));
+        assert!(!is_resource_root(subs[1].node, Draft::Draft202012));
+    }
+}

@@ -317,9 +317,10 @@ fn defs_only(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Diagnostic> {
     ))
     .note(format!(
         "`$defs` arrived in 2019-09. {draft} engines resolve `#/$defs/...` as a plain JSON pointer, so \
-         the references work, but a `$id` or anchor inside is not indexed, a relative reference inside \
-         resolves against the wrong base, and tools that walk {draft} schemas by keyword (bundlers, \
-         code generators, this linter) skip the entries"
+         the references work, but the entries are not schemas there: Python's jsonschema and the Rust \
+         crate do not index a `$id` or anchor inside (Ajv does), so references to them and relative \
+         references inside depend on the client, and tools that walk {draft} schemas by keyword \
+         (bundlers, code generators, this linter) skip the entries"
     ))
     .pointer(container);
     if first.file == cx.file.id {
