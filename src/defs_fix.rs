@@ -19,7 +19,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The span that deletes member `i` of `members` (with the comma and space that separate it).
-fn delete_member(members: &[Member], i: usize, object: &Node) -> Span {
+pub(crate) fn delete_member(members: &[Member], i: usize, object: &Node) -> Span {
     let m = &members[i];
     if i > 0 {
         Span::new(members[i - 1].value.span.end, m.value.span.end)

@@ -12,6 +12,7 @@ use crate::units::SchemaUnit;
 use serde::Serialize;
 use std::fmt;
 
+mod ancestry;
 mod id_fix;
 mod mcp;
 pub mod select;
@@ -21,6 +22,10 @@ mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
 mod sl301_invalid_ref_uri;
+mod sl401_schema_invalid;
+mod sl402_unknown_dialect;
+mod sl403_dialect_keyword_mismatch;
+mod sl404_nested_schema_keyword;
 mod sl501_output_root_not_object;
 mod sl502_boolean_property_schema;
 mod sl503_required_not_declared;
@@ -161,6 +166,10 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &sl202_id_has_fragment::IdHasFragment,
         &sl203_urn_not_portable::UrnNotPortable,
         &sl301_invalid_ref_uri::InvalidRefUri,
+        &sl401_schema_invalid::SchemaInvalid,
+        &sl402_unknown_dialect::UnknownDialect,
+        &sl403_dialect_keyword_mismatch::DialectKeywordMismatch,
+        &sl404_nested_schema_keyword::NestedSchemaKeyword,
         &sl501_output_root_not_object::OutputRootNotObject,
         &sl502_boolean_property_schema::BooleanPropertySchema,
         &sl503_required_not_declared::RequiredNotDeclared,
