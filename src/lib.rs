@@ -59,7 +59,7 @@ pub struct Outcome {
 pub mod exit {
     /// Nothing left to report.
     pub const CLEAN: u8 = 0;
-    /// Findings reported.
+    /// Errors or warnings reported (info findings alone do not fail a run).
     pub const FINDINGS: u8 = 1;
     /// A file could not be read or parsed, or the command line was wrong.
     pub const ERROR: u8 = 2;
@@ -269,13 +269,19 @@ fn check(args: &CheckArgs) -> Outcome {
     outcome
 }
 
+/// 2 when a file could not be loaded; 1 when an error or a warning is reported; else 0 (info
+/// findings are reported but do not fail a run).
 fn exit_code(run: &lint::Run) -> u8 {
     if run.has_load_errors() {
         exit::ERROR
-    } else if run.diagnostics().is_empty() {
-        exit::CLEAN
-    } else {
+    } else if run
+        .diagnostics()
+        .iter()
+        .any(|d| d.severity != diagnostic::Severity::Info)
+    {
         exit::FINDINGS
+    } else {
+        exit::CLEAN
     }
 }
 
