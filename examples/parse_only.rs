@@ -1,0 +1,22 @@
+//! The parse-only baseline of the benchmark: discover the same files as `schema-lint`, read and
+//! parse each strictly (the same parser, in parallel, as a lint run does), nothing else.
+//! Usage: `cargo run --release --example parse_only -- PATHS...`
+
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+fn main() {
+    let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let (files, _) = schema_lint::walk::discover(&paths, &|_| true);
+    let (bytes, parsed) = files
+        .par_iter()
+        .map(|c| match std::fs::read(&c.path) {
+            Ok(b) => {
+                let ok = std::str::from_utf8(&b).is_ok_and(|t| schema_lint::document::parse(t).is_ok());
+                (b.len(), usize::from(ok))
+            }
+            Err(_) => (0, 0),
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    println!("{} files, {parsed} parsed, {bytes} bytes", files.len());
+}
