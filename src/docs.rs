@@ -9,8 +9,10 @@ macro_rules! docs {
 }
 
 /// `(code, markdown)` for every rule doc in `rules/`.
-pub static DOCS: &[(&str, &str)] =
-    docs!["SL100", "SL101", "SL201", "SL202", "SL203", "SL301", "SL901"];
+pub static DOCS: &[(&str, &str)] = docs![
+    "SL100", "SL101", "SL201", "SL202", "SL203", "SL204", "SL205", "SL206", "SL301", "SL302",
+    "SL303", "SL304", "SL901"
+];
 
 /// The doc of the rule `meta`.
 #[must_use]

@@ -228,6 +228,14 @@ impl RunIndex {
                 if let (Some(b), true) = (&base, declares_uri) {
                     self.by_uri.entry(b.clone()).or_default().push(r);
                 }
+                // A schema file is also reachable by the URI it was loaded from, whatever its
+                // root `$id` says: the engines that load files register both.
+                if let Some(file_base) = root_base
+                    .as_ref()
+                    .filter(|f| i == 0 && base.as_ref() != Some(*f))
+                {
+                    self.by_uri.entry(file_base.clone()).or_default().push(r);
+                }
                 if let Some(id) = id.as_ref().filter(|id| !id.valid) {
                     self.by_bad_id
                         .entry(strip_fragment(&id.raw).to_owned())
@@ -258,26 +266,48 @@ impl RunIndex {
 
     fn add_anchors(&mut self, sub: &Subschema<'_>, resource: usize) {
         let mut names = Vec::new();
-        if sub.draft.allows_id_fragment() {
-            if let Some(name) = sub
-                .id()
-                .and_then(Node::as_str)
-                .and_then(|s| s.strip_prefix('#'))
-            {
-                names.push(name.to_owned());
-            }
-        } else {
+        if !sub.draft.allows_id_fragment() {
             for keyword in ["$anchor", "$dynamicAnchor", "$recursiveAnchor"] {
                 if let Some(name) = sub.node.get(keyword).and_then(Node::as_str) {
                     names.push(name.to_owned());
                 }
             }
         }
+        // A plain-name `$id` (`#foo`) is an anchor up to draft-07. From 2019-09 on it is invalid
+        // (SL202 reports it), but Ajv still reads it as an anchor: so do we, so that the
+        // references to it are not reported a second time as unresolved.
+        if let Some(name) = sub
+            .id()
+            .and_then(Node::as_str)
+            .and_then(|s| s.strip_prefix('#'))
+            .filter(|s| !s.is_empty() && !s.starts_with('/'))
+        {
+            names.push(name.to_owned());
+        }
         for name in names {
             self.anchors
                 .entry((resource, name))
                 .or_insert_with(|| sub.pointer.clone());
         }
+    }
+
+    /// The innermost resource of `file`'s unit `unit` that holds the subschema at `pointer`.
+    #[must_use]
+    pub fn enclosing_resource(&self, file: FileId, unit: usize, pointer: &str) -> Option<usize> {
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
+            .max_by_key(|(_, r)| r.pointer.len())
+            .map(|(i, _)| i)
+    }
+
+    /// The subschema that anchor `name` names in `resource`.
+    #[must_use]
+    pub fn anchor(&self, resource: usize, name: &str) -> Option<&str> {
+        self.anchors
+            .get(&(resource, name.to_owned()))
+            .map(String::as_str)
     }
 
     /// The resource rooted at `pointer` in `file`.
@@ -411,7 +441,7 @@ fn id_entry(sub: &Subschema<'_>) -> Option<IdEntry> {
 }
 
 /// Whether `pointer` is `ancestor` or lies below it.
-fn is_within(pointer: &str, ancestor: &str) -> bool {
+pub(crate) fn is_within(pointer: &str, ancestor: &str) -> bool {
     pointer == ancestor
         || (pointer.starts_with(ancestor) && pointer.as_bytes().get(ancestor.len()) == Some(&b'/'))
 }
@@ -509,6 +539,121 @@ mod tests {
             }
         );
         assert!(index.id_taken("dir/inner.json", Some("https://example.com/dir/inner.json")));
+    }
+
+    #[test]
+    fn a_file_with_a_root_id_is_also_reachable_by_its_path() {
+        let (index, roots) = index_of(&[
+            (
+                "/s/a.json",
+                r#"{"$id": "https://example.com/a.json", "$defs": {"x": {}}}"#,
+            ),
+            (
+                "/s/b.json",
+                r#"{"properties": {"p": {"$ref": "a.json#/$defs/x"}, "q": {"$ref": "https://example.com/a.json#/$defs/x"}}}"#,
+            ),
+        ]);
+        let got = resolve_all(&index, &roots);
+        let x = Resolution::Found {
+            file: FileId(0),
+            pointer: "/$defs/x".into(),
+        };
+        assert_eq!(got[0].1, x);
+        assert_eq!(got[1].1, x);
+    }
+
+    #[test]
+    fn pointers_are_percent_decoded_then_unescaped() {
+        let (index, roots) = index_of(&[(
+            "/s/p.json",
+            r##"{"$defs": {"a/b": {}, "t~n": {}, "c%d": {}, "e f": {}, "": {"": {}}},
+                "properties": {
+                    "a": {"$ref": "#/$defs/a~1b"},
+                    "b": {"$ref": "#/$defs/t~0n"},
+                    "c": {"$ref": "#/$defs/c%25d"},
+                    "d": {"$ref": "#/$defs/e%20f"},
+                    "e": {"$ref": "#/%24defs/a~1b"},
+                    "f": {"$ref": "#/$defs//"},
+                    "g": {"$ref": "#/$defs/a/b"},
+                    "h": {"$ref": "#/$defs/a%2Fb"},
+                    "i": {"$ref": "#/properties/a/$ref"}}}"##,
+        )]);
+        let got = resolve_all(&index, &roots);
+        let found = |p: &str| Resolution::Found {
+            file: FileId(0),
+            pointer: p.to_owned(),
+        };
+        assert_eq!(got[0].1, found("/$defs/a~1b"));
+        assert_eq!(got[1].1, found("/$defs/t~0n"));
+        assert_eq!(got[2].1, found("/$defs/c%d"));
+        assert_eq!(got[3].1, found("/$defs/e f"));
+        assert_eq!(got[4].1, found("/$defs/a~1b"));
+        assert_eq!(got[5].1, found("/$defs//"));
+        assert!(matches!(got[6].1, Resolution::Missing(_)));
+        // `%2F` decodes to a `/`, which then separates tokens (RFC 6901 section 6).
+        assert!(matches!(got[7].1, Resolution::Missing(_)));
+        // A pointer may name any value, not only a subschema.
+        assert_eq!(got[8].1, found("/properties/a/$ref"));
+    }
+
+    #[test]
+    fn anchors_belong_to_their_resource() {
+        let (index, roots) = index_of(&[(
+            "/s/an.json",
+            r##"{"$id": "https://example.com/root.json",
+                "$defs": {
+                    "a": {"$anchor": "top"},
+                    "b": {"$id": "inner.json", "$defs": {"c": {"$anchor": "deep"}, "d": {"$dynamicAnchor": "dyn"}}},
+                    "e": {"$ref": "#top"},
+                    "f": {"$ref": "#deep"},
+                    "g": {"$ref": "inner.json#deep"},
+                    "h": {"$dynamicRef": "inner.json#dyn"}}}"##,
+        )]);
+        let got = resolve_all(&index, &roots);
+        assert_eq!(
+            got[0].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/a".into()
+            }
+        );
+        assert!(matches!(got[1].1, Resolution::Missing(_)));
+        assert_eq!(
+            got[2].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/b/$defs/c".into()
+            }
+        );
+        assert_eq!(
+            got[3].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/b/$defs/d".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_plain_name_id_is_an_anchor_in_every_draft() {
+        for schema in [
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+        ] {
+            let text = format!(
+                r##"{{"$schema": "{schema}", "definitions": {{"p": {{"$id": "#point"}}}},
+                    "properties": {{"a": {{"$ref": "#point"}}}}}}"##
+            );
+            let (index, roots) = index_of(&[("/s/pn.json", text.as_str())]);
+            assert_eq!(
+                resolve_all(&index, &roots)[0].1,
+                Resolution::Found {
+                    file: FileId(0),
+                    pointer: "/definitions/p".into()
+                },
+                "{schema}"
+            );
+        }
     }
 
     #[test]
