@@ -170,42 +170,50 @@ impl Rule for DuplicateId {
 fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnostic>) {
     let index = cx.run.index;
     let all = units(cx.root, FileKind::ToolsList, cx.settings.default_draft);
-    for (u, other) in all.iter().enumerate().take(cx.unit_no) {
-        if other.role != cx.unit.role {
+    let earlier: Vec<(&str, Declared)> = all
+        .iter()
+        .enumerate()
+        .take(cx.unit_no)
+        .filter(|(_, u)| u.role == Role::OutputSchema)
+        .flat_map(|(u, unit)| {
+            let tool = unit.tool.as_deref().unwrap_or_default();
+            declared(index, cx.file.id, u)
+                .into_iter()
+                .map(move |d| (tool, d))
+        })
+        .collect();
+    let keyword = cx.unit.draft.id_keyword();
+    for later in mine {
+        // The first declaration is the one the validator cache holds.
+        let Some((tool, first)) = earlier
+            .iter()
+            .find(|(_, d)| d.uri == later.uri && (d.root || later.root))
+        else {
+            continue;
+        };
+        if same_subschema(cx, &first.pointer, &later.pointer) {
             continue;
         }
-        let theirs = declared(index, cx.file.id, u);
-        for later in mine {
-            let Some(first) = theirs.iter().find(|d| {
-                d.uri == later.uri
-                    && (d.root || later.root)
-                    && !same_subschema(cx, &d.pointer, &later.pointer)
-            }) else {
-                continue;
-            };
-            let tool = other.tool.as_deref().unwrap_or_default();
-            let keyword = cx.unit.draft.id_keyword();
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    later.span,
-                    format!("`{keyword}` `{}` is already declared by tool `{tool}`", later.raw),
-                )
-                .label("declared again here")
-                .related(cx.file.id, first.span, format!("first declared by tool `{tool}`"))
-                .help(format!(
-                    "Give each tool's schema its own `{keyword}` (say, one derived from the tool's name), \
-                     or drop the `{keyword}`"
-                ))
-                .note(format!(
-                    "The TypeScript clients look a compiled validator up by `$id` before they compile a \
-                     schema, so this tool's output is validated against tool `{tool}`'s schema (or \
-                     compiling it throws `reference ... resolves to more than one schema`)"
-                ))
-                .pointer(format!("{}/{keyword}", later.pointer)),
-            );
-        }
+        out.push(
+            Diagnostic::new(
+                &META,
+                cx.file.id,
+                later.span,
+                format!("`{keyword}` `{}` is already declared by tool `{tool}`", later.raw),
+            )
+            .label("declared again here")
+            .related(cx.file.id, first.span, format!("first declared by tool `{tool}`"))
+            .help(format!(
+                "Give each tool's schema its own `{keyword}` (say, one derived from the tool's name), \
+                 or drop the `{keyword}`"
+            ))
+            .note(format!(
+                "The TypeScript clients look a compiled validator up by `$id` before they compile a \
+                 schema, so this tool's output is validated against tool `{tool}`'s schema (or \
+                 compiling it throws `reference ... resolves to more than one schema`)"
+            ))
+            .pointer(format!("{}/{keyword}", later.pointer)),
+        );
     }
 }
 

@@ -118,7 +118,7 @@ fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
             }),
             None => Some(Why {
                 range,
-                label: "no schema of the linted set has this URI".to_owned(),
+                label: "a tool's schema has no base URI to resolve this against".to_owned(),
                 help:
                     "A tool's schema travels alone: move the referenced schema into this schema's \
                        `$defs` and reference it as `#/$defs/...`"

@@ -62,7 +62,7 @@ impl Rule for RemoteRef {
                     span,
                     format!("`{}` `{}` names a remote schema that is never fetched", r.keyword, r.raw),
                 )
-                .label(format!("`{uri}` is not in the linted set"))
+                .label("not in the linted set, never fetched")
                 .help(
                     "Copy the referenced schema into this schema's `$defs` and reference it as \
                      `#/$defs/...`, or lint the file that declares this `$id` together with this one",
