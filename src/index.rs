@@ -302,12 +302,10 @@ impl RunIndex {
             .map(|(i, _)| i)
     }
 
-    /// The subschema that anchor `name` names in `resource`.
+    /// Whether any resource of the run declares an anchor called `name`.
     #[must_use]
-    pub fn anchor(&self, resource: usize, name: &str) -> Option<&str> {
-        self.anchors
-            .get(&(resource, name.to_owned()))
-            .map(String::as_str)
+    pub fn anchor_declared(&self, name: &str) -> bool {
+        self.anchors.keys().any(|(_, n)| n == name)
     }
 
     /// The resource rooted at `pointer` in `file`.

@@ -262,10 +262,13 @@ pub(crate) fn misspelled_step(
     default_draft: Draft,
 ) -> Option<KeyStep> {
     let (file, _, steps) = ref_steps(view, r)?;
-    let real = escaped_entries(view, file, default_draft);
-    steps
+    let mut misspelled = steps
         .into_iter()
-        .find(|s| s.spelling != Spelling::Escaped && real.iter().any(|e| e.pointer == s.pointer))
+        .filter(|s| s.spelling != Spelling::Escaped)
+        .peekable();
+    misspelled.peek()?;
+    let real = escaped_entries(view, file, default_draft);
+    misspelled.find(|s| real.iter().any(|e| e.pointer == s.pointer))
 }
 
 /// `r` with the tokens `[start, start + len)` of its fragment replaced by `new_key` (which

@@ -55,6 +55,15 @@ impl Rule for UnresolvedRef {
             if misspelled_step(cx.run, r, cx.settings.default_draft).is_some() {
                 continue;
             }
+            // A `$dynamicRef` to a name some schema declares may be bound at evaluation time,
+            // through the dynamic scope, which a static look-up does not see.
+            if r.keyword == "$dynamicRef"
+                && r.raw
+                    .split_once('#')
+                    .is_some_and(|(_, f)| !f.starts_with('/') && index.anchor_declared(f))
+            {
+                continue;
+            }
             let Some(why) = explain(cx, r) else { continue };
             let pointer = format!("{}/{}", r.schema_pointer, r.keyword);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
@@ -129,6 +138,9 @@ fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
     let resource = &index.resources[target];
     let fragment_start = uri_part.len() + 1;
     let fragment = r.raw.get(fragment_start..).unwrap_or_default();
+    if fragment.is_empty() {
+        return None;
+    }
     let whole_fragment = fragment_start..r.raw.len();
     if !fragment.starts_with('/') {
         let label = if resource.draft.allows_id_fragment() {
