@@ -16,6 +16,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The stand-in base URI of a unit that has none (see [`RunIndex::unit_uri`]).
+pub const STAND_IN_BASE: &str = "https://unit.schema-lint.invalid/";
+
 /// A `$id` as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdEntry {
@@ -374,7 +377,7 @@ impl RunIndex {
         }
         let base = self.resources[r.resource].base.as_deref();
         let Some(doc) = absolute_uri(base, uri_part) else {
-            return Err(Resolution::Missing(r.raw.clone()));
+            return self.within_unit(r, uri_part);
         };
         let doc = doc.as_str();
         // A same-unit hit wins over resources elsewhere with the same URI.
@@ -389,6 +392,50 @@ impl RunIndex {
                 Err(Resolution::Remote(doc.to_owned()))
             }
             None => Err(Resolution::Missing(r.raw.clone())),
+        }
+    }
+
+    /// A reference with no base URI to resolve against (in a tool's schema, which travels
+    /// alone) can still name a relative `$id` of its own unit: both resolve alike against any
+    /// base, so they are compared against a stand-in one.
+    fn within_unit(&self, r: &RefEntry, uri_part: &str) -> Result<usize, Resolution> {
+        let missing = || Resolution::Missing(r.raw.clone());
+        let from = self.unit_uri(r.resource).ok_or_else(missing)?;
+        let doc = absolute_uri(Some(&from), uri_part).ok_or_else(missing)?;
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.file == r.file && c.unit == r.unit)
+            .find(|(i, c)| {
+                c.id.as_ref().is_some_and(|id| id.valid)
+                    && self.unit_uri(*i).as_deref() == Some(doc.as_str())
+            })
+            .map(|(i, _)| i)
+            .ok_or_else(missing)
+    }
+
+    /// The URI of a resource: its base, or, in a unit without one (a tool's schema), its chain
+    /// of `$id`s resolved against [`STAND_IN_BASE`], the way Ajv resolves them against an empty
+    /// base. Only for comparing: never written anywhere.
+    #[must_use]
+    pub fn unit_uri(&self, resource: usize) -> Option<String> {
+        let res = &self.resources[resource];
+        if let Some(base) = &res.base {
+            return Some(base.clone());
+        }
+        let parent = self.resources[..resource].iter().rposition(|p| {
+            p.file == res.file
+                && p.unit == res.unit
+                && p.pointer != res.pointer
+                && is_within(&res.pointer, &p.pointer)
+        });
+        let parent_uri = match parent {
+            Some(p) => self.unit_uri(p)?,
+            None => STAND_IN_BASE.to_owned(),
+        };
+        match res.id.as_ref().filter(|id| id.valid) {
+            Some(id) => absolute_uri(Some(&parent_uri), &id.raw),
+            None => Some(parent_uri),
         }
     }
 
@@ -652,6 +699,34 @@ mod tests {
                 "{schema}"
             );
         }
+    }
+
+    #[test]
+    fn relative_ids_of_a_tool_schema_resolve_within_it() {
+        let text = r##"{"tools": [{"name": "t", "inputSchema": {"type": "object"},
+            "outputSchema": {"$id": "./out.json", "$defs": {"k": {"$id": "sub/k.json"}},
+                "properties": {"a": {"$ref": "./out.json#/$defs/k"}, "b": {"$ref": "out.json"},
+                               "c": {"$ref": "sub/k.json"}, "d": {"$ref": "other.json"}}}}]}"##;
+        let root = parse(text).unwrap();
+        let inputs = [IndexInput {
+            file: FileId(0),
+            path: Some(Path::new("/s/tools.json")),
+            name: "tools.json",
+            root: &root,
+            kind: FileKind::ToolsList,
+        }];
+        let index = RunIndex::build(&inputs, Draft::Draft202012);
+        let roots = [root.clone()];
+        let got = resolve_all(&index, &roots);
+        let out = "/tools/0/outputSchema";
+        let found = |p: &str| Resolution::Found {
+            file: FileId(0),
+            pointer: p.to_owned(),
+        };
+        assert_eq!(got[0].1, found(&format!("{out}/$defs/k")));
+        assert_eq!(got[1].1, found(out));
+        assert_eq!(got[2].1, found(&format!("{out}/$defs/k")));
+        assert!(matches!(got[3].1, Resolution::Missing(_)));
     }
 
     #[test]

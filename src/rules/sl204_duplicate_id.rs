@@ -3,7 +3,7 @@
 
 use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::index::{absolute_uri, is_within, RunIndex};
+use crate::index::{RunIndex, STAND_IN_BASE};
 use crate::source::{FileId, Span};
 use crate::units::{units, FileKind, Role};
 
@@ -20,10 +20,6 @@ static META: RuleMeta = RuleMeta {
     default_enabled: true,
 };
 
-/// A base for the `$id`s of a unit that has none (a tool's schema), so that relative ids compare
-/// the way Ajv compares them, resolved against an empty base. Never shown.
-const STAND_IN_BASE: &str = "https://unit.schema-lint.invalid/";
-
 /// A declared identifier: the URI it resolves to, how it is written, and where.
 struct Declared {
     uri: String,
@@ -33,25 +29,6 @@ struct Declared {
     pointer: String,
     /// Whether it is the root of its unit.
     root: bool,
-}
-
-/// The URI a resource's `$id` resolves to, against a stand-in base where the unit has none.
-fn resolved(index: &RunIndex, resource: usize) -> Option<String> {
-    let res = &index.resources[resource];
-    if let Some(base) = &res.base {
-        return Some(base.clone());
-    }
-    let parent = index.resources[..resource].iter().rposition(|p| {
-        p.file == res.file
-            && p.unit == res.unit
-            && p.pointer != res.pointer
-            && is_within(&res.pointer, &p.pointer)
-    });
-    let parent_uri = match parent {
-        Some(p) => resolved(index, p)?,
-        None => STAND_IN_BASE.to_owned(),
-    };
-    absolute_uri(Some(&parent_uri), &res.id.as_ref()?.raw)
 }
 
 /// The identifiers of the resources of a unit: each valid `$id` with something before its `#`.
@@ -69,7 +46,7 @@ fn declared(index: &RunIndex, file: FileId, unit: usize) -> Vec<Declared> {
         if id.raw.split('#').next().is_none_or(str::is_empty) {
             continue;
         }
-        if let Some(uri) = resolved(index, i) {
+        if let Some(uri) = index.unit_uri(i) {
             out.push(Declared {
                 uri,
                 raw: id.raw.clone(),
@@ -104,7 +81,9 @@ fn plain_names(cx: &UnitContext<'_>) -> Vec<Declared> {
         let Some(resource) = index.enclosing_resource(cx.file.id, cx.unit_no, &sub.pointer) else {
             continue;
         };
-        let base = resolved(index, resource).unwrap_or_else(|| STAND_IN_BASE.to_owned());
+        let base = index
+            .unit_uri(resource)
+            .unwrap_or_else(|| STAND_IN_BASE.to_owned());
         out.push(Declared {
             uri: format!("{base}{name}"),
             raw: name.to_owned(),
