@@ -703,10 +703,10 @@ mod tests {
 
     #[test]
     fn relative_ids_of_a_tool_schema_resolve_within_it() {
-        let text = r##"{"tools": [{"name": "t", "inputSchema": {"type": "object"},
+        let text = r#"{"tools": [{"name": "t", "inputSchema": {"type": "object"},
             "outputSchema": {"$id": "./out.json", "$defs": {"k": {"$id": "sub/k.json"}},
                 "properties": {"a": {"$ref": "./out.json#/$defs/k"}, "b": {"$ref": "out.json"},
-                               "c": {"$ref": "sub/k.json"}, "d": {"$ref": "other.json"}}}}]}"##;
+                               "c": {"$ref": "sub/k.json"}, "d": {"$ref": "other.json"}}}}]}"#;
         let root = parse(text).unwrap();
         let inputs = [IndexInput {
             file: FileId(0),
