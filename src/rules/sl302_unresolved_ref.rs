@@ -6,7 +6,7 @@ use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::{Node, NodeKind};
 use crate::fix::{Applicability, Edit, Fix};
-use crate::index::{absolute_uri, percent_decode, strip_fragment, RefEntry, Resolution};
+use crate::index::{absolute_uri, is_within, percent_decode, strip_fragment, RefEntry, Resolution};
 use crate::rename::literal;
 use std::ops::Range;
 
@@ -55,6 +55,9 @@ impl Rule for UnresolvedRef {
             if misspelled_step(cx.run, r, cx.settings.default_draft).is_some() {
                 continue;
             }
+            if resolves_ignoring_sibling_id(cx, r) {
+                continue;
+            }
             // A `$dynamicRef` to a name some schema declares may be bound at evaluation time,
             // through the dynamic scope, which a static look-up does not see.
             if r.keyword == "$dynamicRef"
@@ -98,6 +101,31 @@ impl Rule for UnresolvedRef {
             out.push(diagnostic);
         }
     }
+}
+
+/// Up to draft-07 a `$ref` makes its siblings, `$id` included, be ignored: the reference then
+/// resolves against the enclosing resource. Ajv honours the `$id` (and so does the index), so a
+/// reference that resolves only the draft's way is left alone.
+fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
+    let index = cx.run.index;
+    let res = &index.resources[r.resource];
+    if !res.draft.allows_id_fragment() || res.pointer != r.schema_pointer || res.id.is_none() {
+        return false;
+    }
+    let Some(parent) = index.resources[..r.resource].iter().rposition(|p| {
+        p.file == res.file
+            && p.unit == res.unit
+            && p.pointer != res.pointer
+            && is_within(&res.pointer, &p.pointer)
+    }) else {
+        return false;
+    };
+    let mut probe = r.clone();
+    probe.resource = parent;
+    matches!(
+        index.resolve(&probe, |f| cx.run.root(f)),
+        Resolution::Found { .. }
+    )
 }
 
 /// What is missing, or `None` when the reference names a file outside the linted set that
