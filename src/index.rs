@@ -16,6 +16,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The stand-in base URI of a unit that has none (see [`RunIndex::unit_uri`]).
+pub const STAND_IN_BASE: &str = "https://unit.schema-lint.invalid/";
+
 /// A `$id` as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdEntry {
@@ -256,6 +259,14 @@ impl RunIndex {
                 if let (Some(b), true) = (&base, declares_uri) {
                     self.by_uri.entry(b.clone()).or_default().push(r);
                 }
+                // A schema file is also reachable by the URI it was loaded from, whatever its
+                // root `$id` says: the engines that load files register both.
+                if let Some(file_base) = root_base
+                    .as_ref()
+                    .filter(|f| i == 0 && base.as_ref() != Some(*f))
+                {
+                    self.by_uri.entry(file_base.clone()).or_default().push(r);
+                }
                 if let Some(id) = id.as_ref().filter(|id| !id.valid) {
                     let raw = strip_fragment(&id.raw);
                     self.by_bad_id.entry(raw.to_owned()).or_default().push(r);
@@ -287,20 +298,23 @@ impl RunIndex {
 
     fn add_anchors(&mut self, sub: &Subschema<'_>, resource: usize) {
         let mut names = Vec::new();
-        if sub.draft.allows_id_fragment() {
-            if let Some(name) = sub
-                .id()
-                .and_then(Node::as_str)
-                .and_then(|s| s.strip_prefix('#'))
-            {
-                names.push(name.to_owned());
-            }
-        } else {
+        if !sub.draft.allows_id_fragment() {
             for keyword in ["$anchor", "$dynamicAnchor", "$recursiveAnchor"] {
                 if let Some(name) = sub.node.get(keyword).and_then(Node::as_str) {
                     names.push(name.to_owned());
                 }
             }
+        }
+        // A plain-name `$id` (`#foo`) is an anchor up to draft-07. From 2019-09 on it is invalid
+        // (SL202 reports it), but Ajv still reads it as an anchor: so do we, so that the
+        // references to it are not reported a second time as unresolved.
+        if let Some(name) = sub
+            .id()
+            .and_then(Node::as_str)
+            .and_then(|s| s.strip_prefix('#'))
+            .filter(|s| !s.is_empty() && !s.starts_with('/'))
+        {
+            names.push(name.to_owned());
         }
         for name in names {
             match self.anchors.entry((resource, name)) {
@@ -319,6 +333,23 @@ impl RunIndex {
                 }
             }
         }
+    }
+
+    /// The innermost resource of `file`'s unit `unit` that holds the subschema at `pointer`.
+    #[must_use]
+    pub fn enclosing_resource(&self, file: FileId, unit: usize, pointer: &str) -> Option<usize> {
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
+            .max_by_key(|(_, r)| r.pointer.len())
+            .map(|(i, _)| i)
+    }
+
+    /// Whether any resource of the run declares an anchor called `name`.
+    #[must_use]
+    pub fn anchor_declared(&self, name: &str) -> bool {
+        self.anchors.keys().any(|(_, n)| n == name)
     }
 
     /// The resource rooted at `pointer` in `file`.
@@ -436,7 +467,7 @@ impl RunIndex {
             return Ok(r.resource);
         }
         let Some(doc) = absolute_uri(base, uri_part) else {
-            return Err(Resolution::Missing(r.raw.clone()));
+            return self.within_unit(r, uri_part);
         };
         let doc = doc.as_str();
         // A same-unit hit wins over resources elsewhere with the same URI.
@@ -452,6 +483,50 @@ impl RunIndex {
                 Err(Resolution::Remote(doc.to_owned()))
             }
             None => Err(Resolution::Missing(r.raw.clone())),
+        }
+    }
+
+    /// A reference with no base URI to resolve against (in a tool's schema, which travels
+    /// alone) can still name a relative `$id` of its own unit: both resolve alike against any
+    /// base, so they are compared against a stand-in one.
+    fn within_unit(&self, r: &RefEntry, uri_part: &str) -> Result<usize, Resolution> {
+        let missing = || Resolution::Missing(r.raw.clone());
+        let from = self.unit_uri(r.resource).ok_or_else(missing)?;
+        let doc = absolute_uri(Some(&from), uri_part).ok_or_else(missing)?;
+        self.resources
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.file == r.file && c.unit == r.unit)
+            .find(|(i, c)| {
+                c.id.as_ref().is_some_and(|id| id.valid)
+                    && self.unit_uri(*i).as_deref() == Some(doc.as_str())
+            })
+            .map(|(i, _)| i)
+            .ok_or_else(missing)
+    }
+
+    /// The URI of a resource: its base, or, in a unit without one (a tool's schema), its chain
+    /// of `$id`s resolved against [`STAND_IN_BASE`], the way Ajv resolves them against an empty
+    /// base. Only for comparing: never written anywhere.
+    #[must_use]
+    pub fn unit_uri(&self, resource: usize) -> Option<String> {
+        let res = &self.resources[resource];
+        if let Some(base) = &res.base {
+            return Some(base.clone());
+        }
+        let parent = self.resources[..resource].iter().rposition(|p| {
+            p.file == res.file
+                && p.unit == res.unit
+                && p.pointer != res.pointer
+                && is_within(&res.pointer, &p.pointer)
+        });
+        let parent_uri = match parent {
+            Some(p) => self.unit_uri(p)?,
+            None => STAND_IN_BASE.to_owned(),
+        };
+        match res.id.as_ref().filter(|id| id.valid) {
+            Some(id) => absolute_uri(Some(&parent_uri), &id.raw),
+            None => Some(parent_uri),
         }
     }
 
@@ -511,7 +586,7 @@ fn id_entry(sub: &Subschema<'_>) -> Option<IdEntry> {
 }
 
 /// Whether `pointer` is `ancestor` or lies below it.
-fn is_within(pointer: &str, ancestor: &str) -> bool {
+pub(crate) fn is_within(pointer: &str, ancestor: &str) -> bool {
     pointer == ancestor
         || (pointer.starts_with(ancestor) && pointer.as_bytes().get(ancestor.len()) == Some(&b'/'))
 }
@@ -609,6 +684,149 @@ mod tests {
             }
         );
         assert!(index.id_taken("dir/inner.json", Some("https://example.com/dir/inner.json")));
+    }
+
+    #[test]
+    fn a_file_with_a_root_id_is_also_reachable_by_its_path() {
+        let (index, roots) = index_of(&[
+            (
+                "/s/a.json",
+                r#"{"$id": "https://example.com/a.json", "$defs": {"x": {}}}"#,
+            ),
+            (
+                "/s/b.json",
+                r#"{"properties": {"p": {"$ref": "a.json#/$defs/x"}, "q": {"$ref": "https://example.com/a.json#/$defs/x"}}}"#,
+            ),
+        ]);
+        let got = resolve_all(&index, &roots);
+        let x = Resolution::Found {
+            file: FileId(0),
+            pointer: "/$defs/x".into(),
+        };
+        assert_eq!(got[0].1, x);
+        assert_eq!(got[1].1, x);
+    }
+
+    #[test]
+    fn pointers_are_percent_decoded_then_unescaped() {
+        let (index, roots) = index_of(&[(
+            "/s/p.json",
+            r##"{"$defs": {"a/b": {}, "t~n": {}, "c%d": {}, "e f": {}, "": {"": {}}},
+                "properties": {
+                    "a": {"$ref": "#/$defs/a~1b"},
+                    "b": {"$ref": "#/$defs/t~0n"},
+                    "c": {"$ref": "#/$defs/c%25d"},
+                    "d": {"$ref": "#/$defs/e%20f"},
+                    "e": {"$ref": "#/%24defs/a~1b"},
+                    "f": {"$ref": "#/$defs//"},
+                    "g": {"$ref": "#/$defs/a/b"},
+                    "h": {"$ref": "#/$defs/a%2Fb"},
+                    "i": {"$ref": "#/properties/a/$ref"}}}"##,
+        )]);
+        let got = resolve_all(&index, &roots);
+        let found = |p: &str| Resolution::Found {
+            file: FileId(0),
+            pointer: p.to_owned(),
+        };
+        assert_eq!(got[0].1, found("/$defs/a~1b"));
+        assert_eq!(got[1].1, found("/$defs/t~0n"));
+        assert_eq!(got[2].1, found("/$defs/c%d"));
+        assert_eq!(got[3].1, found("/$defs/e f"));
+        assert_eq!(got[4].1, found("/$defs/a~1b"));
+        assert_eq!(got[5].1, found("/$defs//"));
+        assert!(matches!(got[6].1, Resolution::Missing(_)));
+        // `%2F` decodes to a `/`, which then separates tokens (RFC 6901 section 6).
+        assert!(matches!(got[7].1, Resolution::Missing(_)));
+        // A pointer may name any value, not only a subschema.
+        assert_eq!(got[8].1, found("/properties/a/$ref"));
+    }
+
+    #[test]
+    fn anchors_belong_to_their_resource() {
+        let (index, roots) = index_of(&[(
+            "/s/an.json",
+            r##"{"$id": "https://example.com/root.json",
+                "$defs": {
+                    "a": {"$anchor": "top"},
+                    "b": {"$id": "inner.json", "$defs": {"c": {"$anchor": "deep"}, "d": {"$dynamicAnchor": "dyn"}}},
+                    "e": {"$ref": "#top"},
+                    "f": {"$ref": "#deep"},
+                    "g": {"$ref": "inner.json#deep"},
+                    "h": {"$dynamicRef": "inner.json#dyn"}}}"##,
+        )]);
+        let got = resolve_all(&index, &roots);
+        assert_eq!(
+            got[0].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/a".into()
+            }
+        );
+        assert!(matches!(got[1].1, Resolution::Missing(_)));
+        assert_eq!(
+            got[2].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/b/$defs/c".into()
+            }
+        );
+        assert_eq!(
+            got[3].1,
+            Resolution::Found {
+                file: FileId(0),
+                pointer: "/$defs/b/$defs/d".into()
+            }
+        );
+    }
+
+    #[test]
+    fn a_plain_name_id_is_an_anchor_in_every_draft() {
+        for schema in [
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+        ] {
+            let text = format!(
+                r##"{{"$schema": "{schema}", "definitions": {{"p": {{"$id": "#point"}}}},
+                    "properties": {{"a": {{"$ref": "#point"}}}}}}"##
+            );
+            let (index, roots) = index_of(&[("/s/pn.json", text.as_str())]);
+            assert_eq!(
+                resolve_all(&index, &roots)[0].1,
+                Resolution::Found {
+                    file: FileId(0),
+                    pointer: "/definitions/p".into()
+                },
+                "{schema}"
+            );
+        }
+    }
+
+    #[test]
+    fn relative_ids_of_a_tool_schema_resolve_within_it() {
+        let text = r#"{"tools": [{"name": "t", "inputSchema": {"type": "object"},
+            "outputSchema": {"$id": "./out.json", "$defs": {"k": {"$id": "sub/k.json"}},
+                "properties": {"a": {"$ref": "./out.json#/$defs/k"}, "b": {"$ref": "out.json"},
+                               "c": {"$ref": "sub/k.json"}, "d": {"$ref": "other.json"}}}}]}"#;
+        let root = parse(text).unwrap();
+        let inputs = [IndexInput {
+            file: FileId(0),
+            path: Some(Path::new("/s/tools.json")),
+            name: "tools.json",
+            root: &root,
+            kind: FileKind::ToolsList,
+        }];
+        let index = RunIndex::build(&inputs, Draft::Draft202012);
+        let roots = [root.clone()];
+        let got = resolve_all(&index, &roots);
+        let out = "/tools/0/outputSchema";
+        let found = |p: &str| Resolution::Found {
+            file: FileId(0),
+            pointer: p.to_owned(),
+        };
+        assert_eq!(got[0].1, found(&format!("{out}/$defs/k")));
+        assert_eq!(got[1].1, found(out));
+        assert_eq!(got[2].1, found(&format!("{out}/$defs/k")));
+        assert!(matches!(got[3].1, Resolution::Missing(_)));
     }
 
     #[test]

@@ -212,6 +212,102 @@ pub fn percent_encode_repair(value: &str) -> Option<String> {
     None
 }
 
+/// The RFC 3986 normal form of a URI reference, the fragment kept as written: fluent-uri's
+/// `normalize()` (case of scheme and host, percent-encoding, default port, dot segments of
+/// absolute paths), plus the removal of dot segments from relative references, which
+/// fluent-uri leaves alone. A relative reference keeps its leading `../` (which cannot be
+/// resolved away without a base) and a `./` where dropping it would change the meaning
+/// (`./a:b`, `.//x`). `None` when `value` is not a URI reference.
+#[must_use]
+pub fn normalize_reference(value: &str) -> Option<String> {
+    let (uri_part, fragment) = match value.split_once('#') {
+        Some((u, f)) => (u, Some(f)),
+        None => (value, None),
+    };
+    let normal = UriRef::parse(uri_part).ok()?.normalize();
+    let mut out = if normal.has_scheme() {
+        normal.as_str().to_owned()
+    } else {
+        let text = normal.as_str();
+        let prefix = normal.authority().map_or(0, |a| a.as_str().len() + 2);
+        let path = normal.path().as_str();
+        let rest = &text[prefix + path.len()..];
+        let mut new_path = if path.starts_with('/') {
+            remove_dot_segments(path)
+        } else {
+            normalize_relative_path(path)
+        };
+        // Without an authority, a path may not start with `//`.
+        if prefix == 0 && new_path.starts_with("//") {
+            new_path.insert_str(0, "/.");
+        }
+        format!("{}{new_path}{rest}", &text[..prefix])
+    };
+    if let Some(f) = fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    Some(out)
+}
+
+/// RFC 3986 section 5.2.4 on an absolute path (one that starts with `/`).
+fn remove_dot_segments(path: &str) -> String {
+    let segments: Vec<&str> = path[1..].split('/').collect();
+    let mut out: Vec<&str> = Vec::new();
+    for (i, segment) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *segment {
+            "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => {
+                out.push(s);
+                continue;
+            }
+        }
+        if last {
+            out.push("");
+        }
+    }
+    format!("/{}", out.join("/"))
+}
+
+/// Dot-segment removal for a relative path (`a/b/../c` -> `a/c`, `./x` -> `x`) that resolves to
+/// the same URI as `path` against any base: leading `..` segments stay, a path that would become
+/// empty (which names the base document itself) becomes `./`, and `./` stays in front of a first
+/// segment that is empty or holds a `:`.
+fn normalize_relative_path(path: &str) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    let segments: Vec<&str> = path.split('/').collect();
+    let mut out: Vec<&str> = Vec::new();
+    for (i, segment) in segments.iter().enumerate() {
+        let last = i + 1 == segments.len();
+        match *segment {
+            "." => {
+                if last {
+                    out.push("");
+                }
+            }
+            ".." if out.last().is_some_and(|s| *s != "..") => {
+                out.pop();
+                if last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let mut result = out.join("/");
+    let first = out.first().copied().unwrap_or("");
+    if first.is_empty() || first.contains(':') {
+        result.insert_str(0, "./");
+    }
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +390,77 @@ mod tests {
         assert_eq!(underscore_repair("a b:c d").as_deref(), Some("a_b_c_d"));
         assert_eq!(underscore_repair("urn:x"), None);
         assert_eq!(underscore_repair("fine"), None);
+    }
+
+    #[test]
+    fn normal_forms() {
+        for (raw, normal) in [
+            ("HTTPS://EXAMPLE.COM/x", "https://example.com/x"),
+            (
+                "https://example.com:443/a/./b/../c",
+                "https://example.com/a/c",
+            ),
+            ("my_tool%3aoutput", "my_tool%3Aoutput"),
+            ("%41bc.json", "Abc.json"),
+            ("./tool.json", "tool.json"),
+            ("a/b/../c", "a/c"),
+            ("a/./b", "a/b"),
+            ("a/..", "./"),
+            ("a/b/..", "a/"),
+            (".", "./"),
+            ("./a:b", "./a:b"),
+            ("a/../b:c", "./b:c"),
+            (".//x", ".//x"),
+            ("../x/y.json", "../x/y.json"),
+            ("../../a/../b", "../../b"),
+            ("a/../../b", "../b"),
+            ("/a/./b/../c", "/a/c"),
+            ("/..", "/"),
+            ("//Host.COM/a/../b", "//host.com/b"),
+            ("x.json#/a/./b", "x.json#/a/./b"),
+            ("./x.json#Foo", "x.json#Foo"),
+        ] {
+            assert_eq!(normalize_reference(raw).as_deref(), Some(normal), "{raw}");
+            // Idempotent.
+            assert_eq!(
+                normalize_reference(normal).as_deref(),
+                Some(normal),
+                "{normal}"
+            );
+        }
+        for already in [
+            "https://example.com/s.json",
+            "urn:mcp:my_tool:output",
+            "tag:example.com,2025:tool",
+            "my-tool:output",
+            "my_tool_output",
+            "/abs/path",
+            "./",
+            "#foo",
+            "",
+            "https://example.com/s2.json#",
+        ] {
+            assert_eq!(normalize_reference(already).as_deref(), Some(already));
+        }
+        assert_eq!(normalize_reference("my_tool:output"), None);
+    }
+
+    #[test]
+    fn normalised_relative_paths_resolve_alike() {
+        let base = fluent_uri::Uri::parse("http://h/d/e/f").unwrap();
+        for raw in [
+            "a/..", "a/b/..", ".", "./a", "../..", "../a/..", "a//../b", "a/../..", "./", ".//x",
+        ] {
+            let normal = normalize_reference(raw).unwrap();
+            let resolve = |r: &str| {
+                UriRef::parse(r)
+                    .unwrap()
+                    .resolve_against(&base)
+                    .unwrap()
+                    .normalize()
+                    .into_string()
+            };
+            assert_eq!(resolve(raw), resolve(&normal), "{raw} -> {normal}");
+        }
     }
 }

@@ -76,7 +76,9 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
             return Some(fix);
         }
     }
+    // The repaired value in RFC 3986 normal form, so that it draws no SL206 of its own.
     let repaired = underscore_repair(value)?;
+    let repaired = crate::uri::normalize_reference(&repaired).unwrap_or(repaired);
     let new = unique_id(index, resource, &repaired);
     let edits = rename_edits(cx.run, resource, &new);
     let ref_count = edits.len() - 1;

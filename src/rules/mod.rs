@@ -13,6 +13,7 @@ use serde::Serialize;
 use std::fmt;
 
 mod ancestry;
+mod defs_keys;
 mod id_fix;
 mod mcp;
 pub mod select;
@@ -21,7 +22,13 @@ mod sl101_duplicate_key;
 mod sl201_invalid_id_uri;
 mod sl202_id_has_fragment;
 mod sl203_urn_not_portable;
+mod sl204_duplicate_id;
+mod sl205_invalid_anchor;
+mod sl206_id_not_normalized;
 mod sl301_invalid_ref_uri;
+mod sl302_unresolved_ref;
+mod sl303_remote_ref;
+mod sl304_defs_key_needs_escaping;
 mod sl401_schema_invalid;
 mod sl402_unknown_dialect;
 mod sl403_dialect_keyword_mismatch;
@@ -165,7 +172,13 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &sl201_invalid_id_uri::InvalidIdUri,
         &sl202_id_has_fragment::IdHasFragment,
         &sl203_urn_not_portable::UrnNotPortable,
+        &sl204_duplicate_id::DuplicateId,
+        &sl205_invalid_anchor::InvalidAnchor,
+        &sl206_id_not_normalized::IdNotNormalized,
         &sl301_invalid_ref_uri::InvalidRefUri,
+        &sl302_unresolved_ref::UnresolvedRef,
+        &sl303_remote_ref::RemoteRef,
+        &sl304_defs_key_needs_escaping::DefsKeyNeedsEscaping,
         &sl401_schema_invalid::SchemaInvalid,
         &sl402_unknown_dialect::UnknownDialect,
         &sl403_dialect_keyword_mismatch::DialectKeywordMismatch,

@@ -369,8 +369,8 @@ fn escape(token: &str) -> String {
 }
 
 /// Whether another rule reports this failure already: an invalid `$id` (SL201, SL202), an
-/// invalid `$ref` (SL301), an unknown root `$schema` (SL402), array-form `items` under 2020-12
-/// (SL403).
+/// invalid anchor name (SL205), an invalid `$ref` (SL301), an unknown root `$schema` (SL402),
+/// array-form `items` under 2020-12 (SL403).
 fn covered_elsewhere(
     cx: &UnitContext<'_>,
     root: &Node,
@@ -389,6 +389,8 @@ fn covered_elsewhere(
             _ => false,
         },
         "$ref" => keyword == "format" && text.is_some_and(|t| check_uri_reference(t).is_err()),
+        // The anchor name pattern: SL205 reports it.
+        "$anchor" | "$dynamicAnchor" => keyword == "pattern",
         "$schema" if path == "/$schema" && base_pointer == cx.unit.pointer => {
             text.is_some_and(|t| Draft::from_schema_uri(t).is_none())
         }
