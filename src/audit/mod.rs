@@ -358,6 +358,11 @@ fn judge(
     let content = body.get("structuredContent");
     let layer = match target {
         Target::ValidateRoot => content,
+        // The inside of `result` is the output. A server that still sends the envelope may also
+        // still advertise it as the output schema (TS v2 before 2.4.0 does): then the envelope
+        // is validated whole, which checks the inside against `properties.result`, with the
+        // wrapper's own `#/properties/result/...` references resolving.
+        Target::LegacyWrapper if schema.is_some_and(is_result_wrapper) => content,
         Target::LegacyWrapper => content.and_then(|c| c.get("result")),
         Target::Missing | Target::Schema => None,
     };
@@ -608,5 +613,41 @@ mod tests {
             ]
         );
         assert_eq!((audit.calls[0].line, audit.calls[1].line), (7, 7));
+    }
+
+    #[test]
+    fn a_legacy_wrapper_is_validated_inside_whichever_schema_is_advertised() {
+        // The payload's own schema (a restarted server's `tools/list`), and the envelope schema a
+        // server before TS v2 2.4.0 advertises, with its `$ref` into the wrapper.
+        let payload =
+            r#"{"type":"object","properties":{"region":{"type":"string"}},"required":["region"]}"#;
+        let envelope = r##"{"type":"object","properties":{"result":{"$ref":"#/properties/result/$defs/Report","$defs":{"Report":{"type":"object","properties":{"region":{"type":"string"}},"required":["region"]}}}},"required":["result"]}"##;
+        let options = Options {
+            meta_id_tools: Some(vec!["t".to_owned()]),
+            ..Options::default()
+        };
+        for schema in [payload, envelope] {
+            let capture = format!(
+                "{}{}",
+                HANDSHAKE.replace(
+                    r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+                    schema
+                ),
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"result":{"region":"apac"}}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"result":{"region":7}}}}
+"#
+            );
+            let audit = audit(&capture, &options);
+            assert_eq!(
+                calls(&audit),
+                [
+                    (json!(2), Target::LegacyWrapper, Some(true)),
+                    (json!(3), Target::LegacyWrapper, Some(false)),
+                ],
+                "{schema}"
+            );
+        }
     }
 }
