@@ -1,6 +1,7 @@
 //! Reading a capture: JSON Lines (one JSON-RPC message per line, as proxies and inspectors log
 //! them) or one JSON array of messages; and the seed's explicit form, JSON Lines of
-//! `{"record": {...}, "body": {...}}`.
+//! `{"record": {...}, "body": {...}}`. A JSON-RPC batch (an array of messages, allowed on the wire
+//! up to 2025-03-26) stands for its messages, all at the batch's line.
 
 use serde_json::Value;
 
@@ -25,24 +26,27 @@ pub struct InputError {
 pub fn read(text: &str) -> (Vec<Message>, Vec<InputError>) {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim_start().starts_with('[') {
-        return match serde_json::from_str::<Vec<Value>>(text) {
-            Ok(values) => (
-                values
-                    .into_iter()
-                    .enumerate()
-                    .map(|(i, value)| Message { line: i + 1, value })
-                    .collect(),
-                Vec::new(),
-            ),
-            Err(e) => (
-                Vec::new(),
-                vec![InputError {
-                    line: e.line(),
-                    column: e.column(),
-                    message: e.to_string(),
-                }],
-            ),
-        };
+        match serde_json::from_str::<Vec<Value>>(text) {
+            Ok(values) => {
+                let mut messages = Vec::new();
+                for (i, value) in values.into_iter().enumerate() {
+                    push(&mut messages, i + 1, value);
+                }
+                return (messages, Vec::new());
+            }
+            // JSON Lines whose first line is a batch: read line by line below.
+            Err(_) if first_line_is_json(text) => {}
+            Err(e) => {
+                return (
+                    Vec::new(),
+                    vec![InputError {
+                        line: e.line(),
+                        column: e.column(),
+                        message: e.to_string(),
+                    }],
+                )
+            }
+        }
     }
     let mut messages = Vec::new();
     let mut errors = Vec::new();
@@ -51,7 +55,7 @@ pub fn read(text: &str) -> (Vec<Message>, Vec<InputError>) {
             continue;
         }
         match serde_json::from_str::<Value>(line) {
-            Ok(value) => messages.push(Message { line: i + 1, value }),
+            Ok(value) => push(&mut messages, i + 1, value),
             Err(e) => errors.push(InputError {
                 line: i + 1,
                 column: e.column(),
@@ -60,6 +64,22 @@ pub fn read(text: &str) -> (Vec<Message>, Vec<InputError>) {
         }
     }
     (messages, errors)
+}
+
+/// Adds a message, or each message of a batch, found at `line`.
+fn push(messages: &mut Vec<Message>, line: usize, value: Value) {
+    match value {
+        Value::Array(batch) => {
+            messages.extend(batch.into_iter().map(|value| Message { line, value }));
+        }
+        value => messages.push(Message { line, value }),
+    }
+}
+
+fn first_line_is_json(text: &str) -> bool {
+    text.lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
 }
 
 /// Whether a message is in the seed's explicit form.
@@ -83,5 +103,30 @@ mod tests {
         assert_eq!((m.len(), e.len()), (2, 0));
         let (m, e) = read("[{\"a\": 1},\n oops]");
         assert_eq!((m.len(), e[0].line), (0, 2));
+    }
+
+    #[test]
+    fn batches_stand_for_their_messages() {
+        // JSON Lines that open with a batch, then a batch of responses, then a single message.
+        let (m, e) = read("[{\"id\": 1}, {\"id\": 2}]\n[{\"id\": 2}, {\"id\": 1}]\n{\"id\": 3}\n");
+        assert!(e.is_empty());
+        let lines: Vec<(usize, Value)> =
+            m.iter().map(|m| (m.line, m.value["id"].clone())).collect();
+        assert_eq!(
+            lines,
+            [
+                (1, 1.into()),
+                (1, 2.into()),
+                (2, 2.into()),
+                (2, 1.into()),
+                (3, 3.into())
+            ]
+        );
+        // One JSON array of messages, one of which is a batch.
+        let (m, e) = read("[{\"id\": 1}, [{\"id\": 2}, {\"id\": 3}]]");
+        assert_eq!((m.len(), m[2].line, e.len()), (3, 2, 0));
+        // A pretty-printed array that breaks is still one error, not a line per line.
+        let (m, e) = read("[\n  {\"id\": 1},\n  oops\n]\n");
+        assert_eq!((m.len(), e.len(), e[0].line), (0, 1, 3));
     }
 }

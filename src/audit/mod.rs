@@ -192,8 +192,18 @@ pub fn audit(text: &str, options: &Options) -> Audit {
     out
 }
 
+/// A request still waiting for its response.
+struct Pending {
+    method: String,
+    line: usize,
+    /// `Some` for a `tools/call`.
+    call: Option<Request>,
+}
+
 /// Pairs `tools/call` requests with their responses (by id, in any order), following the
 /// protocol of each call: the request's `_meta` protocol, else the session's `initialize`.
+/// Every request is tracked, whoever sent it: JSON-RPC ids are unique per sender only, so a
+/// server's request (`roots/list`, `ping`, ...) may share its id with an open `tools/call`.
 fn pair(
     messages: &[Message],
     tools: &mut HashMap<String, Tool>,
@@ -202,34 +212,34 @@ fn pair(
     options: &Options,
 ) {
     let mut session_protocol: Option<String> = None;
-    let mut requests: HashMap<String, Request> = HashMap::new();
-    let mut order: Vec<String> = Vec::new();
+    let mut pending: HashMap<String, Vec<Pending>> = HashMap::new();
     for m in messages {
         let v = &m.value;
         if let Some(method) = v.get("method").and_then(Value::as_str) {
-            if method == "tools/call" {
-                if let Some(id) = v.get("id") {
+            // A notification has no id and gets no response.
+            if let Some(id) = v.get("id") {
+                let call = (method == "tools/call").then(|| {
                     let params = v.get("params");
                     let meta_protocol = params
                         .and_then(|p| p.get("_meta"))
                         .and_then(|meta| meta.get(PROTOCOL_META))
                         .and_then(Value::as_str)
                         .map(str::to_owned);
-                    let key = id_key(id);
-                    order.push(key.clone());
-                    requests.insert(
-                        key,
-                        Request {
-                            id: id.clone(),
-                            line: m.line,
-                            tool: params
-                                .and_then(|p| p.get("name"))
-                                .and_then(Value::as_str)
-                                .map(str::to_owned),
-                            protocol: meta_protocol.or_else(|| session_protocol.clone()),
-                        },
-                    );
-                }
+                    Request {
+                        id: id.clone(),
+                        line: m.line,
+                        tool: params
+                            .and_then(|p| p.get("name"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        protocol: meta_protocol.or_else(|| session_protocol.clone()),
+                    }
+                });
+                pending.entry(id_key(id)).or_default().push(Pending {
+                    method: method.to_owned(),
+                    line: m.line,
+                    call,
+                });
             }
             continue;
         }
@@ -244,7 +254,15 @@ fn pair(
                 }
             }
         }
-        let Some(request) = requests.remove(&id_key(id)) else {
+        let key = id_key(id);
+        let Some(open) = pending.get_mut(&key) else {
+            continue;
+        };
+        let answered = open.remove(answered_request(open, v));
+        if open.is_empty() {
+            pending.remove(&key);
+        }
+        let Some(request) = answered.call else {
             continue;
         };
         if let Some(error) = v.get("error") {
@@ -281,11 +299,35 @@ fn pair(
         record.insert("metaIdTool".into(), json!(meta_id));
         calls.push((Value::Object(record), body, request.id, m.line));
     }
-    for key in order {
-        if let Some(r) = requests.remove(&key) {
+    let mut unanswered: Vec<Pending> = pending.into_values().flatten().collect();
+    unanswered.sort_by_key(|p| p.line);
+    for p in unanswered {
+        if let Some(r) = p.call {
             out.unanswered.push((r.id, r.line));
         }
     }
+}
+
+/// Which of the requests open under one id `response` answers: the newest whose kind fits the
+/// response (a request made while another is handled is answered first; a `tools/call` result
+/// carries `content`, `structuredContent` or `isError`, and none of the keys that mark a
+/// sampling, elicitation or roots result), else the newest.
+fn answered_request(open: &[Pending], response: &Value) -> usize {
+    let tool_result = response.get("result").map(is_tool_result);
+    open.iter()
+        .rposition(|p| tool_result.is_none_or(|t| t == (p.method == "tools/call")))
+        .unwrap_or(open.len() - 1)
+}
+
+fn is_tool_result(result: &Value) -> bool {
+    result.as_object().is_some_and(|r| {
+        ["content", "structuredContent", "isError"]
+            .iter()
+            .any(|k| r.contains_key(*k))
+            && !["model", "action", "roots"]
+                .iter()
+                .any(|k| r.contains_key(*k))
+    })
 }
 
 fn validator_for<'a>(
@@ -316,6 +358,11 @@ fn judge(
     let content = body.get("structuredContent");
     let layer = match target {
         Target::ValidateRoot => content,
+        // The inside of `result` is the output. A server that still sends the envelope may also
+        // still advertise it as the output schema (TS v2 before 2.4.0 does): then the envelope
+        // is validated whole, which checks the inside against `properties.result`, with the
+        // wrapper's own `#/properties/result/...` references resolving.
+        Target::LegacyWrapper if schema.is_some_and(is_result_wrapper) => content,
         Target::LegacyWrapper => content.and_then(|c| c.get("result")),
         Target::Missing | Target::Schema => None,
     };
@@ -475,4 +522,132 @@ pub fn summary(audit: &Audit) -> BTreeMap<&'static str, Value> {
     out.insert("missing", json!(audit.count(Target::Missing).0));
     out.insert("schema", json!(audit.count(Target::Schema).0));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+"#;
+
+    fn calls(audit: &Audit) -> Vec<(Value, Target, Option<bool>)> {
+        audit
+            .calls
+            .iter()
+            .map(|c| (c.id.clone(), c.target, c.valid))
+            .collect()
+    }
+
+    #[test]
+    fn a_server_request_may_share_the_id_of_an_open_call() {
+        // The server asks for roots (its own id 2) while the client's call 2 is open, then pings
+        // with id 3 while call 3 is open; the client answers the ping with an error; the ping
+        // of id 4 is answered after the call 4 it overlaps.
+        let capture = format!(
+            "{HANDSHAKE}{}",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"method":"roots/list"}
+{"jsonrpc":"2.0","id":2,"result":{"roots":[]}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"n":1}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"method":"ping"}
+{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"n":"three"}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":4,"method":"ping"}
+{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":{"n":4}}}
+{"jsonrpc":"2.0","id":4,"result":{}}
+"#
+        );
+        let audit = audit(&capture, &Options::default());
+        assert_eq!(
+            calls(&audit),
+            [
+                (json!(2), Target::ValidateRoot, Some(true)),
+                (json!(3), Target::ValidateRoot, Some(false)),
+                (json!(4), Target::ValidateRoot, Some(true)),
+            ]
+        );
+        assert!(audit.rpc_errors.is_empty() && audit.unanswered.is_empty());
+        assert_eq!(audit.calls[1].protocol.as_deref(), Some("2025-11-25"));
+    }
+
+    #[test]
+    fn unanswered_calls_in_capture_order() {
+        let capture = format!(
+            "{HANDSHAKE}{}",
+            r#"{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":5,"method":"ping"}
+{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":"a","result":{"content":[],"structuredContent":{"n":1}}}
+"#
+        );
+        let audit = audit(&capture, &Options::default());
+        assert_eq!(
+            calls(&audit),
+            [(json!("a"), Target::ValidateRoot, Some(true))]
+        );
+        assert_eq!(audit.unanswered, [(json!("b"), 6), (json!("c"), 9)]);
+    }
+
+    #[test]
+    fn a_batch_is_its_messages() {
+        let capture = format!(
+            "{HANDSHAKE}{}",
+            r#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}]
+[{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"n":3}}},{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{}}}]
+"#
+        );
+        let audit = audit(&capture, &Options::default());
+        assert_eq!(
+            calls(&audit),
+            [
+                (json!(3), Target::ValidateRoot, Some(true)),
+                (json!(2), Target::ValidateRoot, Some(false)),
+            ]
+        );
+        assert_eq!((audit.calls[0].line, audit.calls[1].line), (7, 7));
+    }
+
+    #[test]
+    fn a_legacy_wrapper_is_validated_inside_whichever_schema_is_advertised() {
+        // The payload's own schema (a restarted server's `tools/list`), and the envelope schema a
+        // server before TS v2 2.4.0 advertises, with its `$ref` into the wrapper.
+        let payload =
+            r#"{"type":"object","properties":{"region":{"type":"string"}},"required":["region"]}"#;
+        let envelope = r##"{"type":"object","properties":{"result":{"$ref":"#/properties/result/$defs/Report","$defs":{"Report":{"type":"object","properties":{"region":{"type":"string"}},"required":["region"]}}}},"required":["result"]}"##;
+        let options = Options {
+            meta_id_tools: Some(vec!["t".to_owned()]),
+            ..Options::default()
+        };
+        for schema in [payload, envelope] {
+            let capture = format!(
+                "{}{}",
+                HANDSHAKE.replace(
+                    r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+                    schema
+                ),
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"result":{"region":"apac"}}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"result":{"region":7}}}}
+"#
+            );
+            let audit = audit(&capture, &options);
+            assert_eq!(
+                calls(&audit),
+                [
+                    (json!(2), Target::LegacyWrapper, Some(true)),
+                    (json!(3), Target::LegacyWrapper, Some(false)),
+                ],
+                "{schema}"
+            );
+        }
+    }
 }

@@ -138,8 +138,8 @@ fn summary_line(audit: &Audit) -> String {
     format!("{}\n", line.join(" · "))
 }
 
-/// `{"version": 1, "calls": [...], "summary": {...}}`, plus `findings`, `rpc_errors` and
-/// `input_errors`.
+/// `{"version": 1, "calls": [...], "summary": {...}}`, plus `findings`, `rpc_errors`,
+/// `input_errors` and the `tools/call` requests left `unanswered`.
 #[must_use]
 pub fn json(audit: &Audit) -> String {
     let calls: Vec<Value> = audit
@@ -171,6 +171,9 @@ pub fn json(audit: &Audit) -> String {
         })).collect::<Vec<_>>(),
         "input_errors": audit.input_errors.iter().map(|e| json!({
             "line": e.line, "column": e.column, "message": e.message,
+        })).collect::<Vec<_>>(),
+        "unanswered": audit.unanswered.iter().map(|(id, line)| json!({
+            "id": id, "line": line,
         })).collect::<Vec<_>>(),
         "summary": summary(audit),
         "without_output_schema": audit.without_schema,

@@ -1,0 +1,103 @@
+"""Checks `schema-lint audit --output-format json` on one real capture against what the servers do.
+
+Usage: check.py CAPTURE REPORT REVISION SERVER   (SERVER: python or typescript)
+
+Both servers (python/server.py, ts/server.mjs) expose three tools with an output schema and one
+without (`echo`); exactly one call, `get_humidity`, sends `"value": "high"` against
+`"value": {"type": "number"}`. So the audit must report:
+- three audited calls, `echo` counted apart as "no outputSchema", nothing else (no JSON-RPC
+  error, unreadable line, unanswered request or SL6xx finding);
+- `get_humidity` at `validate_root`, `valid: false`, one `type` error at `/value`; every other
+  call `validate_root` and `valid: true`. None of these tools is a `.meta({ id })` tool sending
+  the legacy `{"result": {...}}` envelope on 2025-11-25, so no call may be `legacy_wrapper`,
+  and every result has an object `structuredContent`, so none may be `missing`;
+- `metaIdTool` true for the TypeScript `get_report` (its schema is a root `$ref` into `$defs`)
+  and for no other tool;
+- every call's protocol equal to REVISION, and from the right source: on 2025-11-25 the capture
+  holds an `initialize` handshake and the `tools/call` requests carry no protocol in `_meta`, so
+  the protocol can only have come from the handshake; on 2026-07-28 there is no `initialize`
+  and every `tools/call` carries it in `_meta["io.modelcontextprotocol/protocolVersion"]`.
+Prints one line per problem; exits 1 when there is any.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
+BROKEN = "get_humidity"
+
+
+def main(capture_path: str, report_path: str, revision: str, server: str) -> list[str]:
+    problems: list[str] = []
+    with open(capture_path, encoding="utf-8") as f:
+        messages = [json.loads(line) for line in f if line.strip()]
+    with open(report_path, encoding="utf-8") as f:
+        report = json.load(f)
+
+    # What went over the wire.
+    requests = [m for m in messages if m.get("method") == "tools/call" and "id" in m]
+    called = sorted(m["params"]["name"] for m in requests)
+    if called != sorted(["get_weather", "get_humidity", "echo", "get_report" if server == "typescript" else "get_temperature"]):
+        problems.append(f"the capture's tools/call requests are {called}")
+    answered = {json.dumps(m["id"]) for m in messages if "id" in m and "method" not in m}
+    if any(json.dumps(r["id"]) not in answered for r in requests):
+        problems.append("a tools/call in the capture has no response")
+    initialize = [m for m in messages if m.get("method") == "initialize"]
+    in_meta = [r["params"].get("_meta", {}).get(PROTOCOL_META) for r in requests]
+    if revision == "2025-11-25":
+        if len(initialize) != 1 or initialize[0]["params"]["protocolVersion"] != revision:
+            problems.append(f"expected one initialize for {revision}, found {initialize}")
+        if any(v is not None for v in in_meta):
+            problems.append(f"2025-11-25 tools/call requests carry a protocol in _meta: {in_meta}")
+    else:
+        if initialize:
+            problems.append("a 2026-07-28 capture holds an initialize request")
+        if any(v != revision for v in in_meta):
+            problems.append(f"tools/call requests' _meta protocols are {in_meta}, not all {revision}")
+
+    # What the audit made of it.
+    calls = report["calls"]
+    for key in ("rpc_errors", "input_errors", "unanswered"):
+        if report.get(key):
+            problems.append(f"{key}: {report[key]}")
+    if report["without_output_schema"] != 1:
+        problems.append(f"without_output_schema is {report['without_output_schema']}, expected 1 (echo)")
+    if len(calls) != 3:
+        problems.append(f"{len(calls)} audited calls, expected 3: {[c['tool'] for c in calls]}")
+    invalid = [c for c in calls if c["valid"] is not True]
+    if [c["tool"] for c in invalid] != [BROKEN]:
+        problems.append(f"calls not valid: {[(c['tool'], c['target'], c['valid']) for c in invalid]}, expected only {BROKEN}")
+    for c in calls:
+        where = f"call {c['id']} {c['tool']}"
+        if c["target"] != "validate_root":
+            problems.append(f"{where}: target {c['target']}, expected validate_root")
+        if c["protocol"] != revision or c["record"].get("protocol") != revision:
+            problems.append(f"{where}: protocol {c['protocol']}, expected {revision}")
+        if c["metaIdTool"] != (server == "typescript" and c["tool"] == "get_report"):
+            problems.append(f"{where}: metaIdTool {c['metaIdTool']}")
+        if c["findings"]:
+            problems.append(f"{where}: findings {c['findings']}")
+        if c["tool"] == BROKEN:
+            errors = [(e["instance_pointer"], e["keyword"]) for e in c["errors"]]
+            if c["valid"] is not False or errors != [("/value", "type")]:
+                problems.append(f"{where}: valid {c['valid']}, errors {errors}; expected false, [('/value', 'type')]")
+    expected = {
+        "validate_root": {"calls": 3, "valid": 2, "invalid": 1},
+        "legacy_wrapper": {"calls": 0, "valid": 0, "invalid": 0},
+        "missing": 0,
+        "schema": 0,
+    }
+    if report["summary"] != expected:
+        problems.append(f"summary {report['summary']}, expected {expected}")
+    return problems
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit("usage: check.py CAPTURE REPORT REVISION SERVER")
+    found = main(*sys.argv[1:])
+    for problem in found:
+        print(f"  {problem}")
+    sys.exit(1 if found else 0)

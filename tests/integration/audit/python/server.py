@@ -1,0 +1,90 @@
+"""An MCP server on the Python SDK (`mcp` from PyPI), over stdio, for the audit integration test.
+
+Tools, declared with the SDK's `MCPServer` so their output schemas are the ones the SDK generates:
+- `get_weather` returns a model: `structuredContent` is the model's fields (valid);
+- `get_temperature` returns an `int`: the SDK wraps it as `{"result": 17}` (valid);
+- `get_humidity` declares `Humidity` (`value` a number) but its calls are answered by a raw
+  handler that sends `"value": "high"`: the one call whose result violates its schema on the wire;
+- `echo` has no output schema (`structured_output=False`).
+
+`MCPServer` validates what its tools return, so the broken result cannot go through it. The
+low-level `Server` below is the escape hatch: it serves `tools/list` and `tools/call` through the
+`MCPServer`'s public `list_tools()`/`call_tool()`, except `get_humidity`, whose result it builds
+by hand. Both eras are served: the client's first request decides (an `initialize` handshake on
+2025-11-25, stateless requests on 2026-07-28).
+"""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import mcp_types as types
+from pydantic import BaseModel
+
+from mcp.server import MCPServer, Server
+from mcp.server.stdio import stdio_server
+
+tools = MCPServer("audit-python")
+
+
+class WeatherData(BaseModel):
+    temperature: float
+    conditions: str
+
+
+class Humidity(BaseModel):
+    value: float
+    unit: str
+
+
+@tools.tool()
+def get_weather(city: str) -> WeatherData:
+    """Current weather for a city."""
+    return WeatherData(temperature=16.2, conditions="Overcast")
+
+
+@tools.tool()
+def get_temperature(city: str) -> int:
+    """Current temperature in a city, in whole degrees Celsius."""
+    return 17
+
+
+@tools.tool()
+def get_humidity(city: str) -> Humidity:
+    """Relative humidity in a city. Served by the raw handler, which breaks the schema."""
+    return Humidity(value=0.83, unit="ratio")
+
+
+@tools.tool(structured_output=False)
+def echo(text: str) -> str:
+    """Echoes its text, unstructured."""
+    return text
+
+
+async def list_tools(_ctx: object, _params: object) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=await tools.list_tools())
+
+
+async def call_tool(_ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
+    if params.name == "get_humidity":
+        wrong = {"value": "high", "unit": "ratio"}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(wrong))],
+            structured_content=wrong,
+        )
+    result = await tools.call_tool(params.name, params.arguments or {})
+    assert isinstance(result, types.CallToolResult)
+    return result
+
+
+server = Server("audit-python", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def main() -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(main)
