@@ -47,23 +47,13 @@ fn encode_fragment(pointer: &str) -> String {
     out
 }
 
-/// A `$defs` key for an id: its characters outside `[A-Za-z0-9_.-]` become `_`.
+/// A `$defs` key for an id: its characters outside `[A-Za-z0-9_.-]` become `_`, without the
+/// `_`s that would lead or trail.
 fn key_for(id: &str) -> String {
-    let key: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let key = key.trim_matches('_').to_owned();
-    if key.is_empty() {
-        "schema".to_owned()
-    } else {
-        key
+    let key = crate::rules::defs_keys::key_chars(id);
+    match key.trim_matches('_') {
+        "" => "schema".to_owned(),
+        trimmed => trimmed.to_owned(),
     }
 }
 
@@ -268,19 +258,12 @@ fn depends_on_base(index: &RunIndex, resource: usize) -> bool {
 
 /// Whether dissolving `resource` would put two anchors of one name in the enclosing resource.
 fn anchors_collide(index: &RunIndex, resource: usize) -> bool {
-    let Some(parent) = enclosing(index, resource) else {
+    let Some(parent) = index.parent_resource(resource) else {
         return false;
     };
     index
         .anchor_names(resource)
         .any(|name| index.anchor_names(parent).any(|other| other == name))
-}
-
-/// The resource that holds `resource`, if any.
-fn enclosing(index: &RunIndex, resource: usize) -> Option<usize> {
-    let r = &index.resources[resource];
-    let parent_pointer = r.pointer.rsplit_once('/')?.0;
-    index.resource_containing(r.file, r.unit, parent_pointer)
 }
 
 /// The `defs` repair of the invalid `$id` of `resource`, or `None` where it is not exact: the
@@ -379,15 +362,7 @@ fn move_to_defs(site: &Site<'_>) -> Option<(String, Vec<Edit>)> {
         "definitions"
     };
     let existing = site.unit_node.get(container);
-    let mut key = key_for(&site.id.raw);
-    if let Some(defs) = existing {
-        let stem = key.clone();
-        let mut n = 2;
-        while defs.get(&key).is_some() {
-            key = format!("{stem}_{n}");
-            n += 1;
-        }
-    }
+    let key = crate::rules::defs_keys::safe_key(&key_for(&site.id.raw), existing);
     let new_pointer = format!("/{container}/{}", escape_pointer_token(&key));
     // References inside the moved text are edited in it; the others in place.
     let mut inner = vec![Edit {

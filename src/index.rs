@@ -366,17 +366,6 @@ impl RunIndex {
             .map(|(_, name)| name.as_str())
     }
 
-    /// The innermost resource of `file`'s unit `unit` that holds `pointer`.
-    #[must_use]
-    pub fn resource_containing(&self, file: FileId, unit: usize, pointer: &str) -> Option<usize> {
-        self.resources
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
-            .max_by_key(|(_, r)| r.pointer.len())
-            .map(|(i, _)| i)
-    }
-
     /// The resources whose (valid, absolute) base URI is `uri`.
     #[must_use]
     pub fn resources_at(&self, uri: &str) -> &[usize] {
@@ -389,43 +378,42 @@ impl RunIndex {
         self.by_bad_id.get(raw).map_or(&[], Vec::as_slice)
     }
 
-    /// The base URI a resource's `$id` is resolved against: its enclosing resource's base.
+    /// The resource that immediately holds `resource` in its unit, if any.
+    #[must_use]
+    pub fn parent_resource(&self, resource: usize) -> Option<usize> {
+        let r = &self.resources[resource];
+        self.resources[..resource].iter().rposition(|p| {
+            p.file == r.file
+                && p.unit == r.unit
+                && p.pointer != r.pointer
+                && is_within(&r.pointer, &p.pointer)
+        })
+    }
+
+    /// The base URI a resource's `$id` is resolved against: the file's URI for the root of a
+    /// schema file, else its enclosing resource's base.
     #[must_use]
     pub fn parent_base(&self, resource: usize) -> Option<&str> {
-        let r = &self.resources[resource];
-        if r.pointer.is_empty() {
-            // The root of a schema file resolves against the file's URI.
-            return self.file_uris.get(&r.file).map(String::as_str);
-        }
-        self.resources[..resource]
-            .iter()
-            .rev()
-            .find(|p| {
-                p.file == r.file
-                    && p.unit == r.unit
-                    && p.pointer != r.pointer
-                    && is_within(&r.pointer, &p.pointer)
-            })
-            .and_then(|p| p.base.as_deref())
+        self.parent_base_by(resource, |r| r.base.as_deref())
     }
 
     /// [`RunIndex::parent_base`], with every invalid `$id` on the way taken percent-encoded.
     #[must_use]
     pub fn lenient_parent_base(&self, resource: usize) -> Option<&str> {
+        self.parent_base_by(resource, |r| r.lenient_base.as_deref())
+    }
+
+    fn parent_base_by<'a>(
+        &'a self,
+        resource: usize,
+        base: impl Fn(&'a Resource) -> Option<&'a str>,
+    ) -> Option<&'a str> {
         let r = &self.resources[resource];
         if r.pointer.is_empty() {
             return self.file_uris.get(&r.file).map(String::as_str);
         }
-        self.resources[..resource]
-            .iter()
-            .rev()
-            .find(|p| {
-                p.file == r.file
-                    && p.unit == r.unit
-                    && p.pointer != r.pointer
-                    && is_within(&r.pointer, &p.pointer)
-            })
-            .and_then(|p| p.lenient_base.as_deref())
+        self.parent_resource(resource)
+            .and_then(|p| base(&self.resources[p]))
     }
 
     /// Whether any resource of the run is already called `uri` (absolute) or `raw` (as written).

@@ -315,9 +315,25 @@ pub(crate) fn encode_token(token: &str) -> String {
 }
 
 /// A key made of `[A-Za-z0-9_.-]` for `key`, free in `container`: `a/b` -> `a_b`, then `a_b_2` ...
-pub(crate) fn safe_key(key: &str, container: &Node) -> String {
-    let mut base: String = key
-        .chars()
+pub(crate) fn safe_key(key: &str, container: Option<&Node>) -> String {
+    let mut base = key_chars(key);
+    if base.is_empty() {
+        base.push('_');
+    }
+    let taken = |k: &str| container.is_some_and(|c| c.get(k).is_some());
+    if !taken(&base) {
+        return base;
+    }
+    let count = container.and_then(Node::as_object).map_or(0, <[_]>::len);
+    (2..count + 3)
+        .map(|n| format!("{base}_{n}"))
+        .find(|k| !taken(k))
+        .unwrap_or(base)
+}
+
+/// `key` with every character outside `[A-Za-z0-9_.-]` replaced by `_`.
+pub(crate) fn key_chars(key: &str) -> String {
+    key.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || "_.-".contains(c) {
                 c
@@ -325,19 +341,7 @@ pub(crate) fn safe_key(key: &str, container: &Node) -> String {
                 '_'
             }
         })
-        .collect();
-    if base.is_empty() {
-        base.push('_');
-    }
-    let taken = |k: &str| container.get(k).is_some();
-    if !taken(&base) {
-        return base;
-    }
-    let count = container.as_object().map_or(0, <[_]>::len);
-    (2..count + 3)
-        .map(|n| format!("{base}_{n}"))
-        .find(|k| !taken(k))
-        .unwrap_or(base)
+        .collect()
 }
 
 #[cfg(test)]
@@ -419,8 +423,8 @@ mod tests {
     #[test]
     fn safe_keys_are_unique() {
         let container = parse(r#"{"a/b": {}, "a_b": {}, "a_b_2": {}}"#).unwrap();
-        assert_eq!(safe_key("a/b", &container), "a_b_3");
-        assert_eq!(safe_key("x~y%", &container), "x_y_");
-        assert_eq!(safe_key("é", &container), "_");
+        assert_eq!(safe_key("a/b", Some(&container)), "a_b_3");
+        assert_eq!(safe_key("x~y%", Some(&container)), "x_y_");
+        assert_eq!(safe_key("é", Some(&container)), "_");
     }
 }

@@ -34,7 +34,7 @@ fn plain_id_fix(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Fix> {
     // `doc#name` through the resource's id, get the new name.
     if let Some(name) = value.strip_prefix('#') {
         let index = cx.run.index;
-        let home = index.resource_containing(cx.file.id, cx.unit_no, &sub.pointer);
+        let home = index.enclosing_resource(cx.file.id, cx.unit_no, &sub.pointer);
         for r in &index.refs {
             let Some((doc, fragment)) = r.raw.split_once('#') else {
                 continue;

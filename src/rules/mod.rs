@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::fmt;
 
 mod ancestry;
-mod defs_keys;
+pub(crate) mod defs_keys;
 mod id_fix;
 mod mcp;
 pub mod select;

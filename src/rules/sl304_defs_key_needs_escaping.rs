@@ -80,7 +80,7 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     } else {
         entry.key_span
     };
-    let new_key = safe_key(entry.key, entry.container_node);
+    let new_key = safe_key(entry.key, Some(entry.container_node));
     let escaped = encode_token(entry.key);
     let mut diagnostic = Diagnostic::new(
         &META,
