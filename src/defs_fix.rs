@@ -242,12 +242,13 @@ fn depends_on_base(index: &RunIndex, resource: usize) -> bool {
             && unit == res.unit
             && crate::rules::select::is_within(pointer, &res.pointer)
     };
-    index.refs.iter().any(|r| {
+    index.refs_in(res.file, res.unit).iter().any(|r| {
         below(r.file, r.unit, &r.schema_pointer)
             && !strip_fragment(&r.raw).is_empty()
             && index.target_resource(r) != Ok(resource)
             && relative(&r.raw)
-    }) || index.resources.iter().any(|n| {
+    }) || index.resources_in(res.file, res.unit).any(|i| {
+        let n = &index.resources[i];
         n.pointer != res.pointer
             && below(n.file, n.unit, &n.pointer)
             && n.id
@@ -297,9 +298,7 @@ pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
             .iter()
             .rposition(|m| m.key == res.draft.id_keyword())?,
         refs: index
-            .refs
-            .iter()
-            .filter(|r| index.target_resource(r) == Ok(resource))
+            .refs_to(resource)
             .filter(|r| !strip_fragment(&r.raw).is_empty() || r.resource == resource)
             .collect(),
     };

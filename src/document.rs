@@ -5,6 +5,7 @@
 //! the lexer does not (raw control characters inside strings).
 
 use crate::source::Span;
+use compact_str::CompactString;
 use jsonc_parser::ast;
 
 /// Nesting deeper than this is refused with a parse error instead of risking the stack.
@@ -22,14 +23,15 @@ pub enum NodeKind {
     Bool(bool),
     /// The number exactly as written, so no precision is lost before a check needs it.
     Number(Box<str>),
-    String(String),
+    /// Short strings (most keys and values) live inline, without a heap allocation of their own.
+    String(CompactString),
     Array(Vec<Node>),
     Object(Vec<Member>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
-    pub key: String,
+    pub key: CompactString,
     pub key_span: Span,
     pub value: Node,
 }
@@ -141,12 +143,12 @@ impl Node {
                 },
                 Value::Number,
             ),
-            NodeKind::String(s) => Value::String(s.clone()),
+            NodeKind::String(s) => Value::String(s.to_string()),
             NodeKind::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
             NodeKind::Object(members) => Value::Object(
                 members
                     .iter()
-                    .map(|m| (m.key.clone(), m.value.to_value()))
+                    .map(|m| (m.key.to_string(), m.value.to_value()))
                     .collect(),
             ),
         }
@@ -296,7 +298,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
             check_string_literal(text, s.range)?;
             Node {
                 span: span(s.range),
-                kind: NodeKind::String(s.value.into_owned()),
+                kind: NodeKind::String(CompactString::from(s.value)),
             }
         }
         ast::Value::Array(a) => {
@@ -316,7 +318,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
                 let (key, key_range) = match prop.name {
                     ast::ObjectPropName::String(s) => {
                         check_string_literal(text, s.range)?;
-                        (s.value.into_owned(), s.range)
+                        (CompactString::from(s.value), s.range)
                     }
                     ast::ObjectPropName::Word(w) => {
                         return Err(ParseFailure {

@@ -95,6 +95,14 @@ pub struct RunIndex {
     pub file_uris: HashMap<FileId, String>,
     /// (file, pointer) -> the resource rooted there.
     by_location: HashMap<(FileId, String), usize>,
+    /// Every `$id` as written, for [`RunIndex::id_taken`].
+    raw_ids: std::collections::HashSet<String>,
+    /// Resource index -> the references (indexes into `refs`) whose document part names it;
+    /// computed once per run, so a rename does not resolve every reference again.
+    refs_by_target: HashMap<usize, Vec<usize>>,
+    /// (file, unit) -> where its references and resources lie in `refs` and `resources` (each
+    /// unit's entries are added together, so they are contiguous).
+    unit_ranges: HashMap<(FileId, usize), (std::ops::Range<usize>, std::ops::Range<usize>)>,
 }
 
 /// One file as the index sees it.
@@ -199,10 +207,45 @@ impl RunIndex {
                 index.add_unit(input, &uri, unit_no, unit);
             }
         }
+        index.raw_ids = index
+            .resources
+            .iter()
+            .filter_map(|r| r.id.as_ref().map(|id| id.raw.clone()))
+            .collect();
+        for (i, r) in index.refs.iter().enumerate() {
+            if let Ok(target) = index.target_resource(r) {
+                index.refs_by_target.entry(target).or_default().push(i);
+            }
+        }
         index
     }
 
+    /// The references whose document part names `resource` (by its id, its file, or a bare
+    /// `#...` inside it), in run order.
+    pub fn refs_to(&self, resource: usize) -> impl Iterator<Item = &RefEntry> {
+        self.refs_by_target
+            .get(&resource)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.refs[i])
+    }
+
     fn add_unit(
+        &mut self,
+        input: &IndexInput<'_>,
+        file_uri: &str,
+        unit_no: usize,
+        unit: &SchemaUnit,
+    ) {
+        let (refs_start, resources_start) = (self.refs.len(), self.resources.len());
+        self.add_unit_entries(input, file_uri, unit_no, unit);
+        self.unit_ranges.insert(
+            (input.file, unit_no),
+            (refs_start..self.refs.len(), resources_start..self.resources.len()),
+        );
+    }
+
+    fn add_unit_entries(
         &mut self,
         input: &IndexInput<'_>,
         file_uri: &str,
@@ -286,7 +329,7 @@ impl RunIndex {
                             unit: unit_no,
                             schema_pointer: sub.pointer.clone(),
                             keyword,
-                            raw: raw.clone(),
+                            raw: raw.to_string(),
                             span: node.span,
                             resource,
                         });
@@ -350,6 +393,34 @@ impl RunIndex {
     #[must_use]
     pub fn anchor_declared(&self, name: &str) -> bool {
         self.anchors.keys().any(|(_, n)| n == name)
+    }
+
+    /// The references of one schema (unit) of a file, in document order.
+    #[must_use]
+    pub fn refs_in(&self, file: FileId, unit: usize) -> &[RefEntry] {
+        self.unit_ranges
+            .get(&(file, unit))
+            .map_or(&[], |(refs, _)| &self.refs[refs.clone()])
+    }
+
+    /// The indexes (into `resources`) of the resources of one schema (unit) of a file.
+    #[must_use]
+    pub fn resources_in(&self, file: FileId, unit: usize) -> std::ops::Range<usize> {
+        self.unit_ranges
+            .get(&(file, unit))
+            .map_or(0..0, |(_, resources)| resources.clone())
+    }
+
+    /// The references of every schema of a file.
+    pub fn refs_of_file(&self, file: FileId) -> impl Iterator<Item = &RefEntry> {
+        let mut ranges: Vec<_> = self
+            .unit_ranges
+            .iter()
+            .filter(|((f, _), _)| *f == file)
+            .map(|(_, (refs, _))| refs.clone())
+            .collect();
+        ranges.sort_by_key(|r| r.start);
+        ranges.into_iter().flat_map(move |r| self.refs[r].iter())
     }
 
     /// The resource rooted at `pointer` in `file`.
@@ -421,10 +492,7 @@ impl RunIndex {
     pub fn id_taken(&self, raw: &str, resolved: Option<&str>) -> bool {
         resolved.is_some_and(|u| self.by_uri.contains_key(u))
             || self.by_bad_id.contains_key(raw)
-            || self
-                .resources
-                .iter()
-                .any(|r| r.id.as_ref().is_some_and(|id| id.raw == raw))
+            || self.raw_ids.contains(raw)
     }
 
     /// The resource `r` names with the part before its `#`, or why there is none.

@@ -79,9 +79,9 @@ pub fn rename_edits(view: &RunView<'_>, resource: usize, new_raw: &str) -> Vec<E
         span: id.span,
         content: literal(new_raw),
     }];
-    for r in &index.refs {
+    for r in index.refs_to(resource) {
         let uri_part = strip_fragment(&r.raw);
-        if uri_part.is_empty() || index.target_resource(r) != Ok(resource) {
+        if uri_part.is_empty() {
             continue;
         }
         let new_uri_part = if uri_part == old_uri_part {

@@ -118,15 +118,26 @@ fn check_references(
     fix: &Fix,
     touched: &BTreeSet<FileId>,
 ) -> Result<(), String> {
-    let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = after
-        .index
-        .refs
+    // The references that can be affected: those in the touched files, and those whose document
+    // part names a resource of a touched file.
+    let mut affected: Vec<&RefEntry> = touched
         .iter()
+        .flat_map(|&f| before.index.refs_of_file(f))
+        .collect();
+    for (i, res) in before.index.resources.iter().enumerate() {
+        if touched.contains(&res.file) {
+            affected.extend(before.index.refs_to(i).filter(|r| !touched.contains(&r.file)));
+        }
+    }
+    let files: BTreeSet<FileId> = affected.iter().map(|r| r.file).chain(touched.iter().copied()).collect();
+    let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = files
+        .iter()
+        .flat_map(|&f| after.index.refs_of_file(f))
         .map(|r| ((r.file, r.schema_pointer.as_str(), r.keyword), r))
         .collect();
     let edited: HashSet<(FileId, usize)> =
         fix.edits.iter().map(|e| (e.file, e.span.start)).collect();
-    for r in &before.index.refs {
+    for r in affected {
         let was = resolve(before, r);
         let Resolution::Found {
             file: old_file,
@@ -231,7 +242,7 @@ fn reachable_files(run: &Run, start: FileId) -> BTreeSet<FileId> {
     let mut seen = BTreeSet::from([start]);
     let mut queue = vec![start];
     while let Some(file) = queue.pop() {
-        for r in run.index.refs.iter().filter(|r| r.file == file) {
+        for r in run.index.refs_of_file(file) {
             if let Ok(t) = run.index.target_resource(r) {
                 let target = run.index.resources[t].file;
                 if seen.insert(target) {
@@ -309,9 +320,8 @@ fn other_findings(
         .collect();
     out.extend(
         index
-            .refs
-            .iter()
-            .filter(|r| r.file == file && fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
+            .refs_of_file(file)
+            .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
             .map(|r| (r.schema_pointer.clone(), r.keyword, None)),
     );
     for (n, (i, r)) in index
@@ -345,10 +355,10 @@ fn compile_file(
         return Ok(());
     }
     // References that led nowhere before the fix, and that the fix did not touch.
-    let unresolved_before: HashSet<(FileId, String)> = before
-        .index
-        .refs
+    let reachable = reachable_files(after, file);
+    let unresolved_before: HashSet<(FileId, String)> = reachable
         .iter()
+        .flat_map(|&f| before.index.refs_of_file(f))
         .filter(|r| !matches!(resolve(before, r), Resolution::Found { .. }))
         .filter(|r| {
             !fix.edits
@@ -358,7 +368,7 @@ fn compile_file(
         .map(|r| (r.file, r.schema_pointer.clone()))
         .collect();
     let mut documents = Vec::new();
-    for f in reachable_files(after, file) {
+    for &f in &reachable {
         let other = &after.files[f.0];
         if other.kind != Some(FileKind::Schema) {
             continue;

@@ -84,9 +84,8 @@ impl<'c, 'a> Tree<'c, 'a> {
         for r in cx
             .run
             .index
-            .refs
+            .refs_in(cx.file.id, cx.unit_no)
             .iter()
-            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
         {
             let Some(&holder) = by_pointer.get(r.schema_pointer.as_str()) else {
                 continue;

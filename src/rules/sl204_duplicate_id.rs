@@ -35,10 +35,8 @@ struct Declared {
 fn declared(index: &RunIndex, file: FileId, unit: usize) -> Vec<Declared> {
     let mut out = Vec::new();
     let mut first = true;
-    for (i, res) in index.resources.iter().enumerate() {
-        if res.file != file || res.unit != unit {
-            continue;
-        }
+    for i in index.resources_in(file, unit) {
+        let res = &index.resources[i];
         let is_root = std::mem::take(&mut first);
         let Some(id) = res.id.as_ref().filter(|id| id.valid) else {
             continue;

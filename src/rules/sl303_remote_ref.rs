@@ -40,9 +40,8 @@ impl Rule for RemoteRef {
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
         for r in index
-            .refs
+            .refs_in(cx.file.id, cx.unit_no)
             .iter()
-            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
         {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;

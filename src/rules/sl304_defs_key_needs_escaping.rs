@@ -53,9 +53,8 @@ impl Rule for DefsKeyNeedsEscaping {
         }
         let index = cx.run.index;
         for r in index
-            .refs
+            .refs_in(cx.file.id, cx.unit_no)
             .iter()
-            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
         {
             if let Some(d) = ref_finding(cx, r) {
                 out.push(d);
