@@ -241,7 +241,10 @@ impl RunIndex {
         self.add_unit_entries(input, file_uri, unit_no, unit);
         self.unit_ranges.insert(
             (input.file, unit_no),
-            (refs_start..self.refs.len(), resources_start..self.resources.len()),
+            (
+                refs_start..self.refs.len(),
+                resources_start..self.resources.len(),
+            ),
         );
     }
 

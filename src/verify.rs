@@ -126,10 +126,19 @@ fn check_references(
         .collect();
     for (i, res) in before.index.resources.iter().enumerate() {
         if touched.contains(&res.file) {
-            affected.extend(before.index.refs_to(i).filter(|r| !touched.contains(&r.file)));
+            affected.extend(
+                before
+                    .index
+                    .refs_to(i)
+                    .filter(|r| !touched.contains(&r.file)),
+            );
         }
     }
-    let files: BTreeSet<FileId> = affected.iter().map(|r| r.file).chain(touched.iter().copied()).collect();
+    let files: BTreeSet<FileId> = affected
+        .iter()
+        .map(|r| r.file)
+        .chain(touched.iter().copied())
+        .collect();
     let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = files
         .iter()
         .flat_map(|&f| after.index.refs_of_file(f))

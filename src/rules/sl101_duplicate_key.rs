@@ -23,43 +23,75 @@ impl Rule for DuplicateKey {
     }
 
     fn check_file(&self, cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-        let mut stack: Vec<(&Node, String)> = vec![(cx.root, String::new())];
-        while let Some((node, pointer)) = stack.pop() {
-            match &node.kind {
-                NodeKind::Object(members) => {
-                    let mut first: HashMap<&str, usize> = HashMap::new();
-                    for (i, member) in members.iter().enumerate() {
-                        let child = format!("{pointer}/{}", escape_pointer_token(&member.key));
-                        if let Some(&j) = first.get(member.key.as_str()) {
-                            out.push(
-                                Diagnostic::new(
-                                    &META,
-                                    cx.file.id,
-                                    member.key_span,
-                                    format!("Duplicate key `{}`", member.key),
-                                )
-                                .label("repeated here")
-                                .related(cx.file.id, members[j].key_span, "first defined here")
-                                .help("Keep one of the two members and delete the other")
-                                .note(
-                                    "JSON leaves duplicate keys undefined: serde_json, Ajv and Python keep the last \
-                                     value, other tools the first, so readers of this schema disagree on what it says",
-                                )
-                                .pointer(child.clone()),
-                            );
-                        } else {
-                            first.insert(&member.key, i);
-                        }
-                        stack.push((&member.value, child));
-                    }
+        let mut path = Vec::new();
+        visit(cx, cx.root, &mut path, out);
+    }
+}
+
+/// One step of the path from the root, for the pointer of a finding (built only when one is found).
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn pointer_of(path: &[Step<'_>], last: &str) -> String {
+    let mut out = String::new();
+    for step in path {
+        out.push('/');
+        match step {
+            Step::Key(k) => out.push_str(&escape_pointer_token(k)),
+            Step::Index(i) => out.push_str(&i.to_string()),
+        }
+    }
+    out.push('/');
+    out.push_str(&escape_pointer_token(last));
+    out
+}
+
+/// Depth-first over every object of the document (the parser bounds the depth).
+fn visit<'a>(
+    cx: &FileContext<'_>,
+    node: &'a Node,
+    path: &mut Vec<Step<'a>>,
+    out: &mut Vec<Diagnostic>,
+) {
+    match &node.kind {
+        NodeKind::Object(members) => {
+            // Small objects (nearly all of them) compare pairwise; large ones use a map.
+            let mut seen: HashMap<&str, usize> = HashMap::new();
+            for (i, member) in members.iter().enumerate() {
+                let first = if members.len() <= 16 {
+                    members[..i].iter().position(|m| m.key == member.key)
+                } else {
+                    let first = seen.get(member.key.as_str()).copied();
+                    seen.entry(member.key.as_str()).or_insert(i);
+                    first
+                };
+                if let Some(j) = first {
+                    out.push(
+                        Diagnostic::new(&META, cx.file.id, member.key_span, format!("Duplicate key `{}`", member.key))
+                            .label("repeated here")
+                            .related(cx.file.id, members[j].key_span, "first defined here")
+                            .help("Keep one of the two members and delete the other")
+                            .note(
+                                "JSON leaves duplicate keys undefined: serde_json, Ajv and Python keep the last \
+                                 value, other tools the first, so readers of this schema disagree on what it says",
+                            )
+                            .pointer(pointer_of(path, &member.key)),
+                    );
                 }
-                NodeKind::Array(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        stack.push((item, format!("{pointer}/{i}")));
-                    }
-                }
-                _ => {}
+                path.push(Step::Key(&member.key));
+                visit(cx, &member.value, path, out);
+                path.pop();
             }
         }
+        NodeKind::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                path.push(Step::Index(i));
+                visit(cx, item, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
     }
 }
