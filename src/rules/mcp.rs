@@ -81,7 +81,7 @@ impl<'c, 'a> Tree<'c, 'a> {
             .map(|(i, s)| (s.pointer.as_str(), i))
             .collect();
         let mut refs: HashMap<usize, Vec<Option<usize>>> = HashMap::new();
-        for r in cx.run.index.refs_in(cx.file.id, cx.unit_no).iter() {
+        for r in cx.run.index.refs_in(cx.file.id, cx.unit_no) {
             let Some(&holder) = by_pointer.get(r.schema_pointer.as_str()) else {
                 continue;
             };

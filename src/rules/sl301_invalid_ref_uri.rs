@@ -26,7 +26,7 @@ impl Rule for InvalidRefUri {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        for r in index.refs_in(cx.file.id, cx.unit_no).iter() {
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
             let Err(problem) = check_uri_reference(&r.raw) else {
                 continue;
             };

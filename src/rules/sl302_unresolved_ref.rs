@@ -43,7 +43,7 @@ impl Rule for UnresolvedRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        for r in index.refs_in(cx.file.id, cx.unit_no).iter() {
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
             // A reference that is not a URI reference at all is SL301's finding.
             if crate::uri::check_uri_reference(&r.raw).is_err() {
                 continue;

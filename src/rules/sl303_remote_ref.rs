@@ -39,7 +39,7 @@ impl Rule for RemoteRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        for r in index.refs_in(cx.file.id, cx.unit_no).iter() {
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;
             };

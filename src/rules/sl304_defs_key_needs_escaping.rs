@@ -52,7 +52,7 @@ impl Rule for DefsKeyNeedsEscaping {
             }
         }
         let index = cx.run.index;
-        for r in index.refs_in(cx.file.id, cx.unit_no).iter() {
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
             if let Some(d) = ref_finding(cx, r) {
                 out.push(d);
             }
