@@ -255,7 +255,7 @@ fn pair(
             }
         }
         let key = id_key(id);
-        let Some(open) = pending.get_mut(&key) else {
+        let Some(open) = pending.get_mut(&key).filter(|o| !o.is_empty()) else {
             continue;
         };
         let answered = open.remove(answered_request(open, v));
@@ -316,7 +316,7 @@ fn answered_request(open: &[Pending], response: &Value) -> usize {
     let tool_result = response.get("result").map(is_tool_result);
     open.iter()
         .rposition(|p| tool_result.is_none_or(|t| t == (p.method == "tools/call")))
-        .unwrap_or(open.len() - 1)
+        .unwrap_or(open.len().saturating_sub(1))
 }
 
 fn is_tool_result(result: &Value) -> bool {
