@@ -22,11 +22,11 @@ pub enum NodeKind {
     Null,
     Bool(bool),
     /// The number exactly as written, so no precision is lost before a check needs it.
-    Number(Box<str>),
+    Number(CompactString),
     /// Short strings (most keys and values) live inline, without a heap allocation of their own.
     String(CompactString),
-    Array(Vec<Node>),
-    Object(Vec<Member>),
+    Array(Box<[Node]>),
+    Object(Box<[Member]>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -309,7 +309,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
                 .collect::<Result<Vec<_>, _>>()?;
             Node {
                 span: span(a.range),
-                kind: NodeKind::Array(items),
+                kind: NodeKind::Array(items.into_boxed_slice()),
             }
         }
         ast::Value::Object(o) => {
@@ -335,7 +335,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
             }
             Node {
                 span: span(o.range),
-                kind: NodeKind::Object(members),
+                kind: NodeKind::Object(members.into_boxed_slice()),
             }
         }
     })
