@@ -7,8 +7,12 @@
 use crate::source::Span;
 use jsonc_parser::ast;
 
-/// Nesting deeper than this is refused with a parse error instead of risking the stack.
-pub const MAX_DEPTH: usize = 512;
+/// Nesting deeper than this is refused with a parse error instead of risking the stack: the
+/// lexer refuses 512 open ranges, where an object member counts as one besides its object, so
+/// objects nested 257 deep fail there, and [`parse`] refuses arrays as deep with the same message.
+/// Every later stage (rules, meta-schema check, the `jsonschema` compile) recurses on this tree
+/// and runs on [`crate::pool`]'s deep stacks.
+pub const MAX_DEPTH: usize = 256;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -236,9 +240,13 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
         jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options)
             .map_err(|e| {
                 let range = e.range();
+                let message = match e.kind() {
+                    jsonc_parser::errors::ParseErrorKind::NestingDepthExceeded => depth_message(),
+                    kind => lexer_message(&kind.to_string(), text, range.start),
+                };
                 ParseFailure {
                     span: Span::new(range.start, range.end.max(range.start)),
-                    message: lexer_message(&e.kind().to_string(), text, range.start),
+                    message,
                 }
             })?;
     match parsed.value {
@@ -256,6 +264,10 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
             message: "Expected a JSON value".to_owned(),
         }),
     }
+}
+
+fn depth_message() -> String {
+    format!("Nesting is deeper than {MAX_DEPTH} levels")
 }
 
 /// The lexer's message, with the wording of the strict-JSON situation it stands for.
@@ -276,7 +288,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
     if depth > MAX_DEPTH {
         return Err(ParseFailure {
             span: span(value_range(&value)),
-            message: format!("Nesting is deeper than {MAX_DEPTH} levels"),
+            message: depth_message(),
         });
     }
     Ok(match value {
@@ -411,8 +423,19 @@ mod tests {
     #[test]
     fn bounds_depth() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        let e = err(&deep);
-        assert!(e.message.to_lowercase().contains("depth") || e.message.contains("deeper"));
+        assert_eq!(err(&deep).message, "Nesting is deeper than 256 levels");
+        // Exactly MAX_DEPTH levels below the root parse, one more does not, for arrays, objects
+        // and a mix of both.
+        let arrays = |n: usize| "[".repeat(n) + "1" + &"]".repeat(n);
+        let objects = |n: usize| "{\"a\":".repeat(n) + "1" + &"}".repeat(n);
+        let mixed = |n: usize| "[{\"a\":".repeat(n / 2) + "1" + &"}]".repeat(n / 2);
+        for make in [&arrays as &dyn Fn(usize) -> String, &objects, &mixed] {
+            assert!(parse(&make(MAX_DEPTH)).is_ok());
+            let e = err(&make(MAX_DEPTH + 2));
+            assert_eq!(e.message, "Nesting is deeper than 256 levels");
+        }
+        assert_eq!(err(&arrays(MAX_DEPTH + 1)).message, depth_message());
+        assert_eq!(err(&objects(MAX_DEPTH + 1)).message, depth_message());
     }
 
     #[test]

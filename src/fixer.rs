@@ -66,12 +66,21 @@ fn key(d: &Diagnostic, fix: &Fix) -> Key {
 }
 
 /// Whether a fix may change the bytes of `file` (`Err` says why not).
-pub type WriteCheck<'a> = &'a dyn Fn(&SourceFile) -> Result<(), String>;
+pub type WriteCheck<'a> = &'a (dyn Fn(&SourceFile) -> Result<(), String> + Sync);
 
 /// Runs the loop. `allow_unsafe` also applies Unsafe fixes; `can_write` vetoes files the fixes
 /// may not touch (read-only files, symlinks).
 #[must_use]
 pub fn fix_run(
+    run: Run,
+    settings: &Settings,
+    allow_unsafe: bool,
+    can_write: WriteCheck<'_>,
+) -> FixOutcome {
+    crate::pool::run(|| fix_run_in_pool(run, settings, allow_unsafe, can_write))
+}
+
+fn fix_run_in_pool(
     run: Run,
     settings: &Settings,
     allow_unsafe: bool,

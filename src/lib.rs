@@ -30,6 +30,7 @@ pub mod fix;
 pub mod fixer;
 pub mod index;
 pub mod lint;
+pub mod pool;
 pub mod rename;
 pub mod report;
 pub mod rules;

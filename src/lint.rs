@@ -156,6 +156,10 @@ pub enum Input {
 /// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
 #[must_use]
 pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+    crate::pool::run(|| run_in_pool(paths, stdin_name, settings))
+}
+
+fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
     let (mut candidates, walk_errors) = discover(paths, &accept);
     if settings.only_schemas {
@@ -193,7 +197,11 @@ pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
 /// earlier lint diagnostics are replaced.
 #[must_use]
-pub fn lint_loaded(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
+pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
+    crate::pool::run(|| lint_loaded_in_pool(files, settings))
+}
+
+fn lint_loaded_in_pool(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
     let index = {
         let inputs: Vec<IndexInput<'_>> = files
             .iter()
@@ -320,6 +328,10 @@ fn skipped(file: SourceFile) -> LintedFile {
 /// that is not JSON is reported (explicit or schema-named files) or silently skipped.
 #[must_use]
 pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
+    crate::pool::run(|| load_source_in_pool(file, report_parse_errors))
+}
+
+fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFile {
     let root = match document::parse(&file.text) {
         Ok(root) => root,
         Err(failure) if report_parse_errors => {
