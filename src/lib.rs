@@ -362,7 +362,7 @@ fn fix(
         let _ = writeln!(
             out.stderr,
             "error: could not write `{}`: {why}; no file was changed",
-            path.display()
+            report::printable(&path.display().to_string())
         );
         write_failed = true;
     }
