@@ -272,11 +272,24 @@ fn depth_message() -> String {
 
 /// The lexer's message, with the wording of the strict-JSON situation it stands for.
 fn lexer_message(kind: &str, text: &str, at: usize) -> String {
-    let rest = &text[at.min(text.len())..];
+    let rest = text.get(at..).unwrap_or_default();
     if rest.starts_with("//") || rest.starts_with("/*") {
-        "Comments are not allowed in JSON".to_owned()
-    } else {
-        kind.to_owned()
+        return "Comments are not allowed in JSON".to_owned();
+    }
+    if let Some(word) = ["NaN", "-NaN", "Infinity", "-Infinity", "+Infinity"]
+        .into_iter()
+        .find(|w| rest.starts_with(w))
+    {
+        return format!("`{word}` is not a JSON number");
+    }
+    match rest.chars().next() {
+        Some(c) if c.is_control() && !c.is_whitespace() => {
+            format!(
+                "Control character U+{:04X} is not allowed here",
+                u32::from(c)
+            )
+        }
+        _ => kind.to_owned(),
     }
 }
 
@@ -418,6 +431,15 @@ mod tests {
         assert!(err("\"a\tb\"").message.contains("U+0009"));
         assert!(err("\"\\ud800\"").message.contains("surrogate"));
         assert!(err("{} {}").span.start > 0);
+        assert_eq!(err("[NaN]").message, "`NaN` is not a JSON number");
+        assert_eq!(
+            err("[-Infinity]").message,
+            "`-Infinity` is not a JSON number"
+        );
+        assert_eq!(
+            err("{\"a\":\u{0} 1}").message,
+            "Control character U+0000 is not allowed here"
+        );
     }
 
     #[test]

@@ -275,15 +275,27 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
     match String::from_utf8(bytes) {
         Ok(text) => load_source(SourceFile::new(id, name, path, &text, explicit), reportable),
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let error = e.utf8_error();
+            let at = error.valid_up_to();
+            let bytes = e.as_bytes();
+            let message = match error.error_len() {
+                Some(n) => {
+                    let bad: Vec<String> = bytes[at..at + n]
+                        .iter()
+                        .map(|b| format!("0x{b:02X}"))
+                        .collect();
+                    format!(
+                        "The file is not valid UTF-8: unexpected byte{} {}",
+                        if n == 1 { "" } else { "s" },
+                        bad.join(" ")
+                    )
+                }
+                None => "The file is not valid UTF-8: it ends inside a character".to_owned(),
+            };
+            let text = String::from_utf8_lossy(bytes).into_owned();
             let file = SourceFile::new(id, name, path, &text, explicit);
             let at = at.saturating_sub(if file.bom { 3 } else { 0 });
-            let failure = load_failure(
-                file,
-                Span::new(at, at),
-                "The file is not valid UTF-8".to_owned(),
-            );
+            let failure = load_failure(file, Span::new(at, at), message);
             if reportable {
                 failure
             } else {
@@ -335,7 +347,12 @@ fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFil
     let root = match document::parse(&file.text) {
         Ok(root) => root,
         Err(failure) if report_parse_errors => {
-            return load_failure(file, failure.span, failure.message)
+            let message = if file.bom && file.text.is_empty() {
+                "The file holds only a byte order mark".to_owned()
+            } else {
+                failure.message
+            };
+            return load_failure(file, failure.span, message);
         }
         Err(_) => return skipped(file),
     };
