@@ -12,7 +12,8 @@ fn main() {
         .par_iter()
         .map(|c| match std::fs::read(&c.path) {
             Ok(b) => {
-                let ok = std::str::from_utf8(&b).is_ok_and(|t| schema_lint::document::parse(t).is_ok());
+                let ok =
+                    std::str::from_utf8(&b).is_ok_and(|t| schema_lint::document::parse(t).is_ok());
                 (b.len(), usize::from(ok))
             }
             Err(_) => (0, 0),
