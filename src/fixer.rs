@@ -89,11 +89,11 @@ fn fix_run_in_pool(
     let original: Vec<Arc<str>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
     let mut run = run;
     let mut applied = Vec::new();
-    let mut rejected: HashMap<Key, Rejected> = HashMap::new();
+    let mut rejected = Rejections::default();
     // Fixes that failed inside a batch are tried alone next, so another fix cannot sink them.
     let mut alone: HashSet<Key> = HashSet::new();
     for _ in 0..MAX_PASSES {
-        let batch = select(&run, allow_unsafe, &rejected, &alone);
+        let batch = select(&run, allow_unsafe, &rejected.tried, &alone);
         if batch.is_empty() {
             break;
         }
@@ -114,7 +114,7 @@ fn fix_run_in_pool(
             }
         });
         for r in blocked {
-            rejected.insert((r.code, r.file, r.pointer.clone(), r.title.clone()), r);
+            rejected.add((r.code, r.file, r.pointer.clone(), r.title.clone()), r);
         }
         if batch.is_empty() {
             continue;
@@ -138,7 +138,7 @@ fn fix_run_in_pool(
                 for (i, reason) in failures.iter().rev() {
                     let (k, d, fix) = batch.remove(*i);
                     if alone.contains(&k) || batch.is_empty() && failures.len() == 1 {
-                        rejected.insert(k.clone(), rejection(&k, &d, &fix, reason.clone()));
+                        rejected.add(k.clone(), rejection(&k, &d, &fix, reason.clone()));
                     } else {
                         alone.insert(k);
                     }
@@ -147,7 +147,7 @@ fn fix_run_in_pool(
             Err(reason) => {
                 for (k, d, fix) in &batch {
                     if batch.len() == 1 || alone.contains(k) {
-                        rejected.insert(k.clone(), rejection(k, d, fix, reason.clone()));
+                        rejected.add(k.clone(), rejection(k, d, fix, reason.clone()));
                     } else {
                         alone.insert(k.clone());
                     }
@@ -155,13 +155,40 @@ fn fix_run_in_pool(
             }
         }
     }
-    let mut rejected: Vec<Rejected> = rejected.into_values().collect();
-    rejected.sort_by(|a, b| (a.file, &a.pointer, a.code).cmp(&(b.file, &b.pointer, b.code)));
+    // A refusal counts while its finding remains: another variant of the fix, or another fix,
+    // may have dealt with it in a later pass.
+    let rejected: Vec<Rejected> = rejected
+        .latest
+        .into_values()
+        .filter(|r| {
+            run.files[r.file.0]
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.code == r.code && d.pointer == r.pointer)
+        })
+        .collect();
     FixOutcome {
         run,
         original,
         applied,
         rejected,
+    }
+}
+
+/// The fixes refused so far: every variant tried (a finding's fix can change between passes,
+/// say `_2` once another fix took a name), and per finding the last refusal, which is the one
+/// reported (once, not once per variant).
+#[derive(Default)]
+struct Rejections {
+    tried: HashMap<Key, Rejected>,
+    latest: BTreeMap<(FileId, String, &'static str), Rejected>,
+}
+
+impl Rejections {
+    fn add(&mut self, key: Key, r: Rejected) {
+        self.latest
+            .insert((r.file, r.pointer.clone(), r.code), r.clone());
+        self.tried.insert(key, r);
     }
 }
 
