@@ -240,13 +240,12 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
         jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options)
             .map_err(|e| {
                 let range = e.range();
-                let message = match e.kind() {
-                    jsonc_parser::errors::ParseErrorKind::NestingDepthExceeded => depth_message(),
-                    kind => lexer_message(&kind.to_string(), text, range.start),
-                };
+                if let jsonc_parser::errors::ParseErrorKind::NestingDepthExceeded = e.kind() {
+                    return too_deep(text, Span::new(range.start, range.start));
+                }
                 ParseFailure {
                     span: Span::new(range.start, range.end.max(range.start)),
-                    message,
+                    message: lexer_message(&e.kind().to_string(), text, range.start),
                 }
             })?;
     match parsed.value {
@@ -268,6 +267,63 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
 
 fn depth_message() -> String {
     format!("Nesting is deeper than {MAX_DEPTH} levels")
+}
+
+/// The failure for a text nested deeper than [`MAX_DEPTH`], on the first value below the bound
+/// (the lexer gives up further down, arrays twice as deep); `fallback` when none is found.
+fn too_deep(text: &str, fallback: Span) -> ParseFailure {
+    let span = first_too_deep(text).map_or(fallback, |at| Span::new(at, at + 1));
+    ParseFailure {
+        span,
+        message: depth_message(),
+    }
+}
+
+/// The offset of the first value with more than [`MAX_DEPTH`] containers around it.
+fn first_too_deep(text: &str) -> Option<usize> {
+    // Open containers (true: object); whether the next token starts a value.
+    let mut open: Vec<bool> = Vec::new();
+    let mut expect_value = true;
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        }
+        if expect_value && open.len() > MAX_DEPTH && !matches!(b, b']' | b'}') {
+            return Some(i);
+        }
+        match b {
+            b'{' => {
+                open.push(true);
+                expect_value = false;
+            }
+            b'[' => {
+                open.push(false);
+                expect_value = true;
+            }
+            b'}' | b']' => {
+                open.pop();
+                expect_value = false;
+            }
+            b':' => expect_value = true,
+            b',' => expect_value = open.last() == Some(&false),
+            b'"' => {
+                in_string = true;
+                expect_value = false;
+            }
+            _ => expect_value = false,
+        }
+    }
+    None
 }
 
 /// The lexer's message, with the wording of the strict-JSON situation it stands for.
@@ -299,10 +355,8 @@ fn span(range: jsonc_parser::common::Range) -> Span {
 
 fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, ParseFailure> {
     if depth > MAX_DEPTH {
-        return Err(ParseFailure {
-            span: span(value_range(&value)),
-            message: depth_message(),
-        });
+        let start = value_range(&value).start;
+        return Err(too_deep(text, Span::new(start, start + 1)));
     }
     Ok(match value {
         ast::Value::NullKeyword(n) => Node {
@@ -456,8 +510,15 @@ mod tests {
             let e = err(&make(MAX_DEPTH + 2));
             assert_eq!(e.message, "Nesting is deeper than 256 levels");
         }
-        assert_eq!(err(&arrays(MAX_DEPTH + 1)).message, depth_message());
-        assert_eq!(err(&objects(MAX_DEPTH + 1)).message, depth_message());
+        // The error points at the first value below the bound, however deep the lexer got.
+        for n in [MAX_DEPTH + 1, 600, 100_000] {
+            assert_eq!(err(&arrays(n)).span, Span::new(257, 258));
+            assert_eq!(err(&objects(n)).span, Span::new(257 * 5, 257 * 5 + 1));
+        }
+        // Empty containers at the bound are fine; strings with brackets do not count.
+        assert!(parse(&("[".repeat(257) + &"]".repeat(257))).is_ok());
+        let tricky = "[\"[[[\\\"\",".repeat(300) + "1" + &"]".repeat(300);
+        assert_eq!(err(&tricky).span.start, 256 * 9 + 1);
     }
 
     #[test]
