@@ -116,9 +116,13 @@ impl Node {
             return self.span;
         };
         let raw = &text[self.span.start..self.span.end];
-        if raw.len() == value.len() + 2 && raw.get(1..raw.len() - 1) == Some(value.as_str()) {
-            let start = self.span.start + 1 + range.start;
-            Span::new(start, self.span.start + 1 + range.end.min(value.len()))
+        let inside = range.start <= range.end && range.end <= value.len();
+        if inside
+            && raw.len() == value.len() + 2
+            && raw.get(1..raw.len() - 1) == Some(value.as_str())
+        {
+            let start = self.span.start + 1;
+            Span::new(start + range.start, start + range.end)
         } else {
             self.span
         }
@@ -530,6 +534,9 @@ mod tests {
         assert_eq!(&text[s.start..s.end], ":");
         let escaped = root.pointer("/1").unwrap();
         assert_eq!(escaped.string_sub_span(text, 2..3), escaped.span);
+        // A range that does not fit the value (a caller's mistake) gives the whole literal.
+        assert_eq!(plain.string_sub_span(text, 20..21), plain.span);
+        assert_eq!(plain.string_sub_span(text, 3..50), plain.span);
     }
 
     #[test]
