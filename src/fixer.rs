@@ -22,6 +22,10 @@ pub struct Applied {
     pub title: String,
     pub applicability: Applicability,
     pub files: Vec<FileId>,
+    /// The pass of the loop that applied it (0 first): its edits are offsets into the texts as
+    /// they stood at the start of that pass.
+    pub pass: usize,
+    pub edits: Vec<crate::fix::Edit>,
 }
 
 /// A fix that failed its proof (or could not be written) and was not applied.
@@ -43,6 +47,8 @@ pub struct FixOutcome {
     pub original: Vec<Arc<str>>,
     pub applied: Vec<Applied>,
     pub rejected: Vec<Rejected>,
+    /// Whether the loop ended with nothing left to try (rather than after [`MAX_PASSES`]).
+    pub converged: bool,
 }
 
 impl FixOutcome {
@@ -92,11 +98,28 @@ fn fix_run_in_pool(
     let mut rejected = Rejections::default();
     // Fixes that failed inside a batch are tried alone next, so another fix cannot sink them.
     let mut alone: HashSet<Key> = HashSet::new();
-    for _ in 0..MAX_PASSES {
+    let mut converged = false;
+    // How many fixes were applied when the refused ones were last given another chance.
+    let mut retried_at = 0;
+    let mut pass = 0;
+    while pass < MAX_PASSES {
         let batch = select(&run, allow_unsafe, &rejected.tried, &alone);
         if batch.is_empty() {
+            // A fix refused earlier (its proof failed while another finding was still there,
+            // say an invalid `$id` whose placeholder broke a relative reference) may pass now:
+            // once the loop has nothing left, the refused fixes get another chance, as long as
+            // fixes were applied since the last one. Without it, a second `--fix` would apply
+            // them.
+            if applied.len() > retried_at && !rejected.tried.is_empty() {
+                retried_at = applied.len();
+                rejected.tried.clear();
+                alone.clear();
+                continue;
+            }
+            converged = true;
             break;
         }
+        pass += 1;
         let mut batch = batch;
         let mut blocked = Vec::new();
         batch.retain(|(k, d, fix)| {
@@ -131,7 +154,11 @@ fn fix_run_in_pool(
                     })
                     .collect();
                 if failures.is_empty() {
-                    applied.extend(batch.iter().map(|(_, d, fix)| applied_entry(d.rule, fix)));
+                    applied.extend(
+                        batch
+                            .iter()
+                            .map(|(_, d, fix)| applied_entry(d.rule, fix, pass - 1)),
+                    );
                     run = after;
                     continue;
                 }
@@ -172,6 +199,7 @@ fn fix_run_in_pool(
         original,
         applied,
         rejected,
+        converged,
     }
 }
 
@@ -202,9 +230,11 @@ fn rejection(k: &Key, d: &Diagnostic, fix: &Fix, reason: String) -> Rejected {
     }
 }
 
-fn applied_entry(rule: &'static RuleMeta, fix: &Fix) -> Applied {
+fn applied_entry(rule: &'static RuleMeta, fix: &Fix, pass: usize) -> Applied {
     let files: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
     Applied {
+        pass,
+        edits: fix.edits.clone(),
         code: rule.code,
         title: fix.title.clone(),
         applicability: fix.applicability,
