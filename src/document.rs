@@ -8,8 +8,12 @@ use crate::source::Span;
 use compact_str::CompactString;
 use jsonc_parser::ast;
 
-/// Nesting deeper than this is refused with a parse error instead of risking the stack.
-pub const MAX_DEPTH: usize = 512;
+/// Nesting deeper than this is refused with a parse error instead of risking the stack: the
+/// lexer refuses 512 open ranges, where an object member counts as one besides its object, so
+/// objects nested 257 deep fail there, and [`parse`] refuses arrays as deep with the same message.
+/// Every later stage (rules, meta-schema check, the `jsonschema` compile) recurses on this tree
+/// and runs on [`crate::pool`]'s deep stacks.
+pub const MAX_DEPTH: usize = 256;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
@@ -114,9 +118,13 @@ impl Node {
             return self.span;
         };
         let raw = &text[self.span.start..self.span.end];
-        if raw.len() == value.len() + 2 && raw.get(1..raw.len() - 1) == Some(value.as_str()) {
-            let start = self.span.start + 1 + range.start;
-            Span::new(start, self.span.start + 1 + range.end.min(value.len()))
+        let inside = range.start <= range.end && range.end <= value.len();
+        if inside
+            && raw.len() == value.len() + 2
+            && raw.get(1..raw.len() - 1) == Some(value.as_str())
+        {
+            let start = self.span.start + 1;
+            Span::new(start + range.start, start + range.end)
         } else {
             self.span
         }
@@ -238,6 +246,9 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
         jsonc_parser::parse_to_ast(text, &jsonc_parser::CollectOptions::default(), &options)
             .map_err(|e| {
                 let range = e.range();
+                if let jsonc_parser::errors::ParseErrorKind::NestingDepthExceeded = e.kind() {
+                    return too_deep(text, Span::new(range.start, range.start));
+                }
                 ParseFailure {
                     span: Span::new(range.start, range.end.max(range.start)),
                     message: lexer_message(&e.kind().to_string(), text, range.start),
@@ -260,13 +271,87 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
     }
 }
 
+fn depth_message() -> String {
+    format!("Nesting is deeper than {MAX_DEPTH} levels")
+}
+
+/// The failure for a text nested deeper than [`MAX_DEPTH`], on the first value below the bound
+/// (the lexer gives up further down, arrays twice as deep); `fallback` when none is found.
+fn too_deep(text: &str, fallback: Span) -> ParseFailure {
+    let span = first_too_deep(text).map_or(fallback, |at| Span::new(at, at + 1));
+    ParseFailure {
+        span,
+        message: depth_message(),
+    }
+}
+
+/// The offset of the first value with more than [`MAX_DEPTH`] containers around it.
+fn first_too_deep(text: &str) -> Option<usize> {
+    // Open containers (true: object); whether the next token starts a value.
+    let mut open: Vec<bool> = Vec::new();
+    let mut expect_value = true;
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            continue;
+        }
+        if expect_value && open.len() > MAX_DEPTH && !matches!(b, b']' | b'}') {
+            return Some(i);
+        }
+        match b {
+            b'{' => {
+                open.push(true);
+                expect_value = false;
+            }
+            b'[' => {
+                open.push(false);
+                expect_value = true;
+            }
+            b'}' | b']' => {
+                open.pop();
+                expect_value = false;
+            }
+            b':' => expect_value = true,
+            b',' => expect_value = open.last() == Some(&false),
+            b'"' => {
+                in_string = true;
+                expect_value = false;
+            }
+            _ => expect_value = false,
+        }
+    }
+    None
+}
+
 /// The lexer's message, with the wording of the strict-JSON situation it stands for.
 fn lexer_message(kind: &str, text: &str, at: usize) -> String {
-    let rest = &text[at.min(text.len())..];
+    let rest = text.get(at..).unwrap_or_default();
     if rest.starts_with("//") || rest.starts_with("/*") {
-        "Comments are not allowed in JSON".to_owned()
-    } else {
-        kind.to_owned()
+        return "Comments are not allowed in JSON".to_owned();
+    }
+    if let Some(word) = ["NaN", "-NaN", "Infinity", "-Infinity", "+Infinity"]
+        .into_iter()
+        .find(|w| rest.starts_with(w))
+    {
+        return format!("`{word}` is not a JSON number");
+    }
+    match rest.chars().next() {
+        Some(c) if c.is_control() && !c.is_whitespace() => {
+            format!(
+                "Control character U+{:04X} is not allowed here",
+                u32::from(c)
+            )
+        }
+        _ => kind.to_owned(),
     }
 }
 
@@ -276,10 +361,8 @@ fn span(range: jsonc_parser::common::Range) -> Span {
 
 fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, ParseFailure> {
     if depth > MAX_DEPTH {
-        return Err(ParseFailure {
-            span: span(value_range(&value)),
-            message: format!("Nesting is deeper than {MAX_DEPTH} levels"),
-        });
+        let start = value_range(&value).start;
+        return Err(too_deep(text, Span::new(start, start + 1)));
     }
     Ok(match value {
         ast::Value::NullKeyword(n) => Node {
@@ -408,13 +491,40 @@ mod tests {
         assert!(err("\"a\tb\"").message.contains("U+0009"));
         assert!(err("\"\\ud800\"").message.contains("surrogate"));
         assert!(err("{} {}").span.start > 0);
+        assert_eq!(err("[NaN]").message, "`NaN` is not a JSON number");
+        assert_eq!(
+            err("[-Infinity]").message,
+            "`-Infinity` is not a JSON number"
+        );
+        assert_eq!(
+            err("{\"a\":\u{0} 1}").message,
+            "Control character U+0000 is not allowed here"
+        );
     }
 
     #[test]
     fn bounds_depth() {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
-        let e = err(&deep);
-        assert!(e.message.to_lowercase().contains("depth") || e.message.contains("deeper"));
+        assert_eq!(err(&deep).message, "Nesting is deeper than 256 levels");
+        // Exactly MAX_DEPTH levels below the root parse, one more does not, for arrays, objects
+        // and a mix of both.
+        let arrays = |n: usize| "[".repeat(n) + "1" + &"]".repeat(n);
+        let objects = |n: usize| "{\"a\":".repeat(n) + "1" + &"}".repeat(n);
+        let mixed = |n: usize| "[{\"a\":".repeat(n / 2) + "1" + &"}]".repeat(n / 2);
+        for make in [&arrays as &dyn Fn(usize) -> String, &objects, &mixed] {
+            assert!(parse(&make(MAX_DEPTH)).is_ok());
+            let e = err(&make(MAX_DEPTH + 2));
+            assert_eq!(e.message, "Nesting is deeper than 256 levels");
+        }
+        // The error points at the first value below the bound, however deep the lexer got.
+        for n in [MAX_DEPTH + 1, 600, 100_000] {
+            assert_eq!(err(&arrays(n)).span, Span::new(257, 258));
+            assert_eq!(err(&objects(n)).span, Span::new(257 * 5, 257 * 5 + 1));
+        }
+        // Empty containers at the bound are fine; strings with brackets do not count.
+        assert!(parse(&("[".repeat(257) + &"]".repeat(257))).is_ok());
+        let tricky = "[\"[[[\\\"\",".repeat(300) + "1" + &"]".repeat(300);
+        assert_eq!(err(&tricky).span.start, 256 * 9 + 1);
     }
 
     #[test]
@@ -426,6 +536,9 @@ mod tests {
         assert_eq!(&text[s.start..s.end], ":");
         let escaped = root.pointer("/1").unwrap();
         assert_eq!(escaped.string_sub_span(text, 2..3), escaped.span);
+        // A range that does not fit the value (a caller's mistake) gives the whole literal.
+        assert_eq!(plain.string_sub_span(text, 20..21), plain.span);
+        assert_eq!(plain.string_sub_span(text, 3..50), plain.span);
     }
 
     #[test]

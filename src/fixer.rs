@@ -22,6 +22,10 @@ pub struct Applied {
     pub title: String,
     pub applicability: Applicability,
     pub files: Vec<FileId>,
+    /// The pass of the loop that applied it (0 first): its edits are offsets into the texts as
+    /// they stood at the start of that pass.
+    pub pass: usize,
+    pub edits: Vec<crate::fix::Edit>,
 }
 
 /// A fix that failed its proof (or could not be written) and was not applied.
@@ -43,6 +47,8 @@ pub struct FixOutcome {
     pub original: Vec<Arc<str>>,
     pub applied: Vec<Applied>,
     pub rejected: Vec<Rejected>,
+    /// Whether the loop ended with nothing left to try (rather than after [`MAX_PASSES`]).
+    pub converged: bool,
 }
 
 impl FixOutcome {
@@ -66,7 +72,7 @@ fn key(d: &Diagnostic, fix: &Fix) -> Key {
 }
 
 /// Whether a fix may change the bytes of `file` (`Err` says why not).
-pub type WriteCheck<'a> = &'a dyn Fn(&SourceFile) -> Result<(), String>;
+pub type WriteCheck<'a> = &'a (dyn Fn(&SourceFile) -> Result<(), String> + Sync);
 
 /// Runs the loop. `allow_unsafe` also applies Unsafe fixes; `can_write` vetoes files the fixes
 /// may not touch (read-only files, symlinks).
@@ -77,17 +83,43 @@ pub fn fix_run(
     allow_unsafe: bool,
     can_write: WriteCheck<'_>,
 ) -> FixOutcome {
+    crate::pool::run(|| fix_run_in_pool(run, settings, allow_unsafe, can_write))
+}
+
+fn fix_run_in_pool(
+    run: Run,
+    settings: &Settings,
+    allow_unsafe: bool,
+    can_write: WriteCheck<'_>,
+) -> FixOutcome {
     let original: Vec<Arc<str>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
     let mut run = run;
     let mut applied = Vec::new();
-    let mut rejected: HashMap<Key, Rejected> = HashMap::new();
+    let mut rejected = Rejections::default();
     // Fixes that failed inside a batch are tried alone next, so another fix cannot sink them.
     let mut alone: HashSet<Key> = HashSet::new();
-    for _ in 0..MAX_PASSES {
-        let batch = select(&run, allow_unsafe, &rejected, &alone);
+    let mut converged = false;
+    // How many fixes were applied when the refused ones were last given another chance.
+    let mut retried_at = 0;
+    let mut pass = 0;
+    while pass < MAX_PASSES {
+        let batch = select(&run, allow_unsafe, &rejected.tried, &alone);
         if batch.is_empty() {
+            // A fix refused earlier (its proof failed while another finding was still there,
+            // say an invalid `$id` whose placeholder broke a relative reference) may pass now:
+            // once the loop has nothing left, the refused fixes get another chance, as long as
+            // fixes were applied since the last one. Without it, a second `--fix` would apply
+            // them.
+            if applied.len() > retried_at && !rejected.tried.is_empty() {
+                retried_at = applied.len();
+                rejected.tried.clear();
+                alone.clear();
+                continue;
+            }
+            converged = true;
             break;
         }
+        pass += 1;
         let mut batch = batch;
         let mut blocked = Vec::new();
         batch.retain(|(k, d, fix)| {
@@ -105,7 +137,7 @@ pub fn fix_run(
             }
         });
         for r in blocked {
-            rejected.insert((r.code, r.file, r.pointer.clone(), r.title.clone()), r);
+            rejected.add((r.code, r.file, r.pointer.clone(), r.title.clone()), r);
         }
         if batch.is_empty() {
             continue;
@@ -122,14 +154,18 @@ pub fn fix_run(
                     })
                     .collect();
                 if failures.is_empty() {
-                    applied.extend(batch.iter().map(|(_, d, fix)| applied_entry(d.rule, fix)));
+                    applied.extend(
+                        batch
+                            .iter()
+                            .map(|(_, d, fix)| applied_entry(d.rule, fix, pass - 1)),
+                    );
                     run = after;
                     continue;
                 }
                 for (i, reason) in failures.iter().rev() {
                     let (k, d, fix) = batch.remove(*i);
                     if alone.contains(&k) || batch.is_empty() && failures.len() == 1 {
-                        rejected.insert(k.clone(), rejection(&k, &d, &fix, reason.clone()));
+                        rejected.add(k.clone(), rejection(&k, &d, &fix, reason.clone()));
                     } else {
                         alone.insert(k);
                     }
@@ -138,7 +174,7 @@ pub fn fix_run(
             Err(reason) => {
                 for (k, d, fix) in &batch {
                     if batch.len() == 1 || alone.contains(k) {
-                        rejected.insert(k.clone(), rejection(k, d, fix, reason.clone()));
+                        rejected.add(k.clone(), rejection(k, d, fix, reason.clone()));
                     } else {
                         alone.insert(k.clone());
                     }
@@ -146,13 +182,41 @@ pub fn fix_run(
             }
         }
     }
-    let mut rejected: Vec<Rejected> = rejected.into_values().collect();
-    rejected.sort_by(|a, b| (a.file, &a.pointer, a.code).cmp(&(b.file, &b.pointer, b.code)));
+    // A refusal counts while its finding remains: another variant of the fix, or another fix,
+    // may have dealt with it in a later pass.
+    let rejected: Vec<Rejected> = rejected
+        .latest
+        .into_values()
+        .filter(|r| {
+            run.files[r.file.0]
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.code == r.code && d.pointer == r.pointer)
+        })
+        .collect();
     FixOutcome {
         run,
         original,
         applied,
         rejected,
+        converged,
+    }
+}
+
+/// The fixes refused so far: every variant tried (a finding's fix can change between passes,
+/// say `_2` once another fix took a name), and per finding the last refusal, which is the one
+/// reported (once, not once per variant).
+#[derive(Default)]
+struct Rejections {
+    tried: HashMap<Key, Rejected>,
+    latest: BTreeMap<(FileId, String, &'static str), Rejected>,
+}
+
+impl Rejections {
+    fn add(&mut self, key: Key, r: Rejected) {
+        self.latest
+            .insert((r.file, r.pointer.clone(), r.code), r.clone());
+        self.tried.insert(key, r);
     }
 }
 
@@ -166,9 +230,11 @@ fn rejection(k: &Key, d: &Diagnostic, fix: &Fix, reason: String) -> Rejected {
     }
 }
 
-fn applied_entry(rule: &'static RuleMeta, fix: &Fix) -> Applied {
+fn applied_entry(rule: &'static RuleMeta, fix: &Fix, pass: usize) -> Applied {
     let files: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
     Applied {
+        pass,
+        edits: fix.edits.clone(),
         code: rule.code,
         title: fix.title.clone(),
         applicability: fix.applicability,

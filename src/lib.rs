@@ -30,6 +30,7 @@ pub mod fix;
 pub mod fixer;
 pub mod index;
 pub mod lint;
+pub mod pool;
 pub mod rename;
 pub mod report;
 pub mod rules;
@@ -365,7 +366,7 @@ fn fix(
         let _ = writeln!(
             out.stderr,
             "error: could not write `{}`: {why}; no file was changed",
-            path.display()
+            report::printable(&path.display().to_string())
         );
         write_failed = true;
     }

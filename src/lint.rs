@@ -156,6 +156,10 @@ pub enum Input {
 /// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
 #[must_use]
 pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+    crate::pool::run(|| run_in_pool(paths, stdin_name, settings))
+}
+
+fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
     let (mut candidates, walk_errors) = discover(paths, &accept);
     if settings.only_schemas {
@@ -193,7 +197,11 @@ pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
 /// earlier lint diagnostics are replaced.
 #[must_use]
-pub fn lint_loaded(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
+pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
+    crate::pool::run(|| lint_loaded_in_pool(files, settings))
+}
+
+fn lint_loaded_in_pool(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
     let index = {
         let inputs: Vec<IndexInput<'_>> = files
             .iter()
@@ -267,15 +275,27 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
     match String::from_utf8(bytes) {
         Ok(text) => load_source(SourceFile::new(id, name, path, &text, explicit), reportable),
         Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let error = e.utf8_error();
+            let at = error.valid_up_to();
+            let bytes = e.as_bytes();
+            let message = match error.error_len() {
+                Some(n) => {
+                    let bad: Vec<String> = bytes[at..at + n]
+                        .iter()
+                        .map(|b| format!("0x{b:02X}"))
+                        .collect();
+                    format!(
+                        "The file is not valid UTF-8: unexpected byte{} {}",
+                        if n == 1 { "" } else { "s" },
+                        bad.join(" ")
+                    )
+                }
+                None => "The file is not valid UTF-8: it ends inside a character".to_owned(),
+            };
+            let text = String::from_utf8_lossy(bytes).into_owned();
             let file = SourceFile::new(id, name, path, &text, explicit);
             let at = at.saturating_sub(if file.bom { 3 } else { 0 });
-            let failure = load_failure(
-                file,
-                Span::new(at, at),
-                "The file is not valid UTF-8".to_owned(),
-            );
+            let failure = load_failure(file, Span::new(at, at), message);
             if reportable {
                 failure
             } else {
@@ -320,10 +340,19 @@ fn skipped(file: SourceFile) -> LintedFile {
 /// that is not JSON is reported (explicit or schema-named files) or silently skipped.
 #[must_use]
 pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
+    crate::pool::run(|| load_source_in_pool(file, report_parse_errors))
+}
+
+fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFile {
     let root = match document::parse(&file.text) {
         Ok(root) => root,
         Err(failure) if report_parse_errors => {
-            return load_failure(file, failure.span, failure.message)
+            let message = if file.bom && file.text.is_empty() {
+                "The file holds only a byte order mark".to_owned()
+            } else {
+                failure.message
+            };
+            return load_failure(file, failure.span, message);
         }
         Err(_) => return skipped(file),
     };

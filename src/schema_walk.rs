@@ -4,7 +4,7 @@
 //! `examples` or an unknown keyword is data and never reaches a rule.
 
 use crate::dialect::Draft;
-use crate::document::{escape_pointer_token, Node, NodeKind};
+use crate::document::{escape_pointer_token, Member, Node, NodeKind};
 
 /// How a keyword holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,7 +163,7 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
     while let Some(current) = stack.pop() {
         let mut pending = Vec::new();
         if let NodeKind::Object(members) = &current.node.kind {
-            for member in members {
+            for member in live(members) {
                 let Some(kind) = children(current.draft, &member.key, &member.value) else {
                     continue;
                 };
@@ -192,7 +192,7 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
                         }
                     }
                     (Children::Object | Children::ObjectOfObjects, NodeKind::Object(entries)) => {
-                        for entry in entries {
+                        for entry in live(entries) {
                             if kind == Children::ObjectOfObjects
                                 && entry.value.as_object().is_none()
                             {
@@ -210,6 +210,23 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
         stack.extend(pending.into_iter().rev());
     }
     out
+}
+
+/// The members of an object that engines see: with a key repeated, only the last (SL101
+/// reports the others). A shadowed member is not a subschema, and a JSON pointer to its key
+/// names the last one.
+fn live(members: &[Member]) -> impl Iterator<Item = &Member> {
+    let mut seen = std::collections::HashSet::new();
+    let shadowed: Vec<bool> = members
+        .iter()
+        .rev()
+        .map(|m| !seen.insert(m.key.as_str()))
+        .collect();
+    members
+        .iter()
+        .zip(shadowed.into_iter().rev())
+        .filter(|(_, shadowed)| !shadowed)
+        .map(|(m, _)| m)
 }
 
 fn is_schema_value(node: &Node, draft: Draft) -> bool {
@@ -259,6 +276,21 @@ mod tests {
             pointers(text, Draft::Draft7),
             vec!["", "/properties/a~1b", "/properties/c", "/items/0"]
         );
+    }
+
+    #[test]
+    fn a_shadowed_duplicate_is_not_a_subschema() {
+        // Engines keep the last `a` and the last `items`; a pointer names those.
+        let text = r#"{"properties": {"a": {"$ref": "x y"}, "a": {"not": {}}},
+                       "items": {"$id": "first"}, "items": {"type": "string"}}"#;
+        assert_eq!(
+            pointers(text, Draft::Draft202012),
+            vec!["", "/properties/a", "/properties/a/not", "/items"]
+        );
+        let root = parse(text).unwrap();
+        let subs = walk(&root, "", Draft::Draft202012);
+        assert!(subs[1].node.get("not").is_some());
+        assert!(subs[3].node.get("type").is_some());
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! compiles with the `jsonschema` crate against an offline registry of the run's files.
 
 use crate::dialect::Draft;
+use crate::document::escape_pointer_token;
 use crate::document::Node;
-use crate::fix::{Edit, Fix};
+use crate::fix::{Edit, Fix, Move};
 use crate::index::{RefEntry, Resolution};
 use crate::lint::Run;
 use crate::source::FileId;
@@ -56,51 +57,90 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
 /// already reported, and is not held against the fix.
 const UNRESOLVED_REFERENCE: [&str; 3] = ["SL301", "SL302", "SL303"];
 
+/// The moves implied by edits that replace an object's key (`prefixItems` -> `items`): the
+/// member's value, and every finding below it, now lives under the new key.
+fn renamed_keys(before: &Run, fix: &Fix) -> Vec<Move> {
+    let mut out = Vec::new();
+    for e in &fix.edits {
+        let Some(root) = before.files.get(e.file.0).and_then(|f| f.root.as_deref()) else {
+            continue;
+        };
+        let Ok(new_key) = serde_json::from_str::<String>(&e.content) else {
+            continue;
+        };
+        let mut stack = vec![(root, String::new())];
+        while let Some((node, pointer)) = stack.pop() {
+            if !(node.span.start <= e.span.start && e.span.end <= node.span.end) {
+                continue;
+            }
+            match &node.kind {
+                crate::document::NodeKind::Object(members) => {
+                    for m in members {
+                        let child = format!("{pointer}/{}", escape_pointer_token(&m.key));
+                        if m.key_span == e.span {
+                            out.push(Move {
+                                file: e.file,
+                                from: child,
+                                to: format!("{pointer}/{}", escape_pointer_token(&new_key)),
+                            });
+                        } else {
+                            stack.push((&m.value, child));
+                        }
+                    }
+                }
+                crate::document::NodeKind::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        stack.push((item, format!("{pointer}/{i}")));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 fn check_no_new_findings(
     before: &Run,
     after: &Run,
     fix: &Fix,
     touched: &BTreeSet<FileId>,
 ) -> Result<(), String> {
+    // A finding is known by its rule and the JSON pointer it is at (before pointers follow the
+    // fix's moves); the three unresolved-reference rules count as one. Counting per rule alone
+    // would let one fix of a batch hide the finding another adds.
+    let class = |code: &'static str| {
+        if UNRESOLVED_REFERENCE.contains(&code) {
+            "SL301-SL303"
+        } else {
+            code
+        }
+    };
+    let moves: Vec<Move> = fix
+        .moves
+        .iter()
+        .cloned()
+        .chain(renamed_keys(before, fix))
+        .collect();
     for &file in touched {
-        // Where references that led nowhere were reported before, moves applied.
-        let unresolved_before: HashSet<String> = before.files[file.0]
-            .diagnostics
-            .iter()
-            .filter(|d| UNRESOLVED_REFERENCE.contains(&d.rule.code))
-            .map(|d| {
-                fix.moves
-                    .iter()
-                    .find_map(|m| m.apply(file, &d.pointer))
-                    .unwrap_or_else(|| d.pointer.clone())
-            })
-            .collect();
-        let counted = |d: &&crate::diagnostic::Diagnostic| {
-            !(UNRESOLVED_REFERENCE.contains(&d.rule.code) && unresolved_before.contains(&d.pointer))
-        };
-        let count = |run: &Run, skip_known: bool| {
-            let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
-            for d in run.files[file.0]
-                .diagnostics
+        let mut known: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
+        for d in &before.files[file.0].diagnostics {
+            let pointer = moves
                 .iter()
-                .filter(|d| !skip_known || counted(d))
-            {
-                *counts.entry(d.rule.code).or_default() += 1;
-            }
-            counts
-        };
-        let (old, new) = (count(before, false), count(after, true));
-        for (code, n) in &new {
-            if *n > old.get(code).copied().unwrap_or(0) {
-                let d = after.files[file.0]
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.rule.code == *code && counted(d))
-                    .map_or(String::new(), |d| format!(": {}", d.message));
-                return Err(format!(
-                    "it would introduce {code} in `{}`{d}",
-                    after.files[file.0].file.name
-                ));
+                .find_map(|m| m.apply(file, &d.pointer))
+                .unwrap_or_else(|| d.pointer.clone());
+            *known.entry((class(d.rule.code), pointer)).or_default() += 1;
+        }
+        for d in &after.files[file.0].diagnostics {
+            let key = (class(d.rule.code), d.pointer.clone());
+            match known.get_mut(&key) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => {
+                    return Err(format!(
+                        "it would introduce {} in `{}`: {}",
+                        d.rule.code, after.files[file.0].file.name, d.message
+                    ))
+                }
             }
         }
     }

@@ -1,8 +1,10 @@
 //! Discovery: the files named on the command line, and the `*.json` files under the folders named
 //! there, sorted, without following symlinked folders (so no loops), skipping `.git`,
-//! `node_modules`, `target` and hidden folders.
+//! `node_modules`, `target` and hidden folders. A `*.json` symlink that leads nowhere (dangling,
+//! or a loop) is taken, so that reading it reports the reason; a file reached twice is taken once,
+//! by its own path rather than a symlink's.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -51,6 +53,10 @@ fn is_json(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
 }
 
+fn is_symlink(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
 /// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
 /// `accept` filters the files found in folders (files named explicitly are always linted).
 #[must_use]
@@ -60,10 +66,19 @@ pub fn discover(
 ) -> (Vec<Candidate>, Vec<WalkError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    let mut seen = HashSet::new();
+    // Real path -> index in `out`: a file reached twice is linted once, under its own path
+    // rather than a symlink's (`--fix` never writes through a symlink).
+    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
     let mut push = |out: &mut Vec<Candidate>, path: PathBuf, explicit: bool| {
         let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.insert(key) {
+        if let Some(&i) = seen.get(&key) {
+            let kept: &mut Candidate = &mut out[i];
+            if is_symlink(&kept.path) && !is_symlink(&path) {
+                kept.path = path;
+            }
+            kept.explicit |= explicit;
+        } else {
+            seen.insert(key, out.len());
             out.push(Candidate { path, explicit });
         }
     };
@@ -93,8 +108,11 @@ pub fn discover(
             match entry {
                 Ok(entry) => {
                     let path = entry.path();
+                    // A symlink to a folder is not followed. One that leads nowhere (dangling,
+                    // or a loop) is taken like a file, so that reading it reports why.
                     let is_file = entry.file_type().is_file()
-                        || (entry.file_type().is_symlink() && path.is_file());
+                        || (entry.file_type().is_symlink()
+                            && std::fs::metadata(path).map_or(true, |m| !m.is_dir()));
                     if is_file && is_json(path) && accept(path) {
                         push(&mut out, path.to_path_buf(), false);
                     }
@@ -122,6 +140,30 @@ mod tests {
         assert!(named_as_schema(Path::new("x/Schema/deep/tool.json")));
         assert!(!named_as_schema(Path::new("tsconfig.json")));
         assert!(!named_as_schema(Path::new("schemas.json")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_loops_and_duplicates() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("schema-lint-walk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(dir.join("real.json"), "{}").unwrap();
+        // Sorts before `real.json`: the real path is still the one kept.
+        symlink(dir.join("real.json"), dir.join("a-link.json")).unwrap();
+        symlink("loop.json", dir.join("loop.json")).unwrap();
+        symlink("nowhere.json", dir.join("dangling.json")).unwrap();
+        // A folder loop is not followed.
+        symlink("..", dir.join("sub/up")).unwrap();
+        let (found, errors) = discover(std::slice::from_ref(&dir), &|_| true);
+        let names: Vec<String> = found
+            .iter()
+            .map(|c| c.path.strip_prefix(&dir).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["real.json", "dangling.json", "loop.json"]);
+        assert!(errors.is_empty(), "{errors:?}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

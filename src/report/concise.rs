@@ -1,5 +1,6 @@
 //! `path:line:col: CODE message`, one line per finding: stable, for problem matchers and grep.
 
+use super::printable::printable;
 use super::{position, LineCache};
 use crate::lint::Run;
 use std::fmt::Write;
@@ -12,11 +13,11 @@ pub(crate) fn render(run: &Run) -> String {
         let _ = writeln!(
             out,
             "{}:{}:{}: {} {}",
-            run.source(d.file).name,
+            printable(&run.source(d.file).name),
             pos.start.line,
             pos.start.column,
             d.rule.code,
-            d.message
+            printable(&d.message)
         );
     }
     out

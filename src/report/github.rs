@@ -1,5 +1,6 @@
 //! GitHub Actions workflow commands: `::error file=...,line=...::message`, one per finding.
 
+use super::printable::printable;
 use super::{position, LineCache};
 use crate::diagnostic::Severity;
 use crate::lint::Run;
@@ -30,13 +31,13 @@ pub(crate) fn render(run: &Run) -> String {
         let _ = writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&run.source(d.file).name),
+            escape_property(&printable(&run.source(d.file).name)),
             pos.start.line,
             pos.start.column,
             pos.end.line,
             pos.end.column,
             escape_property(&format!("{} {}", d.rule.code, d.rule.name)),
-            escape_data(&d.message)
+            escape_data(&printable(&d.message))
         );
     }
     out

@@ -1,5 +1,6 @@
 //! The human format: miette's graphical report for every finding, then a summary line.
 
+use super::printable::{printable, printable_source};
 use super::{Style, Summary};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::Run;
@@ -22,7 +23,7 @@ impl fmt::Debug for View<'_> {
 
 impl fmt::Display for View<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.d.message)
+        f.write_str(&printable(&self.d.message))
     }
 }
 
@@ -46,9 +47,11 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        match (&self.d.help, &self.d.note) {
+        let help = self.d.help.as_deref().map(printable);
+        let note = self.d.note.as_deref().map(printable);
+        match (help, note) {
             (None, None) => None,
-            (Some(h), None) => Some(Box::new(h)),
+            (Some(h), None) => Some(Box::new(h.into_owned())),
             (None, Some(n)) => Some(Box::new(format!("note: {n}"))),
             (Some(h), Some(n)) => Some(Box::new(format!("{h}\nnote: {n}"))),
         }
@@ -59,14 +62,16 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let label = (!self.d.label.is_empty()).then(|| self.d.label.clone());
+        let label = (!self.d.label.is_empty()).then(|| printable(&self.d.label).into_owned());
         let primary = LabeledSpan::new_primary_with_span(label, span(self.d.span));
         let related = self
             .d
             .related
             .iter()
             .filter(|l| l.file == self.d.file)
-            .map(|l| LabeledSpan::new_with_span(Some(l.message.clone()), span(l.span)));
+            .map(|l| {
+                LabeledSpan::new_with_span(Some(printable(&l.message).into_owned()), span(l.span))
+            });
         Some(Box::new(std::iter::once(primary).chain(related)))
     }
 }
@@ -85,9 +90,14 @@ pub(crate) fn render(run: &Run, style: Style) -> String {
     let mut out = String::new();
     for d in run.diagnostics() {
         let file = run.source(d.file);
+        // Control characters of a broken file are not sent to the terminal.
+        let text = match printable_source(&file.text) {
+            std::borrow::Cow::Borrowed(_) => Arc::clone(&file.text),
+            std::borrow::Cow::Owned(shown) => Arc::from(shown),
+        };
         let view = View {
             d,
-            source: NamedSource::new(file.name.clone(), Arc::clone(&file.text)),
+            source: NamedSource::new(printable(&file.name), text),
             code: format!("{} {}", d.rule.code, d.rule.name),
         };
         let _ = handler.render_report(&mut out, &view);

@@ -6,6 +6,7 @@ use crate::lint::Run;
 use std::fmt::Write;
 
 fn xml(s: &str) -> String {
+    let s = super::printable::printable(s);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -7,7 +7,10 @@ mod github;
 mod human;
 mod json;
 mod junit;
+mod printable;
 mod sarif;
+
+pub use printable::printable;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::Run;
@@ -160,9 +163,10 @@ pub fn applied_fixes(outcome: &crate::fixer::FixOutcome) -> String {
     }
     let mut out = String::from("Fixes applied:\n");
     for (file, fixes) in by_file {
-        let _ = writeln!(out, "  {file}:");
+        let _ = writeln!(out, "  {}:", printable(file));
         for a in fixes {
-            let _ = writeln!(out, "    {} {} ({})", a.code, a.title, a.applicability);
+            let title = printable(&a.title);
+            let _ = writeln!(out, "    {} {title} ({})", a.code, a.applicability);
         }
     }
     out

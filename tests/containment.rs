@@ -1,0 +1,627 @@
+//! Containment: `$ref` resolution never opens a network connection nor a file outside the
+//! linted set, and `--fix` writes only files of the set, only through a temporary file renamed
+//! in the same folder, never through a symlink; two `--fix` runs at once leave every file as it
+//! was or fully fixed.
+//!
+//! The system-call test needs `strace` (`apt-get install -y strace`); without it, it says so and
+//! passes. The canary tests need nothing: a file outside the set whose content would change the
+//! verdict if it were read, beside the same file inside the set to show that it would.
+
+mod common;
+
+use common::{changed, lint_in, snapshot, Scratch, FIXABLE, FIXED};
+use std::path::{Component, Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// References that lead out of the set: a local file, a file beside the set, the cloud metadata
+/// address, the web, and a `file://` URI of a file that exists outside the set.
+fn outward_refs(outside: &Path) -> Vec<String> {
+    vec![
+        "file:///etc/passwd".to_owned(),
+        "../../outside.json".to_owned(),
+        "../outside/canary.json".to_owned(),
+        "http://169.254.169.254/latest/meta-data".to_owned(),
+        "https://example.com/schema.json".to_owned(),
+        format!("file://{}/canary.json#/$defs/x", outside.display()),
+        "https://canary.example/canary.json".to_owned(),
+    ]
+}
+
+/// A set that references outward from a schema file and from a `tools/list` document, with
+/// fixable findings so that `--fix` runs the proof (compile) over them; and the files outside.
+fn containment_tree(dir: &Scratch) -> PathBuf {
+    let outside = dir.join("outside");
+    // Would resolve the canary references if read, and is a broken schema.
+    dir.write(
+        "outside/canary.json",
+        r#"{"$id": "https://canary.example/canary.json", "$defs": {"x": {"type": 5}}, "type": 5}"#,
+    );
+    dir.write("outside.json", r#"{"type": 5}"#);
+    let refs = outward_refs(&outside);
+    let properties: Vec<String> = refs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            format!(
+                "\"p{i}\": {{\"$ref\": {}}}",
+                serde_json::to_string(r).unwrap()
+            )
+        })
+        .collect();
+    dir.write(
+        "set/refs.json",
+        format!(
+            "{{\n  \"$id\": \"my_tool:refs\",\n  \"type\": \"object\",\n  \"properties\": {{\n    {},\n    \"frag\": {{\"$id\": \"#my_tool:frag\"}}\n  }}\n}}\n",
+            properties.join(",\n    ")
+        ),
+    );
+    dir.write(
+        "set/sub/tools.json",
+        format!(
+            "{{\"tools\": [{{\"name\": \"t\", \"inputSchema\": {{\"type\": \"object\"}}, \"outputSchema\": {{\"$id\": \"my_tool:out\", \"type\": \"object\", \"properties\": {{{}}}}}}}]}}\n",
+            properties.join(", ")
+        ),
+    );
+    dir.write("set/tool.json", FIXABLE);
+    dir.join("set")
+}
+
+fn strace_available() -> bool {
+    Command::new("strace")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// `path` made absolute against `cwd`, with `.` and `..` resolved by the text alone.
+fn lexical(cwd: &Path, path: &str) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in cwd.join(path).components() {
+        match c {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Files a process opens before and around `main` that are not the user's: the dynamic loader
+/// and libraries, `/proc/self` (the stack guard, the cgroup CPU quota) and the cgroup files.
+fn runtime_file(path: &Path) -> bool {
+    let p = path.to_string_lossy();
+    [
+        "/etc/ld.so.cache",
+        "/etc/ld.so.preload",
+        "/lib/",
+        "/lib64/",
+        "/usr/lib/",
+        "/usr/lib64/",
+        "/proc/self/",
+        "/proc/thread-self/",
+        "/sys/fs/cgroup/",
+        "/sys/devices/system/cpu/",
+    ]
+    .iter()
+    .any(|prefix| p == *prefix || p.starts_with(prefix))
+}
+
+/// One traced system call: its name, the first quoted argument, the whole line.
+struct Call {
+    name: String,
+    path: Option<String>,
+    line: String,
+}
+
+fn parse_trace(log: &str) -> Vec<Call> {
+    log.lines()
+        .filter_map(|line| {
+            // `PID name(args) = ret`; strace's own notes start with `+++` or `---`.
+            let rest = line.split_once(' ').map_or(line, |(_, r)| r).trim_start();
+            if rest.starts_with("+++") || rest.starts_with("---") || rest.starts_with('<') {
+                return None;
+            }
+            let name = rest.split('(').next()?.to_owned();
+            let path = rest
+                .split_once('"')
+                .and_then(|(_, r)| r.split_once('"'))
+                .map(|(p, _)| p.to_owned());
+            Some(Call {
+                name,
+                path,
+                line: line.to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// Runs the binary under strace in `set` and checks every call it made.
+fn traced(set: &Path, args: &[&str], log: &Path) -> Vec<String> {
+    let mut cmd = Command::new("strace");
+    cmd.args(["-f", "-qq", "-s", "4096", "-o"])
+        .arg(log)
+        .args([
+            "-e",
+            "trace=network,open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,\
+             link,linkat,symlink,symlinkat,mkdir,mkdirat,truncate,execve",
+        ])
+        .arg(common::BIN)
+        .args(args)
+        .current_dir(set)
+        // `cargo test` points the loader at the toolchain's folders; the binary needs none.
+        .env_remove("LD_LIBRARY_PATH")
+        .env_remove("LD_PRELOAD");
+    let ran = common::run_with_limit(cmd, LIMIT);
+    let code = ran.exit();
+    assert!(code == 0 || code == 1, "{ran:#?}");
+    let log = std::fs::read_to_string(log).unwrap();
+    check_trace(set, args, &log)
+}
+
+/// The state of a trace check: what was opened for writing, and what is wrong so far.
+struct TraceCheck<'a> {
+    set: &'a Path,
+    temps: Vec<PathBuf>,
+    problems: Vec<String>,
+    reads_in_set: usize,
+}
+
+impl TraceCheck<'_> {
+    fn problem(&mut self, what: &str, call: &Call) {
+        self.problems.push(format!("{what}: {}", call.line));
+    }
+
+    fn open(&mut self, call: &Call) {
+        let Some(path) = &call.path else {
+            return self.problem("an open without a path", call);
+        };
+        if !path.starts_with('/') && !call.line.contains("AT_FDCWD") && call.name != "open" {
+            return self.problem("an open relative to a descriptor", call);
+        }
+        let abs = lexical(self.set, path);
+        let writes = ["O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC"]
+            .iter()
+            .any(|f| call.line.contains(f))
+            || call.name == "creat";
+        let inside = abs.starts_with(self.set);
+        // `schema-lint.toml` is looked for in the folders above the first path.
+        let config = abs.file_name().is_some_and(|n| n == "schema-lint.toml")
+            && abs.parent().is_some_and(|p| self.set.starts_with(p));
+        if writes {
+            let temp = abs
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().ends_with(".schema-lint.tmp"));
+            if inside && temp && !call.line.contains(" = -1 ") {
+                self.temps.push(abs);
+            } else {
+                self.problem("a write that is not a temp file of the set", call);
+            }
+            if !call.line.contains("O_EXCL") {
+                self.problem("a temp file opened without O_EXCL", call);
+            }
+        } else if inside {
+            self.reads_in_set += 1;
+        } else if !config && !runtime_file(&abs) {
+            self.problem("opened outside the set", call);
+        }
+    }
+
+    fn rename(&mut self, call: &Call) {
+        // Both paths: `rename("./.a.json.1.0.schema-lint.tmp", "./a.json")`.
+        let quoted: Vec<&str> = call.line.split('"').skip(1).step_by(2).collect();
+        let [from, to] = quoted[..] else {
+            return self.problem("a rename I cannot read", call);
+        };
+        let (from, to) = (lexical(self.set, from), lexical(self.set, to));
+        let named_after_target = match (from.file_name(), to.file_name()) {
+            (Some(f), Some(t)) => {
+                let f = f.to_string_lossy();
+                f.starts_with(&format!(".{}.", t.to_string_lossy()))
+                    && f.ends_with(".schema-lint.tmp")
+            }
+            _ => false,
+        };
+        if !self.temps.contains(&from)
+            || from.parent() != to.parent()
+            || !to.starts_with(self.set)
+            || !named_after_target
+        {
+            self.problem("a rename that is not temp -> file in one folder", call);
+        }
+        if std::fs::symlink_metadata(&to).is_ok_and(|m| m.file_type().is_symlink()) {
+            self.problem("renamed over a symlink", call);
+        }
+    }
+}
+
+/// What is wrong in a trace of a run over `set` with `args`.
+fn check_trace(set: &Path, args: &[&str], log: &str) -> Vec<String> {
+    let calls = parse_trace(log);
+    let mut check = TraceCheck {
+        set,
+        temps: Vec::new(),
+        problems: Vec::new(),
+        reads_in_set: 0,
+    };
+    let (mut execs, mut renames) = (0, 0);
+    for call in &calls {
+        match call.name.as_str() {
+            "execve" => {
+                execs += 1;
+                if execs > 1 {
+                    check.problem("started another program", call);
+                }
+            }
+            "open" | "openat" | "openat2" | "creat" => check.open(call),
+            "rename" | "renameat" | "renameat2" => {
+                renames += 1;
+                check.rename(call);
+            }
+            "unlink" | "unlinkat" => {
+                let path = call.path.as_deref().map(|p| lexical(set, p));
+                if !path.is_some_and(|p| check.temps.contains(&p)) {
+                    check.problem("removed a file that is not its temp file", call);
+                }
+            }
+            // Every other traced call is a network call (socket, connect, sendto, ...) or makes
+            // a folder or a link: none is allowed.
+            _ => check.problem("unexpected system call", call),
+        }
+    }
+    // The trace saw the run: the files of the set were read, and `--fix` renamed its fixes in.
+    if check.reads_in_set < 2 {
+        check.problems.push(format!(
+            "the trace shows no read of the set ({} calls)",
+            calls.len()
+        ));
+    }
+    if args.contains(&"--fix") && renames == 0 {
+        check
+            .problems
+            .push("the trace shows no rename under --fix".to_owned());
+    }
+    check.problems
+}
+
+#[test]
+fn the_trace_check_catches_what_it_must() {
+    let set = Path::new("/w/set");
+    let log = r#"7 execve("/bin/schema-lint", ["schema-lint", "--fix", "."], 0x0 /* 3 vars */) = 0
+7 openat(AT_FDCWD, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) = 3
+7 openat(AT_FDCWD, "./a.json", O_RDONLY|O_CLOEXEC) = 3
+7 openat(AT_FDCWD, "./b.json", O_RDONLY|O_CLOEXEC) = 3
+8 openat(AT_FDCWD, "./../outside.json", O_RDONLY|O_CLOEXEC) = 3
+8 openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 3
+8 socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 4
+8 connect(4, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("169.254.169.254")}, 16) = 0
+7 openat(AT_FDCWD, "./a.json", O_WRONLY|O_TRUNC|O_CLOEXEC) = 3
+7 openat(AT_FDCWD, "./.b.json.7.0.schema-lint.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0666) = 3
+7 rename("./.b.json.7.0.schema-lint.tmp", "./sub/b.json") = 0
+7 unlink("./a.json") = 0
+9 execve("/bin/sh", ["sh"], 0x0 /* 3 vars */) = 0
+7 +++ exited with 0 +++
+"#;
+    let problems = check_trace(set, &["--fix", "."], log);
+    let kinds = [
+        "opened outside the set: 8 openat(AT_FDCWD, \"./../outside.json\"",
+        "opened outside the set: 8 openat(AT_FDCWD, \"/etc/passwd\"",
+        "unexpected system call: 8 socket(",
+        "unexpected system call: 8 connect(",
+        "a write that is not a temp file of the set: 7 openat(AT_FDCWD, \"./a.json\"",
+        "a temp file opened without O_EXCL: 7 openat(AT_FDCWD, \"./a.json\"",
+        "a rename that is not temp -> file in one folder",
+        "removed a file that is not its temp file",
+        "started another program",
+    ];
+    for kind in kinds {
+        assert!(
+            problems.iter().any(|p| p.starts_with(kind)),
+            "missed {kind}: {problems:#?}"
+        );
+    }
+    assert_eq!(problems.len(), kinds.len(), "{problems:#?}");
+}
+
+#[test]
+fn references_open_no_connection_and_no_file_outside_the_set() {
+    if !strace_available() {
+        eprintln!(
+            "SKIPPED references_open_no_connection_and_no_file_outside_the_set: strace is not \
+             installed (apt-get install -y strace)"
+        );
+        return;
+    }
+    let dir = Scratch::new("strace");
+    let set = containment_tree(&dir);
+    // A symlink in the set to a fixable file outside it: read (the walk takes symlinked files),
+    // never written.
+    dir.write("outside/linked.json", FIXABLE);
+    std::os::unix::fs::symlink("../outside/linked.json", set.join("linked.json")).unwrap();
+    let outside_before = snapshot(&dir.join("outside"));
+    let set = set.canonicalize().unwrap();
+    let log = dir.join("trace.log");
+    let mut problems = Vec::new();
+    for args in [
+        &["."][..],
+        &["--output-format", "json", "."],
+        &["--fix", "."],
+        &[
+            "--fix",
+            "--unsafe-fixes",
+            "--fix-id",
+            "defs",
+            "--target",
+            "mcp-2026-07-28",
+            ".",
+        ],
+        &["--diff", "tool.json", "refs.json"],
+    ] {
+        // Start from the same files each time.
+        let _ = std::fs::remove_dir_all(&set);
+        containment_tree(&dir);
+        std::os::unix::fs::symlink("../outside/linked.json", set.join("linked.json")).unwrap();
+        for p in traced(&set, args, &log) {
+            problems.push(format!("{args:?}: {p}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(changed(&outside_before, &snapshot(&dir.join("outside"))).is_empty());
+}
+
+/// The json output of a run, parsed.
+fn json_findings(dir: &Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let mut all = vec!["--output-format", "json"];
+    all.extend_from_slice(args);
+    let ran = lint_in(dir, &all, LIMIT);
+    ran.exit();
+    let value: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    value["diagnostics"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_canary_outside_the_set_changes_nothing() {
+    let dir = Scratch::new("canary");
+    // `../outside/can ary.json` is not a URI (the space): SL301 offers to percent-encode it only
+    // when the encoded reference resolves in the run. Outside the set it must not resolve.
+    dir.write("outside/can ary.json", r#"{"type": "object"}"#);
+    // Its `$id` is what the rename of `my_tool:output` would pick: were it read, the fix would
+    // have to choose `my_tool_output_2`.
+    dir.write(
+        "outside/taken.json",
+        r#"{"$id": "my_tool_output", "type": "object"}"#,
+    );
+    dir.write(
+        "set/refs.json",
+        r#"{"$id": "my_tool:output", "properties": {"a": {"$ref": "../outside/can ary.json"}, "b": {"$ref": "../outside/taken.json"}}}"#,
+    );
+    // The control: the same files inside a set do change the verdict.
+    dir.write("control/inside/can ary.json", r#"{"type": "object"}"#);
+    dir.write(
+        "control/inside/taken.json",
+        r#"{"$id": "my_tool_output", "type": "object"}"#,
+    );
+    dir.write(
+        "control/refs.json",
+        r#"{"$id": "my_tool:output", "properties": {"a": {"$ref": "inside/can ary.json"}, "b": {"$ref": "inside/taken.json"}}}"#,
+    );
+    let fixes = |dir: &Path| -> Vec<(String, Option<String>)> {
+        json_findings(dir, &["."])
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["fix"]["title"].as_str().map(str::to_owned),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        fixes(&dir.join("control")),
+        [
+            (
+                "SL201".to_owned(),
+                Some("Rename `$id` `my_tool:output` to `my_tool_output_2`".to_owned())
+            ),
+            (
+                "SL301".to_owned(),
+                Some("Percent-encode `inside/can ary.json` as `inside/can%20ary.json`".to_owned())
+            ),
+        ]
+    );
+    assert_eq!(
+        fixes(&dir.join("set")),
+        [
+            (
+                "SL201".to_owned(),
+                Some("Rename `$id` `my_tool:output` to `my_tool_output`".to_owned())
+            ),
+            ("SL301".to_owned(), None),
+        ]
+    );
+    // Named one by one on the command line, the same.
+    let named = json_findings(&dir.join("set"), &["refs.json"]);
+    assert_eq!(named.len(), 2);
+    assert!(named[1]["fix"].is_null());
+}
+
+#[cfg(unix)]
+#[test]
+fn fix_writes_only_inside_the_set_and_never_through_a_symlink() {
+    use std::os::unix::fs::symlink;
+    let dir = Scratch::new("fix-symlinks");
+    dir.write("outside/target.json", FIXABLE);
+    dir.write("outside/folder/in-linked-folder.json", FIXABLE);
+    dir.write("set/own.json", FIXABLE);
+    dir.write(
+        "set/real.json",
+        FIXABLE.replace("my_tool:output", "my_tool:real"),
+    );
+    symlink("../outside/target.json", dir.join("set/to-outside.json")).unwrap();
+    symlink("real.json", dir.join("set/a-to-real.json")).unwrap();
+    symlink("../outside/folder", dir.join("set/linked-folder")).unwrap();
+    let outside_before = snapshot(&dir.join("outside"));
+    let ran = lint_in(
+        &dir.join("set"),
+        &["--fix", "--output-format", "concise", "."],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(
+        ran.stdout.lines().collect::<Vec<_>>(),
+        [
+            "to-outside.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "to-outside.json:2:18: SL901 Fix for SL201 not applied: `to-outside.json` is a symlink; schema-lint does not write through symlinks",
+        ]
+    );
+    assert!(changed(&outside_before, &snapshot(&dir.join("outside"))).is_empty());
+    assert_eq!(
+        std::fs::read_to_string(dir.join("set/own.json")).unwrap(),
+        FIXED
+    );
+    // Reached through a symlink too, fixed under its own path; the symlinks are still symlinks.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("set/real.json")).unwrap(),
+        FIXED.replace("my_tool_output", "my_tool_real")
+    );
+    for link in ["to-outside.json", "a-to-real.json", "linked-folder"] {
+        assert!(std::fs::symlink_metadata(dir.join("set").join(link))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    // Nothing left behind.
+    let leftovers: Vec<String> = snapshot(&dir.path)
+        .into_keys()
+        .filter(|k| k.contains(".schema-lint."))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// A tree of `n` files with fixes of every kind: `$id` renames with the `$ref`s in another file
+/// of the same folder that name them, `$id` fragments to `$anchor`, percent-encoded references,
+/// URNs; CRLF and a byte order mark.
+fn race_tree(dir: &Path, n: usize) {
+    for i in 0..n {
+        let text = match i % 4 {
+            0 => format!(
+                "{{\n  \"$id\": \"my_tool:out{i}\",\n  \"type\": \"object\",\n  \"properties\": {{\"self\": {{\"$ref\": \"my_tool:out{i}#\"}}}}\n}}\n"
+            ),
+            1 => format!(
+                "{{\r\n  \"$defs\": {{\"a\": {{\"$id\": \"#frag{i}\"}}}},\r\n  \"$ref\": \"my_tool:out{}\"\r\n}}\r\n",
+                i - 1
+            ),
+            2 => format!(
+                "{{\"$id\": \"https://example.com/{i}.json\", \"$defs\": {{\"my key\": {{\"type\": \"string\"}}}}, \"properties\": {{\"k\": {{\"$ref\": \"#/$defs/my key\"}}}}}}"
+            ),
+            _ => format!(
+                "\u{feff}{{\"$id\": \"urn:my_tool:{i}\", \"title\": \"é{i}\", \"type\": \"object\"}}\n"
+            ),
+        };
+        let path = dir.join(format!("d{}/f{i:04}.json", i / 8));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+#[test]
+fn two_fix_runs_at_once_leave_each_file_as_it_was_or_fully_fixed() {
+    let dir = Scratch::new("race");
+    let n = 300;
+    let original = dir.join("original");
+    race_tree(&original, n);
+    let before = snapshot(&original);
+    // The fixed tree, from one run alone.
+    let reference = dir.join("reference");
+    race_tree(&reference, n);
+    let ran = lint_in(&reference, &["--fix", "--quiet", "."], LIMIT);
+    assert!(matches!(ran.exit(), 0 | 1), "{ran:#?}");
+    let fixed = snapshot(&reference);
+    assert_eq!(changed(&before, &fixed).len(), n, "every file has a fix");
+    for round in 0..3_u64 {
+        let work = dir.join(&format!("round{round}"));
+        race_tree(&work, n);
+        let start = |work: &Path| {
+            Command::new(common::BIN)
+                .args(["--fix", "--quiet", "."])
+                .current_dir(work)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        };
+        // At once, then with the second run starting while the first is writing.
+        let mut a = start(&work);
+        std::thread::sleep(Duration::from_millis(300 * round));
+        let mut b = start(&work);
+        let deadline = std::time::Instant::now() + LIMIT;
+        for child in [&mut a, &mut b] {
+            loop {
+                if let Some(status) = child.try_wait().unwrap() {
+                    let code = status.code().expect("no signal");
+                    assert!(matches!(code, 0 | 1), "round {round}: exit {code}");
+                    break;
+                }
+                assert!(std::time::Instant::now() < deadline, "round {round}: hung");
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+        let after = snapshot(&work);
+        assert_eq!(
+            after.keys().collect::<Vec<_>>(),
+            before.keys().collect::<Vec<_>>(),
+            "round {round}: files appeared or vanished (temp files left?)"
+        );
+        for (path, entry) in &after {
+            let common::Entry::File(bytes) = entry else {
+                panic!("{path}: not a file");
+            };
+            let text = std::str::from_utf8(bytes).unwrap();
+            assert!(
+                serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}'))
+                    .is_ok(),
+                "round {round}: {path} does not parse"
+            );
+            assert!(
+                Some(entry) == before.get(path) || Some(entry) == fixed.get(path),
+                "round {round}: {path} is neither the original nor the fixed text:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_network_client_is_built_in() {
+    // The `jsonschema` crate fetches remote references only with its `resolve-http` (reqwest) and
+    // `resolve-file` features: they are off, and no HTTP or TLS client is in the lock file.
+    let manifest =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("jsonschema ="))
+        .expect("jsonschema is a dependency");
+    assert!(line.contains("default-features = false"), "{line}");
+    assert!(!line.contains("resolve-"), "{line}");
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    for client in [
+        "reqwest",
+        "hyper",
+        "ureq",
+        "curl",
+        "isahc",
+        "attohttpc",
+        "native-tls",
+        "rustls",
+        "openssl",
+        "tokio",
+    ] {
+        assert!(
+            !lock.contains(&format!("name = \"{client}\"")),
+            "`{client}` is in Cargo.lock"
+        );
+    }
+}
