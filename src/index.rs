@@ -92,8 +92,6 @@ pub struct RunIndex {
     pub file_uris: HashMap<FileId, String>,
     /// (file, pointer) -> the resource rooted there.
     by_location: HashMap<(FileId, String), usize>,
-    /// Per file, the range of [`RunIndex::refs`] it holds (a file's references are contiguous).
-    ref_ranges: HashMap<FileId, std::ops::Range<usize>>,
 }
 
 /// One file as the index sees it.
@@ -191,28 +189,14 @@ impl RunIndex {
                 .path
                 .map_or_else(|| file_uri(Path::new(input.name)), file_uri);
             index.file_uris.insert(input.file, uri.clone());
-            let first_ref = index.refs.len();
             for (unit_no, unit) in units(input.root, input.kind, default_draft)
                 .iter()
                 .enumerate()
             {
                 index.add_unit(input, &uri, unit_no, unit);
             }
-            index
-                .ref_ranges
-                .insert(input.file, first_ref..index.refs.len());
         }
         index
-    }
-
-    /// The references written in `file`, in document order: a slice, so that rules looking at
-    /// one file do not scan every reference of the run.
-    #[must_use]
-    pub fn refs_in(&self, file: FileId) -> &[RefEntry] {
-        self.ref_ranges
-            .get(&file)
-            .and_then(|r| self.refs.get(r.clone()))
-            .unwrap_or(&[])
     }
 
     fn add_unit(

@@ -205,7 +205,7 @@ fn reachable_files(run: &Run, start: FileId) -> BTreeSet<FileId> {
     let mut seen = BTreeSet::from([start]);
     let mut queue = vec![start];
     while let Some(file) = queue.pop() {
-        for r in run.index.refs_in(file) {
+        for r in run.index.refs.iter().filter(|r| r.file == file) {
             if let Ok(t) = run.index.target_resource(r) {
                 let target = run.index.resources[t].file;
                 if seen.insert(target) {
@@ -283,9 +283,9 @@ fn other_findings(
         .collect();
     out.extend(
         index
-            .refs_in(file)
+            .refs
             .iter()
-            .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
+            .filter(|r| r.file == file && fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
             .map(|r| (r.schema_pointer.clone(), r.keyword, None)),
     );
     for (n, (i, r)) in index

@@ -84,9 +84,9 @@ impl<'c, 'a> Tree<'c, 'a> {
         for r in cx
             .run
             .index
-            .refs_in(cx.file.id)
+            .refs
             .iter()
-            .filter(|r| r.unit == cx.unit_no)
+            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
         {
             let Some(&holder) = by_pointer.get(r.schema_pointer.as_str()) else {
                 continue;

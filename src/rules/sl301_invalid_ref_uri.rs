@@ -27,9 +27,9 @@ impl Rule for InvalidRefUri {
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
         for r in index
-            .refs_in(cx.file.id)
+            .refs
             .iter()
-            .filter(|r| r.unit == cx.unit_no)
+            .filter(|r| r.file == cx.file.id && r.unit == cx.unit_no)
         {
             let Err(problem) = check_uri_reference(&r.raw) else {
                 continue;
