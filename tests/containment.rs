@@ -409,9 +409,12 @@ fn a_canary_outside_the_set_changes_nothing() {
         "control/refs.json",
         r#"{"$id": "my_tool:output", "properties": {"a": {"$ref": "inside/can ary.json"}, "b": {"$ref": "inside/taken.json"}}}"#,
     );
+    // The findings whose fix depends on what the run holds (other rules may report the
+    // references as unresolved or remote: they are not the point here).
     let fixes = |dir: &Path| -> Vec<(String, Option<String>)> {
         json_findings(dir, &["."])
             .iter()
+            .filter(|d| matches!(d["code"].as_str(), Some("SL201" | "SL301")))
             .map(|d| {
                 (
                     d["code"].as_str().unwrap().to_owned(),
@@ -445,8 +448,9 @@ fn a_canary_outside_the_set_changes_nothing() {
     );
     // Named one by one on the command line, the same.
     let named = json_findings(&dir.join("set"), &["refs.json"]);
-    assert_eq!(named.len(), 2);
-    assert!(named[1]["fix"].is_null());
+    let sl301: Vec<_> = named.iter().filter(|d| d["code"] == "SL301").collect();
+    assert_eq!(sl301.len(), 1);
+    assert!(sl301[0]["fix"].is_null());
 }
 
 #[cfg(unix)]

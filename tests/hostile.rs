@@ -63,6 +63,16 @@ fn a_50_mb_string_is_linted_and_fixed_around() {
     let ran = lint_in(&dir.path, &["--output-format", "concise", "."], LIMIT);
     assert_eq!(ran.exit(), 1, "{ran:#?}");
     assert_eq!(lines(&ran.stdout).len(), 2, "{ran:#?}");
+    // The human report shows a window of the 50 MB line below the finding, not the line.
+    let ran = lint_in(&dir.path, &["long.json"], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert!(
+        ran.stdout.len() < 4000,
+        "{} bytes of report",
+        ran.stdout.len()
+    );
+    assert!(ran.stdout.contains("╭─[long.json:2:18]"), "{}", ran.stdout);
+    assert!(ran.stdout.contains("yyy…"), "{}", ran.stdout);
     let ran = lint_in(
         &dir.path,
         &["--fix", "--output-format", "concise", "."],

@@ -1,17 +1,22 @@
 //! The human format: miette's graphical report for every finding, then a summary line.
 
+use super::excerpt::{lines_of, Excerpt, Lines, Shown};
 use super::printable::{printable, printable_source};
 use super::{Style, Summary};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::Run;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 /// A finding as miette sees it.
 struct View<'a> {
     d: &'a Diagnostic,
-    source: NamedSource<Arc<str>>,
+    source: Box<dyn miette::SourceCode + 'a>,
+    /// The primary span and the related labels of the same file, in `source`'s offsets.
+    primary: SourceSpan,
+    related: Vec<(String, SourceSpan)>,
     code: String,
 }
 
@@ -58,21 +63,64 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        Some(&*self.source)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let label = (!self.d.label.is_empty()).then(|| printable(&self.d.label).into_owned());
-        let primary = LabeledSpan::new_primary_with_span(label, span(self.d.span));
+        let primary = LabeledSpan::new_primary_with_span(label, self.primary);
         let related = self
-            .d
             .related
             .iter()
-            .filter(|l| l.file == self.d.file)
-            .map(|l| {
-                LabeledSpan::new_with_span(Some(printable(&l.message).into_owned()), span(l.span))
-            });
+            .map(|(m, s)| LabeledSpan::new_with_span(Some(printable(m).into_owned()), *s));
         Some(Box::new(std::iter::once(primary).chain(related)))
+    }
+}
+
+/// What miette shows of `file` for `d`: the whole text, or an excerpt where lines are long
+/// (`lines` caches each long file's line table); printable either way.
+fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) -> View<'a> {
+    let file = run.source(d.file);
+    let related: Vec<_> = d.related.iter().filter(|l| l.file == d.file).collect();
+    let code = format!("{} {}", d.rule.code, d.rule.name);
+    let name = printable(&file.name).into_owned();
+    if file.text.len() > super::excerpt::MAX_LINE {
+        let all = lines
+            .entry(d.file.0)
+            .or_insert_with(|| lines_of(&file.text));
+        let spans: Vec<_> = std::iter::once(d.span)
+            .chain(related.iter().map(|l| l.span))
+            .collect();
+        if let Some(excerpt) = Excerpt::new(&name, &file.text, all, &spans) {
+            let primary = excerpt.span(d.span);
+            let related = related
+                .iter()
+                .map(|l| (l.message.clone(), excerpt.span(l.span)))
+                .collect();
+            let text = printable_source(excerpt.text()).into_owned();
+            return View {
+                d,
+                source: Box::new(Shown { excerpt, text }),
+                primary,
+                related,
+                code,
+            };
+        }
+    }
+    // Control characters of a broken file are not sent to the terminal.
+    let text = match printable_source(&file.text) {
+        std::borrow::Cow::Borrowed(_) => Arc::clone(&file.text),
+        std::borrow::Cow::Owned(shown) => Arc::from(shown),
+    };
+    View {
+        d,
+        source: Box::new(NamedSource::new(name, text)),
+        primary: span(d.span),
+        related: related
+            .iter()
+            .map(|l| (l.message.clone(), span(l.span)))
+            .collect(),
+        code,
     }
 }
 
@@ -88,18 +136,9 @@ pub(crate) fn render(run: &Run, style: Style) -> String {
         .with_urls(false)
         .with_primary_span_start();
     let mut out = String::new();
+    let mut lines = HashMap::new();
     for d in run.diagnostics() {
-        let file = run.source(d.file);
-        // Control characters of a broken file are not sent to the terminal.
-        let text = match printable_source(&file.text) {
-            std::borrow::Cow::Borrowed(_) => Arc::clone(&file.text),
-            std::borrow::Cow::Owned(shown) => Arc::from(shown),
-        };
-        let view = View {
-            d,
-            source: NamedSource::new(printable(&file.name), text),
-            code: format!("{} {}", d.rule.code, d.rule.name),
-        };
+        let view = view(run, d, &mut lines);
         let _ = handler.render_report(&mut out, &view);
         out.push('\n');
     }

@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod catalogue;
 mod concise;
+mod excerpt;
 mod github;
 mod human;
 mod json;
