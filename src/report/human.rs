@@ -5,7 +5,7 @@ use super::printable::{printable, printable_source};
 use super::{Style, Summary};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::Run;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -77,6 +77,38 @@ impl miette::Diagnostic for View<'_> {
     }
 }
 
+/// A file's text for miette, whose `path:line:column` header then counts the column in
+/// characters, as every other format does (miette itself counts bytes).
+struct CharColumns {
+    name: String,
+    text: Arc<str>,
+}
+
+impl miette::SourceCode for CharColumns {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self.text.as_ref().read_span(span, before, after)?;
+        let offset = span.offset().min(self.text.len());
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let column = self
+            .text
+            .get(line_start..offset)
+            .map_or(inner.column(), |prefix| prefix.chars().count());
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            if before == 0 { column } else { inner.column() },
+            inner.line_count(),
+        )))
+    }
+}
+
 /// What miette shows of `file` for `d`: the whole text, or an excerpt where lines are long
 /// (`lines` caches each long file's line table); printable either way.
 fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) -> View<'a> {
@@ -114,7 +146,7 @@ fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) 
     };
     View {
         d,
-        source: Box::new(NamedSource::new(name, text)),
+        source: Box::new(CharColumns { name, text }),
         primary: span(d.span),
         related: related
             .iter()
