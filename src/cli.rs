@@ -127,6 +127,11 @@ pub struct CheckArgs {
     /// Exit with 0 even when findings are reported (2 still means an error)
     #[arg(long)]
     pub exit_zero: bool,
+
+    /// MiB of file text and parsed trees a check keeps between indexing files and linting
+    /// them; files past it are read again when linted (`--fix` keeps every file)
+    #[arg(long, value_name = "MIB", default_value_t = crate::lint::DEFAULT_MEMORY_BUDGET_MIB)]
+    pub memory_budget: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

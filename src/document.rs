@@ -48,6 +48,33 @@ pub struct ParseFailure {
 }
 
 impl Node {
+    /// Bytes the tree holds, itself included: what keeping it costs a run.
+    #[must_use]
+    pub fn footprint(&self) -> usize {
+        fn heap(s: &CompactString) -> usize {
+            if s.is_heap_allocated() {
+                s.capacity()
+            } else {
+                0
+            }
+        }
+        fn below(node: &Node) -> usize {
+            match &node.kind {
+                NodeKind::Null | NodeKind::Bool(_) => 0,
+                NodeKind::Number(s) | NodeKind::String(s) => heap(s),
+                NodeKind::Array(items) => items
+                    .iter()
+                    .map(|n| std::mem::size_of::<Node>() + below(n))
+                    .sum(),
+                NodeKind::Object(members) => members
+                    .iter()
+                    .map(|m| std::mem::size_of::<Member>() + heap(&m.key) + below(&m.value))
+                    .sum(),
+            }
+        }
+        std::mem::size_of::<Node>() + below(self)
+    }
+
     #[must_use]
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {

@@ -53,7 +53,7 @@ pub struct RefEntry {
     pub file: FileId,
     pub unit: usize,
     /// Pointer of the subschema holding the keyword.
-    pub schema_pointer: String,
+    pub schema_pointer: Box<str>,
     pub keyword: &'static str,
     pub raw: String,
     pub span: Span,
@@ -194,30 +194,108 @@ impl RunIndex {
     /// Indexes the schemas of every input.
     #[must_use]
     pub fn build(inputs: &[IndexInput<'_>], default_draft: Draft) -> Self {
-        let mut index = RunIndex::default();
-        for input in inputs {
-            let uri = input
-                .path
-                .map_or_else(|| file_uri(Path::new(input.name)), file_uri);
-            index.file_uris.insert(input.file, uri.clone());
-            for (unit_no, unit) in units(input.root, input.kind, default_draft)
+        Self::merge(
+            inputs
                 .iter()
-                .enumerate()
-            {
-                index.add_unit(input, &uri, unit_no, unit);
-            }
+                .map(|input| Self::of_file(input, default_draft))
+                .collect(),
+        )
+    }
+
+    /// The index of one file on its own: what a run keeps of the file once its tree is gone.
+    /// [`RunIndex::merge`] joins the files of a run.
+    #[must_use]
+    pub fn of_file(input: &IndexInput<'_>, default_draft: Draft) -> Self {
+        let mut index = RunIndex::default();
+        let uri = input
+            .path
+            .map_or_else(|| file_uri(Path::new(input.name)), file_uri);
+        index.file_uris.insert(input.file, uri.clone());
+        for (unit_no, unit) in units(input.root, input.kind, default_draft)
+            .iter()
+            .enumerate()
+        {
+            index.add_unit(input, &uri, unit_no, unit);
+        }
+        index
+    }
+
+    /// Joins the indexes of single files (see [`RunIndex::of_file`]), in run order, and links
+    /// every reference to the resource it names.
+    #[must_use]
+    pub fn merge(parts: Vec<RunIndex>) -> Self {
+        let mut index = RunIndex::default();
+        // Sized once: growing by doubling would hold two copies of the largest table at once.
+        index
+            .refs
+            .reserve_exact(parts.iter().map(|p| p.refs.len()).sum());
+        index
+            .resources
+            .reserve_exact(parts.iter().map(|p| p.resources.len()).sum());
+        for part in parts {
+            index.append(part);
         }
         index.raw_ids = index
             .resources
             .iter()
             .filter_map(|r| r.id.as_ref().map(|id| id.raw.clone()))
             .collect();
-        for (i, r) in index.refs.iter().enumerate() {
-            if let Ok(target) = index.target_resource(r) {
+        let targets: Vec<Option<usize>> = {
+            use rayon::prelude::*;
+            index
+                .refs
+                .par_iter()
+                .map(|r| index.target_resource(r).ok())
+                .collect()
+        };
+        for (i, target) in targets.into_iter().enumerate() {
+            if let Some(target) = target {
                 index.refs_by_target.entry(target).or_default().push(i);
             }
         }
         index
+    }
+
+    /// Adds the entries of a one-file index, shifting its resource numbers past ours.
+    fn append(&mut self, part: RunIndex) {
+        let (resources, refs) = (self.resources.len(), self.refs.len());
+        let shift = |v: Vec<usize>| v.into_iter().map(move |r| r + resources);
+        self.resources.extend(part.resources);
+        self.refs.extend(part.refs.into_iter().map(|mut r| {
+            r.resource += resources;
+            r
+        }));
+        for (map, from) in [
+            (&mut self.by_uri, part.by_uri),
+            (&mut self.by_bad_id, part.by_bad_id),
+            (&mut self.by_bad_id_resolved, part.by_bad_id_resolved),
+        ] {
+            for (key, found) in from {
+                map.entry(key).or_default().extend(shift(found));
+            }
+        }
+        self.anchors.extend(
+            part.anchors
+                .into_iter()
+                .map(|((r, name), pointer)| ((r + resources, name), pointer)),
+        );
+        self.ambiguous_anchors.extend(part.ambiguous_anchors);
+        self.file_uris.extend(part.file_uris);
+        self.by_location.extend(
+            part.by_location
+                .into_iter()
+                .map(|(key, r)| (key, r + resources)),
+        );
+        self.unit_ranges
+            .extend(part.unit_ranges.into_iter().map(|(key, (f, r))| {
+                (
+                    key,
+                    (
+                        f.start + refs..f.end + refs,
+                        r.start + resources..r.end + resources,
+                    ),
+                )
+            }));
     }
 
     /// The references whose document part names `resource` (by its id, its file, or a bare
@@ -330,7 +408,7 @@ impl RunIndex {
                         self.refs.push(RefEntry {
                             file: input.file,
                             unit: unit_no,
-                            schema_pointer: sub.pointer.clone(),
+                            schema_pointer: sub.pointer.as_str().into(),
                             keyword,
                             raw: raw.to_string(),
                             span: node.span,

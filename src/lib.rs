@@ -222,6 +222,8 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<lint::Settings, Strin
         selection,
         config: config.map(std::sync::Arc::new),
         only_schemas: args.only_schemas,
+        memory_budget: (!args.fix && !args.diff)
+            .then_some(args.memory_budget.saturating_mul(1 << 20)),
     })
 }
 

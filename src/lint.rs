@@ -18,6 +18,9 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The default of `--memory-budget`, in MiB.
+pub const DEFAULT_MEMORY_BUDGET_MIB: usize = 32;
+
 /// What decides how files are linted.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -33,6 +36,10 @@ pub struct Settings {
     pub config: Option<Arc<Config>>,
     /// Named files go through the same detection as files found in folders.
     pub only_schemas: bool,
+    /// How many bytes of text and trees a run may keep between indexing a file and linting it;
+    /// files past it are let go once indexed and read again when linted. `None` keeps every
+    /// file (what `--fix` needs).
+    pub memory_budget: Option<usize>,
 }
 
 impl Default for Settings {
@@ -44,6 +51,7 @@ impl Default for Settings {
             selection: Selection::default(),
             config: None,
             only_schemas: false,
+            memory_budget: None,
         }
     }
 }
@@ -84,6 +92,36 @@ pub struct LintedFile {
     pub root: Option<Arc<Node>>,
     pub kind: Option<FileKind>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Set when the run let go of the file's tree (and, unless it has findings, its text) to
+    /// bound its memory: the fingerprint of the text that was indexed.
+    pub released: Option<Fingerprint>,
+}
+
+/// What identifies a file's text between the two reads of a run that let it go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    len: usize,
+    hash: u64,
+}
+
+impl Fingerprint {
+    #[must_use]
+    pub fn of(text: &str) -> Self {
+        // FNV-1a over 8-byte words: no need to resist an attacker, only to notice an edit.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut chunks = text.as_bytes().chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3);
+        }
+        for &b in chunks.remainder() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Self {
+            len: text.len(),
+            hash,
+        }
+    }
 }
 
 impl LintedFile {
@@ -97,7 +135,7 @@ impl LintedFile {
     /// Whether reading or parsing the file failed.
     #[must_use]
     pub fn failed(&self) -> bool {
-        self.root.is_none() && !self.diagnostics.is_empty()
+        self.root.is_none() && self.released.is_none() && !self.diagnostics.is_empty()
     }
 }
 
@@ -186,12 +224,82 @@ fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings)
             explicit: true,
         })
     }));
-    let files: Vec<LintedFile> = inputs
+    let Some(budget) = settings.memory_budget else {
+        let files: Vec<LintedFile> = inputs
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, input)| load_input(FileId(i), input))
+            .collect();
+        return lint_loaded(files, settings);
+    };
+    // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
+    // the others are read again when linted, one at a time per thread.
+    let used = std::sync::atomic::AtomicUsize::new(0);
+    let (files, parts): (Vec<LintedFile>, Vec<Option<RunIndex>>) = inputs
         .into_par_iter()
         .enumerate()
-        .map(|(i, input)| load_input(FileId(i), input))
-        .collect();
-    lint_loaded(files, settings)
+        .map(|(i, input)| {
+            let mut file = load_input(FileId(i), input);
+            let part = index_part(&file, settings);
+            keep_or_release(&mut file, budget, &used);
+            (file, part)
+        })
+        .unzip();
+    let index = RunIndex::merge(parts.into_iter().flatten().collect());
+    lint_indexed(files, index, settings)
+}
+
+/// The file's entries in the run's index, while its tree is at hand.
+fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
+    let root = file.root.as_ref()?;
+    let kind = file.kind.filter(|k| *k != FileKind::Other)?;
+    Some(RunIndex::of_file(
+        &IndexInput {
+            file: file.file.id,
+            path: file.file.path.as_deref(),
+            name: &file.file.name,
+            root,
+            kind,
+        },
+        settings.default_draft,
+    ))
+}
+
+/// Keeps a loaded file's text and tree if `budget` still allows, else lets them go. Files that
+/// hold no schema are always let go; standard input, which cannot be read twice, never is.
+fn keep_or_release(file: &mut LintedFile, budget: usize, used: &std::sync::atomic::AtomicUsize) {
+    use std::sync::atomic::Ordering;
+    let Some(root) = &file.root else { return };
+    if file.file.path.is_none() {
+        return;
+    }
+    if file.kind == Some(FileKind::Other) {
+        file.root = None;
+        file.file.text = Arc::from("");
+        return;
+    }
+    let cost = file.file.text.len() + root.footprint();
+    let before = used.fetch_add(cost, Ordering::Relaxed);
+    if before + cost <= budget {
+        return;
+    }
+    used.fetch_sub(cost, Ordering::Relaxed);
+    file.released = Some(Fingerprint::of(&file.file.text));
+    file.root = None;
+    file.file.text = Arc::from("");
+}
+
+/// Reads a released file again; `None` if it is gone or no longer what was indexed.
+fn reload(file: &LintedFile) -> Option<(Arc<str>, Arc<Node>)> {
+    let path = file.file.path.as_ref()?;
+    let bytes = std::fs::read(path).ok()?;
+    let text = String::from_utf8(bytes).ok()?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    if Some(Fingerprint::of(text)) != file.released {
+        return None;
+    }
+    let root = document::parse(text).ok()?;
+    Some((Arc::from(text), Arc::new(root)))
 }
 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
@@ -201,7 +309,7 @@ pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
     crate::pool::run(|| lint_loaded_in_pool(files, settings))
 }
 
-fn lint_loaded_in_pool(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
+fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
     let index = {
         let inputs: Vec<IndexInput<'_>> = files
             .iter()
@@ -219,29 +327,140 @@ fn lint_loaded_in_pool(mut files: Vec<LintedFile>, settings: &Settings) -> Run {
             .collect();
         RunIndex::build(&inputs, settings.default_draft)
     };
-    let found: Vec<Vec<Diagnostic>> = {
-        let view = RunView {
-            index: &index,
-            files: &files,
-        };
-        files
-            .par_iter()
-            .map(|f| match (&f.root, f.kind) {
-                (Some(root), Some(kind)) if kind != FileKind::Other => {
-                    let mut out = Vec::new();
-                    lint_document(&view, &f.file, root, kind, settings, &mut out);
-                    out
+    lint_indexed(files, index, settings)
+}
+
+/// Runs the rules over indexed files, reading released ones again one at a time.
+fn lint_indexed(mut files: Vec<LintedFile>, index: RunIndex, settings: &Settings) -> Run {
+    let reloads = Reloads::new(files.len());
+    let found: Vec<(Vec<Diagnostic>, Option<Arc<str>>)> = files
+        .par_iter()
+        .map(|f| {
+            let Some(kind) = f.kind.filter(|k| *k != FileKind::Other) else {
+                return (Vec::new(), None);
+            };
+            let held;
+            let (file, root, reread) = match (&f.root, f.released) {
+                (Some(root), _) => (&f.file, &**root, None),
+                (None, Some(_)) => {
+                    let Some((text, root)) = reload(f) else {
+                        return (vec![changed(&f.file)], None);
+                    };
+                    held = (
+                        SourceFile {
+                            text: Arc::clone(&text),
+                            ..f.file.clone()
+                        },
+                        root,
+                    );
+                    (&held.0, &*held.1, Some(text))
                 }
-                _ => Vec::new(),
-            })
-            .collect()
-    };
-    for (f, diagnostics) in files.iter_mut().zip(found) {
-        if f.root.is_some() {
-            f.diagnostics = diagnostics;
+                (None, None) => return (Vec::new(), None),
+            };
+            let view = RunView {
+                index: &index,
+                files: &files,
+                current: Some((file, root)),
+                reloads: Some(&reloads),
+            };
+            let mut out = Vec::new();
+            lint_document(&view, file, root, kind, settings, &mut out);
+            // A released file keeps its text only when there is a finding to show in it.
+            let text = reread.filter(|_| !out.is_empty());
+            (out, text)
+        })
+        .collect();
+    for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
+        if f.root.is_none() && f.released.is_none() {
+            continue;
+        }
+        if diagnostics
+            .first()
+            .is_some_and(|d| d.rule.code == PARSE_ERROR.code)
+        {
+            f.released = None;
+        }
+        if let Some(text) = text {
+            f.file.text = text;
+        }
+        f.diagnostics = diagnostics;
+    }
+    restore_texts(&mut files);
+    Run { files, index }
+}
+
+/// Reads again the text of released files that a finding shows without being theirs: a related
+/// label, or a fix's edit, in another file.
+fn restore_texts(files: &mut [LintedFile]) {
+    let mut wanted: Vec<usize> = files
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .flat_map(|d| {
+            let edits = d.fix.iter().flat_map(|fix| &fix.edits).map(|e| e.file);
+            d.related.iter().map(|l| l.file).chain(edits)
+        })
+        .map(|id| id.0)
+        .filter(|&i| {
+            files
+                .get(i)
+                .is_some_and(|f| f.released.is_some() && f.file.text.is_empty())
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    for i in wanted {
+        if let Some((text, _)) = reload(&files[i]) {
+            files[i].file.text = text;
         }
     }
-    Run { files, index }
+}
+
+/// The SL100 finding of a file that changed between the two reads of a streaming run.
+fn changed(file: &SourceFile) -> Diagnostic {
+    Diagnostic::new(
+        &PARSE_ERROR,
+        file.id,
+        Span::new(0, 0),
+        "The file changed (or went away) while it was being linted: run again".to_owned(),
+    )
+    .label("here")
+}
+
+/// Released files read again for another file's rules (a `$ref` into them, a rename reaching
+/// them), once each per run.
+pub struct Reloads {
+    slots: Vec<std::sync::OnceLock<Option<Reloaded>>>,
+}
+
+/// A released file read again: its text and tree.
+type Reloaded = (SourceFile, Arc<Node>);
+
+impl Reloads {
+    fn new(files: usize) -> Self {
+        Self {
+            slots: (0..files).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// The text and tree of `file`, read again if it was released.
+    pub(crate) fn get<'a>(&'a self, file: &'a LintedFile) -> Option<(&'a SourceFile, &'a Node)> {
+        if let Some(root) = &file.root {
+            return Some((&file.file, root));
+        }
+        file.released?;
+        let slot = self.slots.get(file.file.id.0)?.get_or_init(|| {
+            reload(file).map(|(text, root)| {
+                (
+                    SourceFile {
+                        text,
+                        ..file.file.clone()
+                    },
+                    root,
+                )
+            })
+        });
+        slot.as_ref().map(|(f, root)| (f, &**root))
+    }
 }
 
 fn display_name(path: &std::path::Path) -> String {
@@ -324,6 +543,7 @@ fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
         root: None,
         kind: None,
         diagnostics: vec![diagnostic],
+        released: None,
     }
 }
 
@@ -333,6 +553,7 @@ fn skipped(file: SourceFile) -> LintedFile {
         root: None,
         kind: Some(FileKind::Other),
         diagnostics: Vec::new(),
+        released: None,
     }
 }
 
@@ -362,6 +583,7 @@ fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFil
         root: Some(Arc::new(root)),
         kind: Some(kind),
         diagnostics: Vec::new(),
+        released: None,
     }
 }
 

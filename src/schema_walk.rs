@@ -167,7 +167,9 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
                 let Some(kind) = children(current.draft, &member.key, &member.value) else {
                     continue;
                 };
-                let base = format!("{}/{}", current.pointer, escape_pointer_token(&member.key));
+                let mut base = String::with_capacity(current.pointer.len() + member.key.len() + 1);
+                base.push_str(&current.pointer);
+                push_token(&mut base, &member.key);
                 let mut push = |node: &'a Node, pointer: String| {
                     if is_schema_value(node, current.draft) {
                         let draft = if node.get(current.draft.id_keyword()).is_some() {
@@ -198,7 +200,10 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
                             {
                                 continue;
                             }
-                            let pointer = format!("{base}/{}", escape_pointer_token(&entry.key));
+                            let mut pointer =
+                                String::with_capacity(base.len() + entry.key.len() + 1);
+                            pointer.push_str(&base);
+                            push_token(&mut pointer, &entry.key);
                             push(&entry.value, pointer);
                         }
                     }
@@ -216,17 +221,43 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
 /// reports the others). A shadowed member is not a subschema, and a JSON pointer to its key
 /// names the last one.
 fn live(members: &[Member]) -> impl Iterator<Item = &Member> {
-    let mut seen = std::collections::HashSet::new();
-    let shadowed: Vec<bool> = members
-        .iter()
-        .rev()
-        .map(|m| !seen.insert(m.key.as_str()))
-        .collect();
+    // Keys are rarely repeated: small objects are checked pair by pair, without allocating.
+    let repeated = if members.len() <= 12 {
+        members
+            .iter()
+            .enumerate()
+            .any(|(i, m)| members[i + 1..].iter().any(|n| n.key == m.key))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        !members.iter().all(|m| seen.insert(m.key.as_str()))
+    };
+    let shadowed: Vec<bool> = if repeated {
+        let mut seen = std::collections::HashSet::new();
+        let mut flags: Vec<bool> = members
+            .iter()
+            .rev()
+            .map(|m| !seen.insert(m.key.as_str()))
+            .collect();
+        flags.reverse();
+        flags
+    } else {
+        Vec::new()
+    };
     members
         .iter()
-        .zip(shadowed.into_iter().rev())
-        .filter(|(_, shadowed)| !shadowed)
-        .map(|(m, _)| m)
+        .enumerate()
+        .filter(move |(i, _)| !shadowed.get(*i).copied().unwrap_or(false))
+        .map(|(_, m)| m)
+}
+
+/// Appends `/` and `token`, escaped as a JSON pointer token.
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_pointer_token(token));
+    } else {
+        pointer.push_str(token);
+    }
 }
 
 fn is_schema_value(node: &Node, draft: Draft) -> bool {

@@ -182,7 +182,7 @@ fn check_references(
     let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = files
         .iter()
         .flat_map(|&f| after.index.refs_of_file(f))
-        .map(|r| ((r.file, r.schema_pointer.as_str(), r.keyword), r))
+        .map(|r| ((r.file, &*r.schema_pointer, r.keyword), r))
         .collect();
     let edited: HashSet<(FileId, usize)> =
         fix.edits.iter().map(|e| (e.file, e.span.start)).collect();
@@ -251,7 +251,7 @@ fn check_references(
         .iter()
         .filter(|r| edited.contains(&(r.file, r.span.start)))
     {
-        let key = (r.file, r.schema_pointer.as_str(), r.keyword);
+        let key = (r.file, &*r.schema_pointer, r.keyword);
         let now = after_refs.get(&key).map(|n| (n, resolve(after, n)));
         if !matches!(now, Some((_, Resolution::Found { .. }))) {
             let raw = now.map_or(r.raw.as_str(), |(n, _)| n.raw.as_str());
@@ -371,7 +371,7 @@ fn other_findings(
         index
             .refs_of_file(file)
             .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
-            .map(|r| (r.schema_pointer.clone(), r.keyword, None)),
+            .map(|r| (r.schema_pointer.to_string(), r.keyword, None)),
     );
     for (n, (i, r)) in index
         .resources
@@ -414,7 +414,7 @@ fn compile_file(
                 .iter()
                 .any(|e| e.file == r.file && e.span == r.span)
         })
-        .map(|r| (r.file, r.schema_pointer.clone()))
+        .map(|r| (r.file, r.schema_pointer.to_string()))
         .collect();
     let mut documents = Vec::new();
     for &f in &reachable {

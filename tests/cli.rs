@@ -45,12 +45,23 @@ fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     out
 }
 
-fn run_case(dir: &Path, work: &Path) -> String {
+fn case_args(dir: &Path) -> Vec<String> {
     let args_text = std::fs::read_to_string(dir.join("args")).unwrap_or_default();
-    let args: Vec<&str> = args_text.lines().filter(|l| !l.is_empty()).collect();
+    args_text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn run_case(dir: &Path, work: &Path) -> String {
+    run_with(dir, work, &case_args(dir))
+}
+
+fn run_with(dir: &Path, work: &Path, args: &[String]) -> String {
     let stdin_file = dir.join("stdin");
     let mut child = Command::new(env!("CARGO_BIN_EXE_schema-lint"))
-        .args(&args)
+        .args(args)
         .current_dir(work)
         .env("NO_COLOR", "1")
         .env("COLUMNS", "100")
@@ -149,6 +160,53 @@ fn cli_snapshots() {
     assert!(
         failures.is_empty(),
         "{} case(s) differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Every check case again with `--memory-budget 0`: a run that lets go of every file once it is
+/// indexed and reads it again to lint it must say exactly what the run that keeps them says.
+#[test]
+fn cli_snapshots_streaming() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    let scratch =
+        std::env::temp_dir().join(format!("schema-lint-cli-stream-{}", std::process::id()));
+    for dir in cases() {
+        let mut args = case_args(&dir);
+        let at = match args.first().map(String::as_str) {
+            Some("check") => 1,
+            Some("rules" | "rule" | "audit" | "help") => continue,
+            _ => 0,
+        };
+        if args.iter().any(|a| {
+            matches!(
+                a.as_str(),
+                "--fix" | "--diff" | "--help" | "-h" | "--version"
+            )
+        }) {
+            continue;
+        }
+        args.insert(at, "--memory-budget".to_owned());
+        args.insert(at + 1, "0".to_owned());
+        let work = scratch.join(dir.file_name().unwrap());
+        let _ = std::fs::remove_dir_all(&work);
+        copy_tree(&dir.join("files"), &work);
+        let actual = run_with(&dir, &work, &args);
+        let expected = std::fs::read_to_string(dir.join("expected.txt")).unwrap_or_default();
+        checked += 1;
+        if expected != actual {
+            failures.push(format!(
+                "{}:\n--- expected\n{expected}\n--- actual\n{actual}",
+                dir.display()
+            ));
+        }
+    }
+    assert!(checked >= 50, "only {checked} check cases");
+    assert!(
+        failures.is_empty(),
+        "{} case(s) differ when streaming:\n{}",
         failures.len(),
         failures.join("\n")
     );

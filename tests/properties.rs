@@ -242,3 +242,56 @@ proptest! {
         check(&[("a.json".to_owned(), text)], Knobs::default(), false);
     }
 }
+
+/// Writes generated files into a fresh folder, for runs that read them from disk.
+fn write_run(files: &[(String, String)], case: usize) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("schema-lint-stream-{}-{case}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+/// Every output format of a run, as one text.
+fn outputs(run: &schema_lint::lint::Run) -> String {
+    use schema_lint::report::{render, OutputFormat, Style};
+    [
+        OutputFormat::Concise,
+        OutputFormat::Json,
+        OutputFormat::Human,
+    ]
+    .into_iter()
+    .map(|f| render(run, f, Style::default()))
+    .collect::<Vec<_>>()
+    .join("\n")
+}
+
+proptest! {
+    #![proptest_config(cases(96))]
+
+    /// A run that lets go of every file once indexed, and reads it again to lint it (or to follow
+    /// a reference into it), reports exactly what a run that keeps every file reports.
+    #[test]
+    fn streaming_runs_report_what_whole_runs_report(bytes in prop::collection::vec(any::<u8>(), 64..4096)) {
+        static CASE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let Ok(g) = gen::generated(&mut Unstructured::new(&bytes)) else {
+            return Ok(());
+        };
+        let dir = write_run(&g.files, CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        let k = knobs(&g);
+        let whole = schema_lint::lint::run(std::slice::from_ref(&dir), None, &settings(k));
+        let streaming = schema_lint::lint::run(
+            std::slice::from_ref(&dir),
+            None,
+            &schema_lint::lint::Settings { memory_budget: Some(0), ..settings(k) },
+        );
+        let (a, b) = (outputs(&whole), outputs(&streaming));
+        let _ = std::fs::remove_dir_all(&dir);
+        prop_assert_eq!(a, b);
+    }
+}

@@ -37,10 +37,7 @@ pub(crate) fn escaped_entries<'a>(
     file: FileId,
     default_draft: Draft,
 ) -> Vec<DefsEntry<'a>> {
-    let Some(lf) = view.files.get(file.0) else {
-        return Vec::new();
-    };
-    let (Some(root), Some(kind)) = (lf.root.as_deref(), lf.kind) else {
+    let (Some(root), Some(kind)) = (view.root(file), view.kind(file)) else {
         return Vec::new();
     };
     let mut out = Vec::new();

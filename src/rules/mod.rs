@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::document::Node;
 use crate::index::RunIndex;
-use crate::lint::{LintedFile, Settings};
+use crate::lint::{LintedFile, Reloads, Settings};
 use crate::schema_walk::Subschema;
 use crate::source::FileId;
 use crate::source::SourceFile;
@@ -113,18 +113,43 @@ pub struct FileContext<'a> {
 pub struct RunView<'a> {
     pub index: &'a RunIndex,
     pub files: &'a [LintedFile],
+    /// The file being linted, with its tree (which `files` may not hold in a streaming run).
+    pub current: Option<(&'a SourceFile, &'a Node)>,
+    /// Where files that a streaming run let go are read again.
+    pub reloads: Option<&'a Reloads>,
 }
 
-impl RunView<'_> {
-    /// The parsed root of a file of the run.
-    #[must_use]
-    pub fn root(&self, file: FileId) -> Option<&Node> {
-        self.files.get(file.0)?.root.as_deref()
+impl<'a> RunView<'a> {
+    /// The text and tree of a file of the run.
+    fn loaded(&self, file: FileId) -> Option<(&'a SourceFile, &'a Node)> {
+        if let Some((f, root)) = self.current.filter(|(f, _)| f.id == file) {
+            return Some((f, root));
+        }
+        let lf: &'a LintedFile = self.files.get(file.0)?;
+        match (&lf.root, self.reloads) {
+            (Some(root), _) => Some((&lf.file, root)),
+            (None, Some(reloads)) => reloads.get(lf),
+            (None, None) => None,
+        }
     }
 
+    /// The parsed root of a file of the run.
     #[must_use]
-    pub fn source(&self, file: FileId) -> &SourceFile {
-        &self.files[file.0].file
+    pub fn root(&self, file: FileId) -> Option<&'a Node> {
+        self.loaded(file).map(|(_, root)| root)
+    }
+
+    /// A file of the run, with its text.
+    #[must_use]
+    pub fn source(&self, file: FileId) -> &'a SourceFile {
+        self.loaded(file)
+            .map_or(&self.files[file.0].file, |(f, _)| f)
+    }
+
+    /// What kind of document a file is.
+    #[must_use]
+    pub fn kind(&self, file: FileId) -> Option<crate::units::FileKind> {
+        self.files.get(file.0)?.kind
     }
 }
 

@@ -109,7 +109,7 @@ impl Rule for UnresolvedRef {
 fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
     let index = cx.run.index;
     let res = &index.resources[r.resource];
-    if !res.draft.allows_id_fragment() || res.pointer != r.schema_pointer || res.id.is_none() {
+    if !res.draft.allows_id_fragment() || *res.pointer != *r.schema_pointer || res.id.is_none() {
         return false;
     }
     let Some(parent) = index.resources[..r.resource].iter().rposition(|p| {
