@@ -61,19 +61,6 @@ impl Draft {
         self < Draft::Draft201909
     }
 
-    /// The `jsonschema` crate's validator for the dialect's meta-schema. The crate compiles each
-    /// one once, into a `LazyLock` static, and hands out a borrowed handle.
-    #[must_use]
-    pub fn meta_validator(self) -> jsonschema::meta::MetaValidator<'static> {
-        match self {
-            Draft::Draft4 => jsonschema::draft4::meta::validator(),
-            Draft::Draft6 => jsonschema::draft6::meta::validator(),
-            Draft::Draft7 => jsonschema::draft7::meta::validator(),
-            Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
-            Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
-        }
-    }
-
     /// The dialect a `$schema` value names: the known meta-schema URIs, with or without the
     /// trailing empty fragment, over http or https.
     #[must_use]

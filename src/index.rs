@@ -308,6 +308,22 @@ impl RunIndex {
             .map(|&i| &self.refs[i])
     }
 
+    /// The references whose document part names a resource of `file` (so the only ones that
+    /// can resolve into it), in run order.
+    pub fn refs_into(&self, file: FileId) -> impl Iterator<Item = &RefEntry> {
+        let mut found: Vec<usize> = self
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.file == file)
+            .filter_map(|(i, _)| self.refs_by_target.get(&i))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
+        found.into_iter().map(|i| &self.refs[i])
+    }
+
     fn add_unit(
         &mut self,
         input: &IndexInput<'_>,

@@ -29,6 +29,7 @@ pub mod document;
 pub mod fix;
 pub mod fixer;
 pub mod index;
+pub mod json_view;
 pub mod lint;
 pub mod pool;
 pub mod rename;

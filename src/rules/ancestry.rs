@@ -80,7 +80,8 @@ pub(crate) fn is_resource_root(node: &crate::document::Node, draft: Draft) -> bo
 /// Whether a `$ref` or `$dynamicRef` anywhere in the run lands at or below `pointer` in the
 /// unit's file: renaming the keyword there would leave it dangling.
 pub(crate) fn referenced_below(cx: &UnitContext<'_>, pointer: &str) -> bool {
-    cx.run.index.refs.iter().any(|r| {
+    // Only references that name a resource of this file can land in it.
+    cx.run.index.refs_into(cx.file.id).any(|r| {
         matches!(
             cx.run.index.resolve(r, |f| cx.run.root(f)),
             Resolution::Found { file, pointer: p } if file == cx.file.id && is_within(&p, pointer)

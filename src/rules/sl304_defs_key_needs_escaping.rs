@@ -102,7 +102,8 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
         span: entry.key_span,
         content: literal(&new_key),
     }];
-    for r in &cx.run.index.refs {
+    // Only references that name a resource of this file can reach its keys.
+    for r in cx.run.index.refs_into(cx.file.id) {
         let Some((file, tokens, steps)) = ref_steps(cx.run, r) else {
             continue;
         };

@@ -6,6 +6,7 @@ use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::dialect::Draft;
 use crate::document::{unescape_pointer_token, Node, NodeKind};
+use crate::json_view::{address, meta_validator, View};
 use crate::source::Span;
 use crate::uri::check_uri_reference;
 use jsonschema::error::ValidationErrorKind;
@@ -92,20 +93,20 @@ fn check_resource(
     nested: &[&str],
     out: &mut Vec<Diagnostic>,
 ) {
-    let mut value = base.to_value();
-    for p in nested {
-        // Every meta-schema accepts `{}`.
-        if let Some(slot) = value.pointer_mut(&p[base_pointer.len()..]) {
-            *slot = serde_json::Value::Object(serde_json::Map::new());
-        }
-    }
-    // The crate builds each draft's meta-schema validator once, in a `LazyLock` static, and hands
-    // out a borrowed handle: this call compiles nothing.
-    let validator = draft.meta_validator();
-    if validator.is_valid(&value) {
+    // Validated in place: the span tree is the `jsonschema` crate's input, with the nested
+    // resources read as `{}`, which every meta-schema accepts.
+    let hidden: Vec<usize> = nested
+        .iter()
+        .filter_map(|p| base.pointer(&p[base_pointer.len()..]))
+        .map(address)
+        .collect();
+    let view = View::new(base, &hidden);
+    // Each draft's meta-schema is compiled once per process, for span trees.
+    let validator = meta_validator(draft);
+    if validator.is_valid(view) {
         return;
     }
-    let errors: Vec<ValidationError<'_>> = validator.iter_errors(&value).collect();
+    let errors: Vec<ValidationError<'_>> = validator.iter_errors(view).collect();
     let mut leaves = Vec::new();
     for error in &errors {
         innermost(error, &mut leaves);
