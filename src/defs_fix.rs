@@ -243,7 +243,8 @@ fn depends_on_base(index: &RunIndex, resource: usize) -> bool {
             && crate::rules::select::is_within(pointer, &res.pointer)
     };
     index.refs_in(res.file, res.unit).iter().any(|r| {
-        below(r.file, r.unit, &r.schema_pointer)
+        // The reference lies below the resource if its innermost resource does.
+        below(r.file, r.unit, &index.resources[r.resource].pointer)
             && !strip_fragment(&r.raw).is_empty()
             && index.target_resource(r) != Ok(resource)
             && relative(&r.raw)

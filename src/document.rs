@@ -7,6 +7,7 @@
 use crate::source::Span;
 use compact_str::CompactString;
 use jsonc_parser::ast;
+use std::fmt::Write as _;
 
 /// Nesting deeper than this is refused with a parse error instead of risking the stack: the
 /// lexer refuses 512 open ranges, where an object member counts as one besides its object, so
@@ -117,6 +118,39 @@ impl Node {
     #[must_use]
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.member(key).map(|m| &m.value)
+    }
+
+    /// The JSON pointer of the node whose span is `span`, found by descending through the
+    /// children that contain it (members and items lie in document order).
+    #[must_use]
+    pub fn pointer_to(&self, span: Span) -> Option<String> {
+        let mut pointer = String::new();
+        let mut node = self;
+        while node.span != span {
+            node = match &node.kind {
+                NodeKind::Object(members) => {
+                    let i = members.partition_point(|m| m.value.span.start <= span.start);
+                    let m = members.get(i.checked_sub(1)?)?;
+                    (m.value.span.end >= span.end).then_some(())?;
+                    pointer.push('/');
+                    if m.key.contains(['~', '/']) {
+                        pointer.push_str(&escape_pointer_token(&m.key));
+                    } else {
+                        pointer.push_str(&m.key);
+                    }
+                    &m.value
+                }
+                NodeKind::Array(items) => {
+                    let i = items.partition_point(|n| n.span.start <= span.start);
+                    let n = items.get(i.checked_sub(1)?)?;
+                    (n.span.end >= span.end).then_some(())?;
+                    let _ = write!(pointer, "/{}", i - 1);
+                    n
+                }
+                _ => return None,
+            };
+        }
+        Some(pointer)
     }
 
     /// The node a JSON pointer (RFC 6901) names, if any.

@@ -52,13 +52,28 @@ pub struct Resource {
 pub struct RefEntry {
     pub file: FileId,
     pub unit: usize,
-    /// Pointer of the subschema holding the keyword.
-    pub schema_pointer: Box<str>,
     pub keyword: &'static str,
     pub raw: String,
     pub span: Span,
     /// Index (into [`RunIndex::resources`]) of the innermost resource holding the reference.
     pub resource: usize,
+}
+
+impl RefEntry {
+    /// The JSON pointer of the reference's value (`.../$ref`), read from its file's tree: the
+    /// index keeps no pointer per reference, which would make it as large as the documents.
+    #[must_use]
+    pub fn pointer(&self, root: &Node) -> String {
+        root.pointer_to(self.span).unwrap_or_default()
+    }
+
+    /// The JSON pointer of the subschema holding the reference.
+    #[must_use]
+    pub fn holder(&self, root: &Node) -> String {
+        let mut pointer = self.pointer(root);
+        pointer.truncate(pointer.len().saturating_sub(self.keyword.len() + 1));
+        pointer
+    }
 }
 
 /// Where a reference leads.
@@ -424,7 +439,6 @@ impl RunIndex {
                         self.refs.push(RefEntry {
                             file: input.file,
                             unit: unit_no,
-                            schema_pointer: sub.pointer.as_str().into(),
                             keyword,
                             raw: raw.to_string(),
                             span: node.span,

@@ -147,6 +147,15 @@ fn check_no_new_findings(
     Ok(())
 }
 
+/// The pointer of the subschema holding `r`, in `run`.
+fn holder(run: &Run, r: &RefEntry) -> String {
+    run.files
+        .get(r.file.0)
+        .and_then(|f| f.root.as_deref())
+        .map(|root| r.holder(root))
+        .unwrap_or_default()
+}
+
 fn resolve(run: &Run, r: &RefEntry) -> Resolution {
     run.index
         .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
@@ -179,10 +188,10 @@ fn check_references(
         .map(|r| r.file)
         .chain(touched.iter().copied())
         .collect();
-    let after_refs: BTreeMap<(FileId, &str, &str), &RefEntry> = files
+    let after_refs: BTreeMap<(FileId, String, &str), &RefEntry> = files
         .iter()
         .flat_map(|&f| after.index.refs_of_file(f))
-        .map(|r| ((r.file, &*r.schema_pointer, r.keyword), r))
+        .map(|r| ((r.file, holder(after, r), r.keyword), r))
         .collect();
     let edited: HashSet<(FileId, usize)> =
         fix.edits.iter().map(|e| (e.file, e.span.start)).collect();
@@ -199,15 +208,16 @@ fn check_references(
             continue;
         }
         let name = &before.files[r.file.0].file.name;
+        let schema_pointer = holder(before, r);
         let moved = fix
             .moves
             .iter()
-            .find_map(|m| m.apply(r.file, &r.schema_pointer));
-        let at = moved.as_deref().unwrap_or(&r.schema_pointer);
+            .find_map(|m| m.apply(r.file, &schema_pointer));
+        let at = moved.unwrap_or_else(|| schema_pointer.clone());
         let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
             return Err(format!(
-                "the `{}` at `{name}#{}` disappeared",
-                r.keyword, r.schema_pointer
+                "the `{}` at `{name}#{schema_pointer}` disappeared",
+                r.keyword
             ));
         };
         let now = resolve(after, new_ref);
@@ -217,8 +227,8 @@ fn check_references(
         } = &now
         else {
             return Err(format!(
-                "the `{}` `{}` at `{name}#{}` would no longer resolve",
-                r.keyword, new_ref.raw, r.schema_pointer
+                "the `{}` `{}` at `{name}#{schema_pointer}` would no longer resolve",
+                r.keyword, new_ref.raw
             ));
         };
         let old_node = before.files[old_file.0]
@@ -239,8 +249,8 @@ fn check_references(
         };
         if !same {
             return Err(format!(
-                "the `{}` at `{name}#{}` would resolve to a different subschema",
-                r.keyword, r.schema_pointer
+                "the `{}` at `{name}#{schema_pointer}` would resolve to a different subschema",
+                r.keyword
             ));
         }
     }
@@ -251,7 +261,7 @@ fn check_references(
         .iter()
         .filter(|r| edited.contains(&(r.file, r.span.start)))
     {
-        let key = (r.file, &*r.schema_pointer, r.keyword);
+        let key = (r.file, holder(before, r), r.keyword);
         let now = after_refs.get(&key).map(|n| (n, resolve(after, n)));
         if !matches!(now, Some((_, Resolution::Found { .. }))) {
             let raw = now.map_or(r.raw.as_str(), |(n, _)| n.raw.as_str());
@@ -371,7 +381,7 @@ fn other_findings(
         index
             .refs_of_file(file)
             .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
-            .map(|r| (r.schema_pointer.to_string(), r.keyword, None)),
+            .map(|r| (holder(after, r), r.keyword, None)),
     );
     for (n, (i, r)) in index
         .resources
@@ -414,7 +424,7 @@ fn compile_file(
                 .iter()
                 .any(|e| e.file == r.file && e.span == r.span)
         })
-        .map(|r| (r.file, r.schema_pointer.to_string()))
+        .map(|r| (r.file, holder(before, r)))
         .collect();
     let mut documents = Vec::new();
     for &f in &reachable {

@@ -82,7 +82,7 @@ impl<'c, 'a> Tree<'c, 'a> {
             .collect();
         let mut refs: HashMap<usize, Vec<Option<usize>>> = HashMap::new();
         for r in cx.run.index.refs_in(cx.file.id, cx.unit_no) {
-            let Some(&holder) = by_pointer.get(&*r.schema_pointer) else {
+            let Some(&holder) = by_pointer.get(r.holder(cx.root).as_str()) else {
                 continue;
             };
             let target = match cx.run.index.resolve(r, |f| cx.run.root(f)) {

@@ -30,10 +30,8 @@ impl Rule for InvalidRefUri {
             let Err(problem) = check_uri_reference(&r.raw) else {
                 continue;
             };
-            let Some(node) = cx
-                .root
-                .pointer(&format!("{}/{}", r.schema_pointer, r.keyword))
-            else {
+            let pointer = r.pointer(cx.root);
+            let Some(node) = cx.root.pointer(&pointer) else {
                 continue;
             };
             let target = index.target_resource(r).ok();
@@ -49,7 +47,7 @@ impl Rule for InvalidRefUri {
                  tool of the server), and the Python and Rust engines cannot resolve the reference",
                 problem.reason
             ))
-            .pointer(format!("{}/{}", r.schema_pointer, r.keyword));
+            .pointer(pointer);
             match target.and_then(|t| super::id_fix::resource_id_fix(cx, t)) {
                 Some(fix) => {
                     diagnostic = diagnostic

@@ -68,7 +68,7 @@ impl Rule for UnresolvedRef {
                 continue;
             }
             let Some(why) = explain(cx, r) else { continue };
-            let pointer = format!("{}/{}", r.schema_pointer, r.keyword);
+            let pointer = r.pointer(cx.root);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), why.range.clone())
             });
@@ -109,7 +109,7 @@ impl Rule for UnresolvedRef {
 fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
     let index = cx.run.index;
     let res = &index.resources[r.resource];
-    if !res.draft.allows_id_fragment() || *res.pointer != *r.schema_pointer || res.id.is_none() {
+    if !res.draft.allows_id_fragment() || res.pointer != r.holder(cx.root) || res.id.is_none() {
         return false;
     }
     let Some(parent) = index.resources[..r.resource].iter().rposition(|p| {

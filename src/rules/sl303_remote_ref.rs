@@ -46,7 +46,7 @@ impl Rule for RemoteRef {
             if is_meta_schema(&uri) {
                 continue;
             }
-            let pointer = format!("{}/{}", r.schema_pointer, r.keyword);
+            let pointer = r.pointer(cx.root);
             let uri_part = strip_fragment(&r.raw);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), 0..uri_part.len())

@@ -177,7 +177,7 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
         .into_iter()
         .find(|e| e.pointer == step.pointer)?;
     let correct = rewrite_ref(&r.raw, &tokens, &step, &encode_token(entry.key))?;
-    let pointer = format!("{}/{}", r.schema_pointer, r.keyword);
+    let pointer = r.pointer(cx.root);
     let (message, label, severity) = match step.spelling {
         Spelling::BareTilde => (
             format!(
