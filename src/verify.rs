@@ -254,7 +254,16 @@ fn check_references(
             ));
         }
     }
-    // Every reference the fix rewrote must resolve now.
+    rewritten_resolve(before, after, &after_refs, &edited)
+}
+
+/// Every reference the fix rewrote must resolve now.
+fn rewritten_resolve(
+    before: &Run,
+    after: &Run,
+    after_refs: &BTreeMap<(FileId, String, &str), &RefEntry>,
+    edited: &HashSet<(FileId, usize)>,
+) -> Result<(), String> {
     for r in before
         .index
         .refs
