@@ -53,7 +53,8 @@ pub struct RefEntry {
     pub file: FileId,
     pub unit: usize,
     pub keyword: &'static str,
-    pub raw: String,
+    /// The reference as written; most are short enough to be kept inline.
+    pub raw: compact_str::CompactString,
     pub span: Span,
     /// Index (into [`RunIndex::resources`]) of the innermost resource holding the reference.
     pub resource: usize,
@@ -115,6 +116,12 @@ pub struct RunIndex {
     /// Resource index -> the references (indexes into `refs`) whose document part names it;
     /// computed once per run, so a rename does not resolve every reference again.
     refs_by_target: HashMap<usize, Vec<usize>>,
+    /// For each reference of `refs`, the resource it names (see [`RunIndex::target_resource`]),
+    /// computed once per run; `None` where it names none (the reason is worked out again).
+    ref_targets: Vec<Option<usize>>,
+    /// Whether any `$defs`/`definitions` key of the run needs escaping in a JSON pointer: only
+    /// then can a reference spell one raw (SL304).
+    pub escaped_defs_keys: bool,
     /// (file, unit) -> where its references and resources lie in `refs` and `resources` (each
     /// unit's entries are added together, so they are contiguous).
     unit_ranges: HashMap<(FileId, usize), (std::ops::Range<usize>, std::ops::Range<usize>)>,
@@ -260,14 +267,15 @@ impl RunIndex {
             index
                 .refs
                 .par_iter()
-                .map(|r| index.target_resource(r).ok())
+                .map(|r| index.find_target(r).ok())
                 .collect()
         };
-        for (i, target) in targets.into_iter().enumerate() {
+        for (i, target) in targets.iter().enumerate() {
             if let Some(target) = target {
-                index.refs_by_target.entry(target).or_default().push(i);
+                index.refs_by_target.entry(*target).or_default().push(i);
             }
         }
+        index.ref_targets = targets;
         index
     }
 
@@ -295,6 +303,7 @@ impl RunIndex {
                 .map(|((r, name), pointer)| ((r + resources, name), pointer)),
         );
         self.ambiguous_anchors.extend(part.ambiguous_anchors);
+        self.escaped_defs_keys |= part.escaped_defs_keys;
         self.file_uris.extend(part.file_uris);
         self.by_location.extend(
             part.by_location
@@ -433,6 +442,16 @@ impl RunIndex {
             }
             let resource = stack.last().map_or(0, |(_, r)| *r);
             self.add_anchors(sub, resource);
+            // Every `$defs` member counts, a repeated one too: this only decides whether
+            // SL304's checks can find anything.
+            self.escaped_defs_keys |= sub.node.as_object().is_some_and(|members| {
+                members
+                    .iter()
+                    .filter(|m| m.key == "$defs" || m.key == "definitions")
+                    .filter_map(|m| m.value.as_object())
+                    .flatten()
+                    .any(|e| crate::rules::defs_keys::needs_escaping(&e.key))
+            });
             for keyword in ["$ref", "$dynamicRef"] {
                 if let Some(node) = sub.node.get(keyword) {
                     if let NodeKind::String(raw) = &node.kind {
@@ -440,7 +459,7 @@ impl RunIndex {
                             file: input.file,
                             unit: unit_no,
                             keyword,
-                            raw: raw.to_string(),
+                            raw: raw.clone(),
                             span: node.span,
                             resource,
                         });
@@ -611,6 +630,19 @@ impl RunIndex {
     /// # Errors
     /// The [`Resolution`] that says why the reference leads nowhere in the run.
     pub fn target_resource(&self, r: &RefEntry) -> Result<usize, Resolution> {
+        // A reference of the index (not a probe built from one) was looked up when the run was
+        // indexed.
+        let at = (std::ptr::from_ref(r) as usize).wrapping_sub(self.refs.as_ptr() as usize);
+        let i = at / std::mem::size_of::<RefEntry>();
+        if at.is_multiple_of(std::mem::size_of::<RefEntry>()) && i < self.refs.len() {
+            if let Some(Some(target)) = self.ref_targets.get(i) {
+                return Ok(*target);
+            }
+        }
+        self.find_target(r)
+    }
+
+    fn find_target(&self, r: &RefEntry) -> Result<usize, Resolution> {
         let uri_part = strip_fragment(&r.raw);
         let base = self.resources[r.resource].base.as_deref();
         // An invalid `$id` is found by its spelling, or by where it would resolve once encoded.
@@ -649,7 +681,7 @@ impl RunIndex {
             None if doc.starts_with("http://") || doc.starts_with("https://") => {
                 Err(Resolution::Remote(doc.to_owned()))
             }
-            None => Err(Resolution::Missing(r.raw.clone())),
+            None => Err(Resolution::Missing(r.raw.to_string())),
         }
     }
 
@@ -657,7 +689,7 @@ impl RunIndex {
     /// alone) can still name a relative `$id` of its own unit: both resolve alike against any
     /// base, so they are compared against a stand-in one.
     fn within_unit(&self, r: &RefEntry, uri_part: &str) -> Result<usize, Resolution> {
-        let missing = || Resolution::Missing(r.raw.clone());
+        let missing = || Resolution::Missing(r.raw.to_string());
         let from = self.unit_uri(r.resource).ok_or_else(missing)?;
         let doc = absolute_uri(Some(&from), uri_part).ok_or_else(missing)?;
         self.resources
@@ -713,13 +745,13 @@ impl RunIndex {
             None | Some("") => resource.pointer.clone(),
             Some(f) if f.starts_with('/') => {
                 let Some(decoded) = percent_decode(f) else {
-                    return Resolution::Missing(r.raw.clone());
+                    return Resolution::Missing(r.raw.to_string());
                 };
                 format!("{}{decoded}", resource.pointer)
             }
             Some(name) => match self.anchors.get(&(target, name.to_owned())) {
                 Some(p) => p.clone(),
-                None => return Resolution::Missing(r.raw.clone()),
+                None => return Resolution::Missing(r.raw.to_string()),
             },
         };
         match root_of(resource.file).and_then(|root| root.pointer(&pointer)) {
@@ -727,7 +759,7 @@ impl RunIndex {
                 file: resource.file,
                 pointer,
             },
-            None => Resolution::Missing(r.raw.clone()),
+            None => Resolution::Missing(r.raw.to_string()),
         }
     }
 }
@@ -784,7 +816,7 @@ mod tests {
         index
             .refs
             .iter()
-            .map(|r| (r.raw.clone(), index.resolve(r, |f| roots.get(f.0))))
+            .map(|r| (r.raw.to_string(), index.resolve(r, |f| roots.get(f.0))))
             .collect()
     }
 

@@ -258,6 +258,9 @@ pub(crate) fn misspelled_step(
     r: &RefEntry,
     default_draft: Draft,
 ) -> Option<KeyStep> {
+    if !view.index.escaped_defs_keys {
+        return None;
+    }
     let (file, _, steps) = ref_steps(view, r)?;
     let mut misspelled = steps
         .into_iter()

@@ -76,7 +76,7 @@ impl Rule for InvalidRefUri {
 fn encoded_fix(cx: &UnitContext<'_>, r: &crate::index::RefEntry) -> Option<Fix> {
     let encoded = percent_encode_repair(&r.raw)?;
     let mut probe = r.clone();
-    probe.raw.clone_from(&encoded);
+    probe.raw = encoded.as_str().into();
     let resolves = matches!(
         cx.run.index.resolve(&probe, |f| cx.run.root(f)),
         Resolution::Found { .. }

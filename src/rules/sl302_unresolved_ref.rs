@@ -251,7 +251,7 @@ fn container_swap(cx: &UnitContext<'_>, r: &RefEntry) -> Option<String> {
         swapped[k] = other;
         let candidate = format!("{uri_part}#/{}", swapped.join("/"));
         let mut probe = r.clone();
-        probe.raw.clone_from(&candidate);
+        probe.raw = candidate.as_str().into();
         if matches!(
             cx.run.index.resolve(&probe, |f| cx.run.root(f)),
             Resolution::Found { .. }
