@@ -161,7 +161,11 @@ impl Node {
         }
         let mut node = self;
         for token in pointer.strip_prefix('/')?.split('/') {
-            let token = unescape_pointer_token(token);
+            let token = if token.contains('~') {
+                std::borrow::Cow::Owned(unescape_pointer_token(token))
+            } else {
+                std::borrow::Cow::Borrowed(token)
+            };
             node = match &node.kind {
                 NodeKind::Object(_) => node.get(&token)?,
                 NodeKind::Array(items) => items.get(parse_array_index(&token)?)?,

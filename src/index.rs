@@ -8,7 +8,7 @@
 
 use crate::dialect::Draft;
 use crate::document::{Node, NodeKind};
-use crate::schema_walk::{walk, Subschema};
+use crate::schema_walk::{lazy_pointer, walk_lazy};
 use crate::source::{FileId, Span};
 use crate::units::{units, FileKind, SchemaUnit};
 use fluent_uri::{Uri, UriRef};
@@ -153,7 +153,13 @@ pub fn percent_encode_path(path: &str) -> String {
 /// The `file://` URI of a path (made absolute against the working directory).
 #[must_use]
 pub fn file_uri(path: &Path) -> String {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // The working directory is read once: `std::path::absolute` would ask for it per file.
+    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let absolute = match CWD.get_or_init(|| std::env::current_dir().ok()) {
+        Some(cwd) if path.is_relative() => std::path::absolute(cwd.join(path)),
+        _ => std::path::absolute(path),
+    }
+    .unwrap_or_else(|_| path.to_path_buf());
     let text = absolute.to_string_lossy().replace('\\', "/");
     let slash = if text.starts_with('/') { "" } else { "/" };
     format!("file://{slash}{}", percent_encode_path(&text))
@@ -239,6 +245,9 @@ impl RunIndex {
         {
             index.add_unit(input, &uri, unit_no, unit);
         }
+        // Kept until the run's index is merged: no room to spare.
+        index.refs.shrink_to_fit();
+        index.resources.shrink_to_fit();
         index
     }
 
@@ -376,29 +385,30 @@ impl RunIndex {
         let Some(root) = input.root.pointer(&unit.pointer) else {
             return;
         };
-        let subschemas = walk(root, &unit.pointer, unit.draft);
+        // Pointers are built only for the few subschemas that need one (resources, anchors).
+        let subschemas = walk_lazy(root, unit.draft);
+        let pointer_of = |i: usize| lazy_pointer(&subschemas, i, &unit.pointer);
         // A tools/list unit is a document of its own: it is not reachable by the file's URI.
         let root_base = (input.kind == FileKind::Schema).then(|| file_uri.to_owned());
-        // Stack of (pointer, resource index) of the resources enclosing the current subschema.
-        let mut stack: Vec<(String, usize)> = Vec::new();
+        // Stack of (depth, resource index) of the resources enclosing the current subschema: in
+        // document order, a subschema lies below the last one of a smaller depth.
+        let mut stack: Vec<(usize, usize)> = Vec::new();
         for (i, sub) in subschemas.iter().enumerate() {
-            while stack
-                .last()
-                .is_some_and(|(p, _)| !is_within(&sub.pointer, p))
-            {
+            while stack.last().is_some_and(|(depth, _)| *depth >= sub.depth) {
                 stack.pop();
             }
-            let parent_base = stack
-                .last()
-                .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
-            let parent_lenient = stack.last().map_or(root_base.clone(), |(_, r)| {
-                self.resources[*r].lenient_base.clone()
-            });
-            let id = effective_id(sub);
+            let id = effective_id(sub.node, sub.draft);
             // A fragment-only `$id` names no new resource: an anchor up to draft-07, invalid
             // (SL202) from 2019-09 on.
             let starts_resource = i == 0 || id.as_ref().is_some_and(|id| !id.raw.starts_with('#'));
             if starts_resource {
+                let parent_base = stack
+                    .last()
+                    .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
+                let parent_lenient = stack.last().map_or(root_base.clone(), |(_, r)| {
+                    self.resources[*r].lenient_base.clone()
+                });
+                let pointer = pointer_of(i);
                 let base = match &id {
                     Some(id) if id.valid => absolute_uri(parent_base.as_deref(), &id.raw),
                     _ => parent_base.clone(),
@@ -408,12 +418,11 @@ impl RunIndex {
                     None => parent_lenient.clone(),
                 };
                 let r = self.resources.len();
-                self.by_location
-                    .insert((input.file, sub.pointer.clone()), r);
+                self.by_location.insert((input.file, pointer.clone()), r);
                 self.resources.push(Resource {
                     file: input.file,
                     unit: unit_no,
-                    pointer: sub.pointer.clone(),
+                    pointer,
                     base: base.clone(),
                     lenient_base: lenient_base.clone(),
                     id: id.clone(),
@@ -438,10 +447,10 @@ impl RunIndex {
                         self.by_bad_id_resolved.entry(abs).or_default().push(r);
                     }
                 }
-                stack.push((sub.pointer.clone(), r));
+                stack.push((sub.depth, r));
             }
             let resource = stack.last().map_or(0, |(_, r)| *r);
-            self.add_anchors(sub, resource);
+            self.add_anchors(sub.node, sub.draft, resource, || pointer_of(i));
             // Every `$defs` member counts, a repeated one too: this only decides whether
             // SL304's checks can find anything.
             self.escaped_defs_keys |= sub.node.as_object().is_some_and(|members| {
@@ -469,11 +478,17 @@ impl RunIndex {
         }
     }
 
-    fn add_anchors(&mut self, sub: &Subschema<'_>, resource: usize) {
+    fn add_anchors(
+        &mut self,
+        node: &Node,
+        draft: Draft,
+        resource: usize,
+        pointer: impl Fn() -> String,
+    ) {
         let mut names = Vec::new();
-        if !sub.draft.allows_id_fragment() {
+        if !draft.allows_id_fragment() {
             for keyword in ["$anchor", "$dynamicAnchor", "$recursiveAnchor"] {
-                if let Some(name) = sub.node.get(keyword).and_then(Node::as_str) {
+                if let Some(name) = node.get(keyword).and_then(Node::as_str) {
                     names.push(name.to_owned());
                 }
             }
@@ -481,8 +496,8 @@ impl RunIndex {
         // A plain-name `$id` (`#foo`) is an anchor up to draft-07. From 2019-09 on it is invalid
         // (SL202 reports it), but Ajv still reads it as an anchor: so do we, so that the
         // references to it are not reported a second time as unresolved.
-        if let Some(name) = sub
-            .id()
+        if let Some(name) = node
+            .get(draft.id_keyword())
             .and_then(Node::as_str)
             .and_then(|s| s.strip_prefix('#'))
             .filter(|s| !s.is_empty() && !s.starts_with('/'))
@@ -492,7 +507,7 @@ impl RunIndex {
         for name in names {
             match self.anchors.entry((resource, name)) {
                 std::collections::hash_map::Entry::Occupied(e) => {
-                    if *e.get() != sub.pointer {
+                    if *e.get() != pointer() {
                         let res = &self.resources[resource];
                         self.ambiguous_anchors.push((
                             res.file,
@@ -502,7 +517,7 @@ impl RunIndex {
                     }
                 }
                 std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(sub.pointer.clone());
+                    e.insert(pointer());
                 }
             }
         }
@@ -766,15 +781,15 @@ impl RunIndex {
 
 /// The identifier engines honour: none beside a `$ref` up to draft-07, where `$ref` makes every
 /// other member of its object ignored.
-fn effective_id(sub: &Subschema<'_>) -> Option<IdEntry> {
-    if sub.draft <= Draft::Draft7 && sub.node.get("$ref").is_some() {
+fn effective_id(node: &Node, draft: Draft) -> Option<IdEntry> {
+    if draft <= Draft::Draft7 && node.get("$ref").is_some() {
         return None;
     }
-    id_entry(sub)
+    id_entry(node, draft)
 }
 
-fn id_entry(sub: &Subschema<'_>) -> Option<IdEntry> {
-    let member = sub.node.member(sub.draft.id_keyword())?;
+fn id_entry(node: &Node, draft: Draft) -> Option<IdEntry> {
+    let member = node.member(draft.id_keyword())?;
     let raw = member.value.as_str()?;
     Some(IdEntry {
         raw: raw.to_owned(),

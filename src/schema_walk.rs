@@ -152,45 +152,126 @@ pub fn declared_draft(node: &Node) -> Option<Draft> {
 /// schema position are not visited (the meta-schema check reports them).
 #[must_use]
 pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subschema<'a>> {
-    let mut out = Vec::new();
-    let mut stack = vec![Subschema {
+    let lazy = walk_lazy(root, draft);
+    let mut pointers: Vec<String> = Vec::with_capacity(lazy.len());
+    for sub in &lazy {
+        let pointer = match sub.step {
+            None => root_pointer.to_owned(),
+            Some((keyword, entry)) => {
+                let parent = &pointers[sub.parent];
+                let mut pointer = String::with_capacity(parent.len() + keyword.len() + 16);
+                pointer.push_str(parent);
+                push_step(&mut pointer, keyword, entry);
+                pointer
+            }
+        };
+        pointers.push(pointer);
+    }
+    lazy.into_iter()
+        .zip(pointers)
+        .map(|(sub, pointer)| Subschema {
+            node: sub.node,
+            pointer,
+            draft: sub.draft,
+            keyword: sub.step.map(|(k, _)| k),
+            depth: sub.depth,
+        })
+        .collect()
+}
+
+/// Where a subschema sits below its parent: the keyword, and the entry of an object or array
+/// keyword (`properties` + `a`, `allOf` + `0`).
+type Step<'a> = (&'a str, Option<Entry<'a>>);
+
+/// An entry of a keyword that holds several subschemas.
+#[derive(Clone, Copy, Debug)]
+pub enum Entry<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn push_step(pointer: &mut String, keyword: &str, entry: Option<Entry<'_>>) {
+    push_token(pointer, keyword);
+    match entry {
+        None => {}
+        Some(Entry::Key(key)) => push_token(pointer, key),
+        Some(Entry::Index(i)) => {
+            use std::fmt::Write as _;
+            let _ = write!(pointer, "/{i}");
+        }
+    }
+}
+
+/// A subschema as [`walk_lazy`] finds it: its pointer is built only when asked for
+/// ([`lazy_pointer`]).
+#[derive(Debug, Clone)]
+pub struct LazySubschema<'a> {
+    pub node: &'a Node,
+    pub draft: Draft,
+    /// Number of subschema steps from the root; in document order, the subschemas below one
+    /// are those that follow it with a greater depth.
+    pub depth: usize,
+    /// Index of the subschema holding this one (0 for the root itself).
+    parent: usize,
+    step: Option<Step<'a>>,
+}
+
+/// The JSON pointer of `subs[i]`, for subschemas of a root at `root_pointer`.
+#[must_use]
+pub fn lazy_pointer(subs: &[LazySubschema<'_>], i: usize, root_pointer: &str) -> String {
+    let mut chain = Vec::new();
+    let mut at = i;
+    while let Some(step) = subs[at].step {
+        chain.push(step);
+        at = subs[at].parent;
+    }
+    let mut pointer = root_pointer.to_owned();
+    for (keyword, entry) in chain.into_iter().rev() {
+        push_step(&mut pointer, keyword, entry);
+    }
+    pointer
+}
+
+/// The subschemas [`walk`] visits, in the same order, without their pointers.
+#[must_use]
+pub fn walk_lazy(root: &Node, draft: Draft) -> Vec<LazySubschema<'_>> {
+    let mut out: Vec<LazySubschema<'_>> = Vec::new();
+    let mut stack = vec![LazySubschema {
         node: root,
-        pointer: root_pointer.to_owned(),
         draft: declared_draft(root).unwrap_or(draft),
-        keyword: None,
         depth: 0,
+        parent: 0,
+        step: None,
     }];
+    let mut pending = Vec::new();
     while let Some(current) = stack.pop() {
-        let mut pending = Vec::new();
+        let parent = out.len();
         if let NodeKind::Object(members) = &current.node.kind {
             for member in live(members) {
                 let Some(kind) = children(current.draft, &member.key, &member.value) else {
                     continue;
                 };
-                let mut base = String::with_capacity(current.pointer.len() + member.key.len() + 1);
-                base.push_str(&current.pointer);
-                push_token(&mut base, &member.key);
-                let mut push = |node: &'a Node, pointer: String| {
+                let mut push = |node, entry| {
                     if is_schema_value(node, current.draft) {
                         let draft = if node.get(current.draft.id_keyword()).is_some() {
                             declared_draft(node).unwrap_or(current.draft)
                         } else {
                             current.draft
                         };
-                        pending.push(Subschema {
+                        pending.push(LazySubschema {
                             node,
-                            pointer,
                             draft,
-                            keyword: Some(member.key.as_str()),
                             depth: current.depth + 1,
+                            parent,
+                            step: Some((member.key.as_str(), entry)),
                         });
                     }
                 };
                 match (kind, &member.value.kind) {
-                    (Children::Single, _) => push(&member.value, base),
+                    (Children::Single, _) => push(&member.value, None),
                     (Children::Array, NodeKind::Array(items)) => {
                         for (i, item) in items.iter().enumerate() {
-                            push(item, format!("{base}/{i}"));
+                            push(item, Some(Entry::Index(i)));
                         }
                     }
                     (Children::Object | Children::ObjectOfObjects, NodeKind::Object(entries)) => {
@@ -200,11 +281,7 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
                             {
                                 continue;
                             }
-                            let mut pointer =
-                                String::with_capacity(base.len() + entry.key.len() + 1);
-                            pointer.push_str(&base);
-                            push_token(&mut pointer, &entry.key);
-                            push(&entry.value, pointer);
+                            push(&entry.value, Some(Entry::Key(entry.key.as_str())));
                         }
                     }
                     _ => {}
@@ -212,7 +289,7 @@ pub fn walk<'a>(root: &'a Node, root_pointer: &str, draft: Draft) -> Vec<Subsche
             }
         }
         out.push(current);
-        stack.extend(pending.into_iter().rev());
+        stack.extend(pending.drain(..).rev());
     }
     out
 }
