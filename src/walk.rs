@@ -57,6 +57,26 @@ fn is_symlink(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
+/// What identifies a file whatever the path that reaches it.
+#[derive(PartialEq, Eq, Hash)]
+enum FileKey {
+    /// Device and inode: one `stat`, where resolving the real path takes a call per component.
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn file_key(path: &Path) -> FileKey {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(path) {
+            return FileKey::Inode(m.dev(), m.ino());
+        }
+    }
+    FileKey::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
 /// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
 /// `accept` filters the files found in folders (files named explicitly are always linted).
 #[must_use]
@@ -66,11 +86,11 @@ pub fn discover(
 ) -> (Vec<Candidate>, Vec<WalkError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
-    // Real path -> index in `out`: a file reached twice is linted once, under its own path
-    // rather than a symlink's (`--fix` never writes through a symlink).
-    let mut seen: HashMap<PathBuf, usize> = HashMap::new();
+    // The file itself -> index in `out`: a file reached twice is linted once, under its own
+    // path rather than a symlink's (`--fix` never writes through a symlink).
+    let mut seen: HashMap<FileKey, usize> = HashMap::new();
     let mut push = |out: &mut Vec<Candidate>, path: PathBuf, explicit: bool| {
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        let key = file_key(&path);
         if let Some(&i) = seen.get(&key) {
             let kept: &mut Candidate = &mut out[i];
             if is_symlink(&kept.path) && !is_symlink(&path) {
