@@ -676,3 +676,73 @@ fn lint_document(
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-lint-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn streaming() -> Settings {
+        Settings {
+            memory_budget: Some(0),
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn streaming_keeps_only_the_texts_findings_need() {
+        let dir = scratch("keep");
+        std::fs::write(
+            dir.join("a.json"),
+            r#"{"$id": "tool_a:output", "type": "object"}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("b.json"), r#"{"type": "object"}"#).unwrap();
+        std::fs::write(dir.join("package.json"), r#"{"name": "x"}"#).unwrap();
+        let run = run(std::slice::from_ref(&dir), None, &streaming());
+        let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
+        assert!(run.files.iter().all(|f| f.root.is_none()));
+        assert_eq!(by_name("a.json").diagnostics.len(), 1);
+        assert!(
+            !by_name("a.json").file.text.is_empty(),
+            "a finding's file keeps its text"
+        );
+        assert!(by_name("b.json").file.text.is_empty());
+        assert!(by_name("package.json").file.text.is_empty());
+        assert!(!run.has_load_errors());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_that_changes_between_the_two_reads_is_an_error() {
+        let dir = scratch("changed");
+        let path = dir.join("a.json");
+        std::fs::write(&path, r#"{"type": "object"}"#).unwrap();
+        let settings = streaming();
+        let mut file = load_input(
+            FileId(0),
+            Input::Path(Candidate {
+                path: path.clone(),
+                explicit: true,
+            }),
+        );
+        let part = index_part(&file, &settings).unwrap();
+        keep_or_release(&mut file, 0, &std::sync::atomic::AtomicUsize::new(0));
+        assert!(file.released.is_some() && file.root.is_none());
+        std::fs::write(&path, r#"{"type": "object", "x": 1}"#).unwrap();
+        let run = lint_indexed(vec![file], RunIndex::merge(vec![part]), &settings);
+        let d = &run.files[0].diagnostics;
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].rule.code, "SL100");
+        assert!(d[0].message.contains("changed"), "{}", d[0].message);
+        assert!(run.has_load_errors(), "exit code 2");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
