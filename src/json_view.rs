@@ -15,29 +15,77 @@ use std::borrow::Cow;
 /// The span tree representation.
 pub struct SpanTree;
 
-/// A node of the span tree; nodes listed in `hidden` (by address) read as `{}`.
+/// How a tree is read: the subtrees it hides, and whether any object in it repeats a key.
+pub struct Scope {
+    /// Addresses of the nodes read as `{}`.
+    pub hidden: Vec<usize>,
+    /// When no key repeats, member walks need not look for shadowed members.
+    pub repeated_keys: bool,
+}
+
+impl Scope {
+    /// The scope of the tree at `root`, with the nodes at `hidden` read as `{}`.
+    #[must_use]
+    pub fn new(root: &Node, hidden: Vec<usize>) -> Self {
+        Self {
+            hidden,
+            repeated_keys: has_repeated_keys(root),
+        }
+    }
+}
+
+/// The scope of a tree that hides nothing and may repeat keys.
+static PLAIN: Scope = Scope {
+    hidden: Vec::new(),
+    repeated_keys: true,
+};
+
+/// Whether some object at or below `node` has a key twice.
+#[must_use]
+pub fn has_repeated_keys(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Array(items) => items.iter().any(has_repeated_keys),
+        NodeKind::Object(members) => {
+            repeats(members) || members.iter().any(|m| has_repeated_keys(&m.value))
+        }
+        _ => false,
+    }
+}
+
+fn repeats(m: &[Member]) -> bool {
+    if m.len() <= 12 {
+        m.iter()
+            .enumerate()
+            .any(|(i, a)| m[i + 1..].iter().any(|b| b.key == a.key))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(m.len());
+        !m.iter().all(|a| seen.insert(a.key.as_str()))
+    }
+}
+
+/// A node of the span tree, read in a [`Scope`].
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     node: &'a Node,
-    hidden: &'a [usize],
+    scope: &'a Scope,
 }
 
 impl<'a> View<'a> {
-    /// `node`, with the subtrees at the addresses in `hidden` read as empty objects.
+    /// `node`, read in `scope`.
     #[must_use]
-    pub fn new(node: &'a Node, hidden: &'a [usize]) -> Self {
-        Self { node, hidden }
+    pub fn new(node: &'a Node, scope: &'a Scope) -> Self {
+        Self { node, scope }
     }
 
     fn child(self, node: &'a Node) -> Self {
         Self {
             node,
-            hidden: self.hidden,
+            scope: self.scope,
         }
     }
 
     fn is_hidden(self) -> bool {
-        !self.hidden.is_empty() && self.hidden.contains(&address(self.node))
+        !self.scope.hidden.is_empty() && self.scope.hidden.contains(&address(self.node))
     }
 
     /// The node's kind; `None` for a hidden node, which reads as `{}`.
@@ -70,7 +118,7 @@ impl Json for SpanTree {
             span: crate::source::Span::default(),
             kind: NodeKind::String(string.into()),
         };
-        f(View::new(&node, &[]))
+        f(View::new(&node, &PLAIN))
     }
 }
 
@@ -153,11 +201,11 @@ impl<'a> JsonNode<'a, SpanTree> for View<'a> {
         match self.kind() {
             None => Some(Members {
                 members: &[],
-                hidden: self.hidden,
+                scope: self.scope,
             }),
             Some(NodeKind::Object(members)) => Some(Members {
                 members,
-                hidden: self.hidden,
+                scope: self.scope,
             }),
             _ => None,
         }
@@ -167,7 +215,7 @@ impl<'a> JsonNode<'a, SpanTree> for View<'a> {
         match self.kind() {
             Some(NodeKind::Array(items)) => Some(Items {
                 items,
-                hidden: self.hidden,
+                scope: self.scope,
             }),
             _ => None,
         }
@@ -239,22 +287,14 @@ fn to_value(view: View<'_>) -> Value {
 #[derive(Clone, Copy)]
 pub struct Members<'a> {
     members: &'a [Member],
-    hidden: &'a [usize],
+    scope: &'a Scope,
 }
 
 impl Members<'_> {
     /// For each member, whether a later one has the same key; `None` when no key repeats.
     fn shadowed(&self) -> Option<Vec<bool>> {
         let m = self.members;
-        let repeated = if m.len() <= 12 {
-            m.iter()
-                .enumerate()
-                .any(|(i, a)| m[i + 1..].iter().any(|b| b.key == a.key))
-        } else {
-            let mut seen = std::collections::HashSet::with_capacity(m.len());
-            !m.iter().all(|a| seen.insert(a.key.as_str()))
-        };
-        repeated.then(|| {
+        (self.scope.repeated_keys && repeats(m)).then(|| {
             let mut seen = std::collections::HashSet::new();
             let mut flags: Vec<bool> = m
                 .iter()
@@ -284,13 +324,13 @@ impl<'a> Object<'a, SpanTree> for Members<'a> {
             .iter()
             .rev()
             .find(|m| m.key == key.as_str())
-            .map(|m| View::new(&m.value, self.hidden))
+            .map(|m| View::new(&m.value, self.scope))
     }
 
     fn members(&self) -> MembersIter<'a> {
         MembersIter {
             members: self.members,
-            hidden: self.hidden,
+            scope: self.scope,
             shadowed: self.shadowed(),
             next: 0,
         }
@@ -300,7 +340,7 @@ impl<'a> Object<'a, SpanTree> for Members<'a> {
 /// The members engines see, in document order.
 pub struct MembersIter<'a> {
     members: &'a [Member],
-    hidden: &'a [usize],
+    scope: &'a Scope,
     shadowed: Option<Vec<bool>>,
     next: usize,
 }
@@ -316,7 +356,7 @@ impl<'a> Iterator for MembersIter<'a> {
             if self.shadowed.as_ref().is_some_and(|s| s[i]) {
                 continue;
             }
-            return Some((m.key.as_str(), View::new(&m.value, self.hidden)));
+            return Some((m.key.as_str(), View::new(&m.value, self.scope)));
         }
     }
 }
@@ -325,7 +365,7 @@ impl<'a> Iterator for MembersIter<'a> {
 #[derive(Clone, Copy)]
 pub struct Items<'a> {
     items: &'a [Node],
-    hidden: &'a [usize],
+    scope: &'a Scope,
 }
 
 impl<'a> Array<'a, SpanTree> for Items<'a> {
@@ -339,7 +379,7 @@ impl<'a> Array<'a, SpanTree> for Items<'a> {
     fn elements(&self) -> ItemsIter<'a> {
         ItemsIter {
             items: self.items.iter(),
-            hidden: self.hidden,
+            scope: self.scope,
         }
     }
 }
@@ -347,14 +387,14 @@ impl<'a> Array<'a, SpanTree> for Items<'a> {
 /// The items of an array.
 pub struct ItemsIter<'a> {
     items: std::slice::Iter<'a, Node>,
-    hidden: &'a [usize],
+    scope: &'a Scope,
 }
 
 impl<'a> Iterator for ItemsIter<'a> {
     type Item = View<'a>;
 
     fn next(&mut self) -> Option<View<'a>> {
-        self.items.next().map(|n| View::new(n, self.hidden))
+        self.items.next().map(|n| View::new(n, self.scope))
     }
 }
 
@@ -379,7 +419,7 @@ mod tests {
             let root = parse(text).unwrap();
             let value = root.to_value();
             let mut ours: Vec<String> = validator
-                .iter_errors(View::new(&root, &[]))
+                .iter_errors(View::new(&root, &Scope::new(&root, Vec::new())))
                 .map(|e| format!("{} {}", e.instance_path().as_str(), e))
                 .collect();
             let mut theirs: Vec<String> = by_value
@@ -397,7 +437,7 @@ mod tests {
         let root = parse(r#"{"properties": {"a": {"type": 5}}}"#).unwrap();
         let a = root.pointer("/properties/a").unwrap();
         let validator = meta_validator(crate::dialect::Draft::Draft202012);
-        assert!(!validator.is_valid(View::new(&root, &[])));
-        assert!(validator.is_valid(View::new(&root, &[address(a)])));
+        assert!(!validator.is_valid(View::new(&root, &Scope::new(&root, Vec::new()))));
+        assert!(validator.is_valid(View::new(&root, &Scope::new(&root, vec![address(a)]))));
     }
 }

@@ -6,7 +6,7 @@ use super::{Category, FixAvailability, Rule, RuleMeta, UnitContext};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::dialect::Draft;
 use crate::document::{unescape_pointer_token, Node, NodeKind};
-use crate::json_view::{address, meta_validator, View};
+use crate::json_view::{address, meta_validator, Scope, View};
 use crate::source::Span;
 use crate::uri::check_uri_reference;
 use jsonschema::error::ValidationErrorKind;
@@ -100,7 +100,8 @@ fn check_resource(
         .filter_map(|p| base.pointer(&p[base_pointer.len()..]))
         .map(address)
         .collect();
-    let view = View::new(base, &hidden);
+    let scope = Scope::new(base, hidden);
+    let view = View::new(base, &scope);
     // Each draft's meta-schema is compiled once per process, for span trees.
     let validator = meta_validator(draft);
     if validator.is_valid(view) {
