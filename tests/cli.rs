@@ -11,6 +11,10 @@ use std::process::{Command, Stdio};
 
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
+    // Git keeps no empty folder: a case without input files may have no `files/`.
+    if !from.exists() {
+        return;
+    }
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());
