@@ -44,7 +44,7 @@ pub struct FixOutcome {
     /// The run after every applied fix, linted again.
     pub run: Run,
     /// Each file's text before the loop, by file id.
-    pub original: Vec<Arc<str>>,
+    pub original: Vec<Arc<String>>,
     pub applied: Vec<Applied>,
     pub rejected: Vec<Rejected>,
     /// Whether the loop ended with nothing left to try (rather than after [`MAX_PASSES`]).
@@ -54,7 +54,7 @@ pub struct FixOutcome {
 impl FixOutcome {
     /// The files whose text changed, with their new text.
     #[must_use]
-    pub fn changed(&self) -> Vec<(&LintedFile, &Arc<str>)> {
+    pub fn changed(&self) -> Vec<(&LintedFile, &Arc<String>)> {
         self.run
             .files
             .iter()
@@ -92,7 +92,7 @@ fn fix_run_in_pool(
     allow_unsafe: bool,
     can_write: WriteCheck<'_>,
 ) -> FixOutcome {
-    let original: Vec<Arc<str>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
+    let original: Vec<Arc<String>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
     let mut run = run;
     let mut applied = Vec::new();
     let mut rejected = Rejections::default();
@@ -316,7 +316,7 @@ fn apply_batch(
         let old = &files[file.0];
         let text = apply_edits(&old.file.text, &edits)?;
         let mut source = old.file.clone();
-        source.text = Arc::from(text.as_str());
+        source.text = Arc::new(text);
         files[file.0] = load_source(source, true);
     }
     Ok(lint_loaded(files, settings))

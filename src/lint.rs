@@ -278,7 +278,7 @@ fn keep_or_release(file: &mut LintedFile, budget: usize, used: &std::sync::atomi
     }
     if file.kind == Some(FileKind::Other) {
         file.root = None;
-        file.file.text = Arc::from("");
+        file.file.text = Arc::default();
         return;
     }
     // A large file is read again rather than kept: its tree is several times its size, and
@@ -293,20 +293,22 @@ fn keep_or_release(file: &mut LintedFile, budget: usize, used: &std::sync::atomi
     }
     file.released = Some(Fingerprint::of(&file.file.text));
     file.root = None;
-    file.file.text = Arc::from("");
+    file.file.text = Arc::default();
 }
 
 /// Reads a released file again; `None` if it is gone or no longer what was indexed.
-fn reload(file: &LintedFile) -> Option<(Arc<str>, Arc<Node>)> {
+fn reload(file: &LintedFile) -> Option<(Arc<String>, Arc<Node>)> {
     let path = file.file.path.as_ref()?;
     let bytes = std::fs::read(path).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    if Some(Fingerprint::of(text)) != file.released {
+    let mut text = String::from_utf8(bytes).ok()?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    if Some(Fingerprint::of(&text)) != file.released {
         return None;
     }
-    let root = document::parse(text).ok()?;
-    Some((Arc::from(text), Arc::new(root)))
+    let root = document::parse(&text).ok()?;
+    Some((Arc::new(text), Arc::new(root)))
 }
 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
@@ -340,7 +342,7 @@ fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
 /// Runs the rules over indexed files, reading released ones again one at a time.
 fn lint_indexed(mut files: Vec<LintedFile>, index: RunIndex, settings: &Settings) -> Run {
     let reloads = Reloads::new(files.len());
-    let found: Vec<(Vec<Diagnostic>, Option<Arc<str>>)> = files
+    let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
         .par_iter()
         .map(|f| {
             let Some(kind) = f.kind.filter(|k| *k != FileKind::Other) else {
@@ -499,7 +501,10 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
         }
     };
     match String::from_utf8(bytes) {
-        Ok(text) => load_source(SourceFile::new(id, name, path, &text, explicit), reportable),
+        Ok(text) => load_source(
+            SourceFile::from_string(id, name, path, text, explicit),
+            reportable,
+        ),
         Err(e) => {
             let error = e.utf8_error();
             let at = error.valid_up_to();

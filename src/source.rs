@@ -43,7 +43,8 @@ pub struct SourceFile {
     pub name: String,
     /// Where the file lives on disk; `None` for standard input.
     pub path: Option<PathBuf>,
-    pub text: Arc<str>,
+    /// Shared, never copied: a file of megabytes is read into it once.
+    pub text: Arc<String>,
     pub bom: bool,
     /// Named on the command line (always linted) rather than found by walking a folder.
     pub explicit: bool,
@@ -67,7 +68,30 @@ impl SourceFile {
             id,
             name,
             path,
-            text: Arc::from(text),
+            text: Arc::new(text.to_owned()),
+            bom,
+            explicit,
+        }
+    }
+
+    /// [`SourceFile::new`] for text already in a `String` of its own, which it keeps.
+    #[must_use]
+    pub fn from_string(
+        id: FileId,
+        name: String,
+        path: Option<PathBuf>,
+        mut text: String,
+        explicit: bool,
+    ) -> Self {
+        let bom = text.starts_with(BOM);
+        if bom {
+            text.drain(..BOM.len());
+        }
+        Self {
+            id,
+            name,
+            path,
+            text: Arc::new(text),
             bom,
             explicit,
         }

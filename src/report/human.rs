@@ -81,7 +81,7 @@ impl miette::Diagnostic for View<'_> {
 /// characters, as every other format does (miette itself counts bytes).
 struct CharColumns {
     name: String,
-    text: Arc<str>,
+    text: Arc<String>,
 }
 
 impl miette::SourceCode for CharColumns {
@@ -91,7 +91,7 @@ impl miette::SourceCode for CharColumns {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let inner = self.text.as_ref().read_span(span, before, after)?;
+        let inner = self.text.as_str().read_span(span, before, after)?;
         let offset = span.offset().min(self.text.len());
         let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
         let column = self
@@ -142,7 +142,7 @@ fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) 
     // Control characters of a broken file are not sent to the terminal.
     let text = match printable_source(&file.text) {
         std::borrow::Cow::Borrowed(_) => Arc::clone(&file.text),
-        std::borrow::Cow::Owned(shown) => Arc::from(shown),
+        std::borrow::Cow::Owned(shown) => Arc::new(shown),
     };
     View {
         d,
