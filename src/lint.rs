@@ -98,6 +98,8 @@ pub struct LintedFile {
     /// Set when the run let go of the file's tree (and, unless it has findings, its text) to
     /// bound its memory: the fingerprint of the text that was indexed.
     pub released: Option<Fingerprint>,
+    /// Linted already, on its own, with nothing found: see [`settles_alone`].
+    pub settled: bool,
 }
 
 /// What identifies a file's text between the two reads of a run that let it go.
@@ -244,7 +246,15 @@ fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings)
         .map(|(i, input)| {
             let mut file = load_input(FileId(i), input);
             let part = index_part(&file, settings);
-            keep_or_release(&mut file, budget, &used);
+            if part
+                .as_ref()
+                .is_some_and(|p| settles_alone(&file, p, settings))
+            {
+                file.settled = true;
+                keep_or_release(&mut file, 0, &used);
+            } else {
+                keep_or_release(&mut file, budget, &used);
+            }
             (file, part)
         })
         .unzip();
@@ -266,6 +276,34 @@ fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
         },
         settings.default_draft,
     ))
+}
+
+/// Whether the file is linted for good without the rest of the run: it is, when every
+/// reference in it names a resource of its own and linting it against its own index finds
+/// nothing. Other files cannot then add a finding to it: its references resolve the same way
+/// in the whole run (a hit in the same schema wins), and what the rules ask of the rest of the
+/// run (who references it, which ids are taken) matters only to the fixes of findings. A file
+/// with findings is linted again once the run is indexed, so that its fixes see every file.
+fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
+    let (Some(root), Some(kind)) = (&file.root, file.kind) else {
+        return false;
+    };
+    if file.file.path.is_none() || kind == FileKind::Other {
+        return false;
+    }
+    let alone = RunIndex::merge(vec![part.clone()]);
+    if alone.refs.iter().any(|r| alone.target_resource(r).is_err()) {
+        return false;
+    }
+    let view = RunView {
+        index: &alone,
+        files: &[],
+        current: Some((&file.file, root, kind)),
+        reloads: None,
+    };
+    let mut out = Vec::new();
+    lint_document(&view, &file.file, root, kind, settings, &mut out);
+    out.is_empty()
 }
 
 /// Keeps a loaded file's text and tree if `budget` still allows, else lets them go. Files that
@@ -345,7 +383,7 @@ fn lint_indexed(mut files: Vec<LintedFile>, index: RunIndex, settings: &Settings
     let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
         .par_iter()
         .map(|f| {
-            let Some(kind) = f.kind.filter(|k| *k != FileKind::Other) else {
+            let Some(kind) = f.kind.filter(|k| *k != FileKind::Other && !f.settled) else {
                 return (Vec::new(), None);
             };
             let held;
@@ -369,7 +407,7 @@ fn lint_indexed(mut files: Vec<LintedFile>, index: RunIndex, settings: &Settings
             let view = RunView {
                 index: &index,
                 files: &files,
-                current: Some((file, root)),
+                current: Some((file, root, kind)),
                 reloads: Some(&reloads),
             };
             let mut out = Vec::new();
@@ -556,6 +594,7 @@ fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
         kind: None,
         diagnostics: vec![diagnostic],
         released: None,
+        settled: false,
     }
 }
 
@@ -566,6 +605,7 @@ fn skipped(file: SourceFile) -> LintedFile {
         kind: Some(FileKind::Other),
         diagnostics: Vec::new(),
         released: None,
+        settled: false,
     }
 }
 
@@ -596,6 +636,7 @@ fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFil
         kind: Some(kind),
         diagnostics: Vec::new(),
         released: None,
+        settled: false,
     }
 }
 
@@ -722,6 +763,40 @@ mod tests {
         assert!(by_name("b.json").file.text.is_empty());
         assert!(by_name("package.json").file.text.is_empty());
         assert!(!run.has_load_errors());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn clean_self_contained_files_are_linted_once() {
+        let dir = scratch("settled");
+        std::fs::write(
+            dir.join("a.json"),
+            r##"{"$defs": {"x": {"type": "string"}}, "properties": {"v": {"$ref": "#/$defs/x"}}}"##,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b.json"),
+            r#"{"properties": {"w": {"$ref": "a.json#/$defs/x"}, "z": {"$ref": "a.json#/$defs/nope"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("c.json"),
+            r#"{"$id": "tool_c:output", "type": "object"}"#,
+        )
+        .unwrap();
+        let run = run(std::slice::from_ref(&dir), None, &streaming());
+        let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
+        // Linted once, on its own: no finding, and nobody else's findings depend on it.
+        assert!(by_name("a.json").settled);
+        // A reference into another file waits for the whole index, and still reaches `a.json`.
+        let b = by_name("b.json");
+        assert!(!b.settled);
+        let codes: Vec<_> = b.diagnostics.iter().map(|d| d.rule.code).collect();
+        assert_eq!(codes, ["SL302"], "{:?}", b.diagnostics);
+        // A file with a finding is linted again with the whole run in view (its fix may need it).
+        let c = by_name("c.json");
+        assert!(!c.settled);
+        assert_eq!(c.diagnostics.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -113,8 +113,9 @@ pub struct FileContext<'a> {
 pub struct RunView<'a> {
     pub index: &'a RunIndex,
     pub files: &'a [LintedFile],
-    /// The file being linted, with its tree (which `files` may not hold in a streaming run).
-    pub current: Option<(&'a SourceFile, &'a Node)>,
+    /// The file being linted, with its tree and kind (which `files` may not hold in a
+    /// streaming run).
+    pub current: Option<(&'a SourceFile, &'a Node, crate::units::FileKind)>,
     /// Where files that a streaming run let go are read again.
     pub reloads: Option<&'a Reloads>,
 }
@@ -122,7 +123,7 @@ pub struct RunView<'a> {
 impl<'a> RunView<'a> {
     /// The text and tree of a file of the run.
     fn loaded(&self, file: FileId) -> Option<(&'a SourceFile, &'a Node)> {
-        if let Some((f, root)) = self.current.filter(|(f, _)| f.id == file) {
+        if let Some((f, root, _)) = self.current.filter(|(f, _, _)| f.id == file) {
             return Some((f, root));
         }
         let lf: &'a LintedFile = self.files.get(file.0)?;
@@ -141,14 +142,22 @@ impl<'a> RunView<'a> {
 
     /// A file of the run, with its text.
     #[must_use]
+    ///
+    /// # Panics
+    /// If `file` is not a file of the view: the index names only files of the view.
     pub fn source(&self, file: FileId) -> &'a SourceFile {
-        self.loaded(file)
-            .map_or(&self.files[file.0].file, |(f, _)| f)
+        match self.loaded(file) {
+            Some((f, _)) => f,
+            None => &self.files[file.0].file,
+        }
     }
 
     /// What kind of document a file is.
     #[must_use]
     pub fn kind(&self, file: FileId) -> Option<crate::units::FileKind> {
+        if let Some((_, _, kind)) = self.current.filter(|(f, _, _)| f.id == file) {
+            return Some(kind);
+        }
         self.files.get(file.0)?.kind
     }
 }
