@@ -41,6 +41,37 @@ pub struct Member {
     pub value: Node,
 }
 
+/// Whether some key occurs twice among `members`. Keys rarely repeat: small objects are checked
+/// pair by pair, without allocating.
+#[must_use]
+pub fn repeats(members: &[Member]) -> bool {
+    if members.len() <= 12 {
+        members
+            .iter()
+            .enumerate()
+            .any(|(i, a)| members[i + 1..].iter().any(|b| b.key == a.key))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(members.len());
+        !members.iter().all(|a| seen.insert(a.key.as_str()))
+    }
+}
+
+/// For each member, whether a later one has the same key (engines read the last one); `None`
+/// when no key repeats.
+#[must_use]
+pub fn shadowed(members: &[Member]) -> Option<Vec<bool>> {
+    repeats(members).then(|| {
+        let mut seen = std::collections::HashSet::new();
+        let mut flags: Vec<bool> = members
+            .iter()
+            .rev()
+            .map(|m| !seen.insert(m.key.as_str()))
+            .collect();
+        flags.reverse();
+        flags
+    })
+}
+
 /// Why a text is not strict JSON, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseFailure {

@@ -6,7 +6,7 @@
 //! text would. Subtrees can be hidden (seen as `{}`): embedded resources of another dialect,
 //! which are checked against their own meta-schema.
 
-use crate::document::{Member, Node, NodeKind};
+use crate::document::{repeats, shadowed, Member, Node, NodeKind};
 use jsonschema::json::{Array, Json, JsonNumber, Node as JsonNode, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::Value;
@@ -49,17 +49,6 @@ pub fn has_repeated_keys(node: &Node) -> bool {
             repeats(members) || members.iter().any(|m| has_repeated_keys(&m.value))
         }
         _ => false,
-    }
-}
-
-fn repeats(m: &[Member]) -> bool {
-    if m.len() <= 12 {
-        m.iter()
-            .enumerate()
-            .any(|(i, a)| m[i + 1..].iter().any(|b| b.key == a.key))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(m.len());
-        !m.iter().all(|a| seen.insert(a.key.as_str()))
     }
 }
 
@@ -293,17 +282,11 @@ pub struct Members<'a> {
 impl Members<'_> {
     /// For each member, whether a later one has the same key; `None` when no key repeats.
     fn shadowed(&self) -> Option<Vec<bool>> {
-        let m = self.members;
-        (self.scope.repeated_keys && repeats(m)).then(|| {
-            let mut seen = std::collections::HashSet::new();
-            let mut flags: Vec<bool> = m
-                .iter()
-                .rev()
-                .map(|a| !seen.insert(a.key.as_str()))
-                .collect();
-            flags.reverse();
-            flags
-        })
+        if self.scope.repeated_keys {
+            shadowed(self.members)
+        } else {
+            None
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! `examples` or an unknown keyword is data and never reaches a rule.
 
 use crate::dialect::Draft;
-use crate::document::{escape_pointer_token, Member, Node, NodeKind};
+use crate::document::{escape_pointer_token, shadowed, Member, Node, NodeKind};
 
 /// How a keyword holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,28 +298,7 @@ pub fn walk_lazy(root: &Node, draft: Draft) -> Vec<LazySubschema<'_>> {
 /// reports the others). A shadowed member is not a subschema, and a JSON pointer to its key
 /// names the last one.
 fn live(members: &[Member]) -> impl Iterator<Item = &Member> {
-    // Keys are rarely repeated: small objects are checked pair by pair, without allocating.
-    let repeated = if members.len() <= 12 {
-        members
-            .iter()
-            .enumerate()
-            .any(|(i, m)| members[i + 1..].iter().any(|n| n.key == m.key))
-    } else {
-        let mut seen = std::collections::HashSet::with_capacity(members.len());
-        !members.iter().all(|m| seen.insert(m.key.as_str()))
-    };
-    let shadowed: Vec<bool> = if repeated {
-        let mut seen = std::collections::HashSet::new();
-        let mut flags: Vec<bool> = members
-            .iter()
-            .rev()
-            .map(|m| !seen.insert(m.key.as_str()))
-            .collect();
-        flags.reverse();
-        flags
-    } else {
-        Vec::new()
-    };
+    let shadowed = shadowed(members).unwrap_or_default();
     members
         .iter()
         .enumerate()
