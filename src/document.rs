@@ -41,6 +41,16 @@ pub struct Member {
     pub value: Node,
 }
 
+/// Appends `/` and `token`, escaped as a JSON pointer token.
+pub fn push_pointer_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_pointer_token(token));
+    } else {
+        pointer.push_str(token);
+    }
+}
+
 /// Whether some key occurs twice among `members`. Keys rarely repeat: small objects are checked
 /// pair by pair, without allocating.
 #[must_use]
@@ -163,12 +173,7 @@ impl Node {
                     let i = members.partition_point(|m| m.value.span.start <= span.start);
                     let m = members.get(i.checked_sub(1)?)?;
                     (m.value.span.end >= span.end).then_some(())?;
-                    pointer.push('/');
-                    if m.key.contains(['~', '/']) {
-                        pointer.push_str(&escape_pointer_token(&m.key));
-                    } else {
-                        pointer.push_str(&m.key);
-                    }
+                    push_pointer_token(&mut pointer, &m.key);
                     &m.value
                 }
                 NodeKind::Array(items) => {

@@ -4,7 +4,7 @@
 //! `examples` or an unknown keyword is data and never reaches a rule.
 
 use crate::dialect::Draft;
-use crate::document::{escape_pointer_token, shadowed, Member, Node, NodeKind};
+use crate::document::{push_pointer_token, shadowed, Member, Node, NodeKind};
 
 /// How a keyword holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,10 +191,10 @@ pub enum Entry<'a> {
 }
 
 fn push_step(pointer: &mut String, keyword: &str, entry: Option<Entry<'_>>) {
-    push_token(pointer, keyword);
+    push_pointer_token(pointer, keyword);
     match entry {
         None => {}
-        Some(Entry::Key(key)) => push_token(pointer, key),
+        Some(Entry::Key(key)) => push_pointer_token(pointer, key),
         Some(Entry::Index(i)) => {
             use std::fmt::Write as _;
             let _ = write!(pointer, "/{i}");
@@ -304,16 +304,6 @@ fn live(members: &[Member]) -> impl Iterator<Item = &Member> {
         .enumerate()
         .filter(move |(i, _)| !shadowed.get(*i).copied().unwrap_or(false))
         .map(|(_, m)| m)
-}
-
-/// Appends `/` and `token`, escaped as a JSON pointer token.
-fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_pointer_token(token));
-    } else {
-        pointer.push_str(token);
-    }
 }
 
 fn is_schema_value(node: &Node, draft: Draft) -> bool {

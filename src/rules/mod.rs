@@ -141,10 +141,10 @@ impl<'a> RunView<'a> {
     }
 
     /// A file of the run, with its text.
-    #[must_use]
     ///
     /// # Panics
     /// If `file` is not a file of the view: the index names only files of the view.
+    #[must_use]
     pub fn source(&self, file: FileId) -> &'a SourceFile {
         match self.loaded(file) {
             Some((f, _)) => f,
