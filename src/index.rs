@@ -341,6 +341,27 @@ impl RunIndex {
             .map(|&i| &self.refs[i])
     }
 
+    /// The files that a reference ties to another schema: those holding a reference that names
+    /// no resource of its own schema, and those a reference from another file names. The others
+    /// read the same in the whole run as on their own.
+    #[must_use]
+    pub fn entangled_files(&self) -> std::collections::HashSet<FileId> {
+        let mut out = std::collections::HashSet::new();
+        for (r, target) in self.refs.iter().zip(&self.ref_targets) {
+            match target.map(|t| &self.resources[t]) {
+                Some(t) if t.file == r.file && t.unit == r.unit => {}
+                Some(t) => {
+                    out.insert(r.file);
+                    out.insert(t.file);
+                }
+                None => {
+                    out.insert(r.file);
+                }
+            }
+        }
+        out
+    }
+
     /// The references whose document part names a resource of `file` (so the only ones that
     /// can resolve into it), in run order.
     pub fn refs_into(&self, file: FileId) -> impl Iterator<Item = &RefEntry> {

@@ -240,7 +240,7 @@ fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings)
     // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
     // the others are read again when linted, one at a time per thread.
     let used = std::sync::atomic::AtomicUsize::new(0);
-    let (files, parts): (Vec<LintedFile>, Vec<Option<RunIndex>>) = inputs
+    let (mut files, parts): (Vec<LintedFile>, Vec<Option<RunIndex>>) = inputs
         .into_par_iter()
         .enumerate()
         .map(|(i, input)| {
@@ -259,6 +259,13 @@ fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings)
         })
         .unzip();
     let index = RunIndex::merge(parts.into_iter().flatten().collect());
+    // A file settled on its own is linted again if the whole run ties it to another one: a
+    // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one
+    // does), or one of its references reads differently among every file's ids.
+    let entangled = index.entangled_files();
+    for f in files.iter_mut().filter(|f| f.settled) {
+        f.settled = !entangled.contains(&f.file.id);
+    }
     lint_indexed(files, index, settings)
 }
 
@@ -278,12 +285,14 @@ fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
     ))
 }
 
-/// Whether the file is linted for good without the rest of the run: it is, when every
+/// Whether the file may be linted for good without the rest of the run: it may, when every
 /// reference in it names a resource of its own and linting it against its own index finds
-/// nothing. Other files cannot then add a finding to it: its references resolve the same way
-/// in the whole run (a hit in the same schema wins), and what the rules ask of the rest of the
-/// run (who references it, which ids are taken) matters only to the fixes of findings. A file
-/// with findings is linted again once the run is indexed, so that its fixes see every file.
+/// nothing. Other files cannot then add a finding to it, provided that the whole run's index
+/// does not tie it to another file (see [`RunIndex::entangled_files`], checked once the run is
+/// indexed): its references then resolve the same way, and what else the rules ask of the rest
+/// of the run (which ids are taken, which anchors exist) only shapes the fixes of findings or
+/// silences some. A file with findings is linted again once the run is indexed, so that its
+/// fixes see every file.
 fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
     let (Some(root), Some(kind)) = (&file.root, file.kind) else {
         return false;
@@ -784,10 +793,18 @@ mod tests {
             r#"{"$id": "tool_c:output", "type": "object"}"#,
         )
         .unwrap();
+        std::fs::write(
+            dir.join("d.json"),
+            r##"{"$defs": {"y": {"type": "integer"}}, "items": {"$ref": "#/$defs/y"}}"##,
+        )
+        .unwrap();
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
-        // Linted once, on its own: no finding, and nobody else's findings depend on it.
-        assert!(by_name("a.json").settled);
+        // Linted once, on its own: no finding, and no other file references it.
+        assert!(by_name("d.json").settled);
+        assert!(by_name("d.json").diagnostics.is_empty());
+        // `b.json` references it: linted again with the whole run in view.
+        assert!(!by_name("a.json").settled);
         // A reference into another file waits for the whole index, and still reaches `a.json`.
         let b = by_name("b.json");
         assert!(!b.settled);
@@ -797,6 +814,35 @@ mod tests {
         let c = by_name("c.json");
         assert!(!c.settled);
         assert_eq!(c.diagnostics.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_settled_file_that_another_file_references_is_linted_again() {
+        let dir = scratch("entangled");
+        // Clean on its own; SL403 reports its `$defs` only once a reference lands inside.
+        std::fs::write(
+            dir.join("a.json"),
+            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {"x": {"type": "string"}}}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("b.json"),
+            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"w": {"$ref": "a.json#/$defs/x"}}}"#,
+        )
+        .unwrap();
+        let codes = |run: &Run| -> Vec<(String, &'static str)> {
+            run.diagnostics()
+                .iter()
+                .map(|d| (run.source(d.file).name.clone(), d.rule.code))
+                .collect()
+        };
+        let whole = run(std::slice::from_ref(&dir), None, &Settings::default());
+        let streaming = run(std::slice::from_ref(&dir), None, &streaming());
+        assert!(codes(&whole)
+            .iter()
+            .any(|(n, c)| n.ends_with("a.json") && *c == "SL403"));
+        assert_eq!(codes(&whole), codes(&streaming));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
