@@ -208,7 +208,7 @@ fn id(u: &mut Unstructured<'_>) -> Result<String> {
 
 /// A `$ref` value: into the document, to an anchor, to an id or another file, outward, broken.
 fn reference(u: &mut Unstructured<'_>, pools: &Pools) -> Result<String> {
-    Ok(match u.int_in_range(0..=11)? {
+    Ok(match u.int_in_range(0..=12)? {
         0 => "#".to_owned(),
         1 => format!("#/$defs/{}", pick(u, &pools.def_keys)?),
         2 => format!("#/definitions/{}", pick(u, &pools.def_keys)?),
@@ -230,6 +230,12 @@ fn reference(u: &mut Unstructured<'_>, pools: &Pools) -> Result<String> {
         ])?)
         .to_owned(),
         10 => format!("{}#{}", pick(u, &pools.ids)?, pick(u, &pools.anchors)?),
+        11 => format!(
+            "{}#/{}/{}",
+            u.choose(FILES)?,
+            u.choose(&["$defs", "definitions"])?,
+            pick(u, &pools.def_keys)?
+        ),
         _ => u.arbitrary::<String>()?.chars().take(20).collect(),
     })
 }
