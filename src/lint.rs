@@ -343,19 +343,22 @@ fn keep_or_release(file: &mut LintedFile, budget: usize, used: &std::sync::atomi
     file.file.text = Arc::default();
 }
 
-/// Reads a released file again; `None` if it is gone or no longer what was indexed.
+/// Reads and parses a released file again; `None` if it is gone or no longer what was indexed.
 fn reload(file: &LintedFile) -> Option<(Arc<String>, Arc<Node>)> {
+    let text = reread(file)?;
+    let root = document::parse(&text).ok()?;
+    Some((text, Arc::new(root)))
+}
+
+/// The text of a released file, read again; `None` if it is gone or no longer what was indexed.
+fn reread(file: &LintedFile) -> Option<Arc<String>> {
     let path = file.file.path.as_ref()?;
     let bytes = std::fs::read(path).ok()?;
     let mut text = String::from_utf8(bytes).ok()?;
     if text.starts_with('\u{feff}') {
         text.drain(..'\u{feff}'.len_utf8());
     }
-    if Some(Fingerprint::of(&text)) != file.released {
-        return None;
-    }
-    let root = document::parse(&text).ok()?;
-    Some((Arc::new(text), Arc::new(root)))
+    (Some(Fingerprint::of(&text)) == file.released).then(|| Arc::new(text))
 }
 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
@@ -465,7 +468,7 @@ fn restore_texts(files: &mut [LintedFile]) {
     wanted.sort_unstable();
     wanted.dedup();
     for i in wanted {
-        if let Some((text, _)) = reload(&files[i]) {
+        if let Some(text) = reread(&files[i]) {
             files[i].file.text = text;
         }
     }
@@ -736,11 +739,15 @@ fn lint_document(
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh folder holding `files` (name, text).
+    fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("schema-lint-lint-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in files {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
         dir
     }
 
@@ -753,14 +760,14 @@ mod tests {
 
     #[test]
     fn streaming_keeps_only_the_texts_findings_need() {
-        let dir = scratch("keep");
-        std::fs::write(
-            dir.join("a.json"),
-            r#"{"$id": "tool_a:output", "type": "object"}"#,
-        )
-        .unwrap();
-        std::fs::write(dir.join("b.json"), r#"{"type": "object"}"#).unwrap();
-        std::fs::write(dir.join("package.json"), r#"{"name": "x"}"#).unwrap();
+        let dir = scratch(
+            "keep",
+            &[
+                ("a.json", r#"{"$id": "tool_a:output", "type": "object"}"#),
+                ("b.json", r#"{"type": "object"}"#),
+                ("package.json", r#"{"name": "x"}"#),
+            ],
+        );
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
         assert!(run.files.iter().all(|f| f.root.is_none()));
@@ -777,27 +784,24 @@ mod tests {
 
     #[test]
     fn clean_self_contained_files_are_linted_once() {
-        let dir = scratch("settled");
-        std::fs::write(
-            dir.join("a.json"),
-            r##"{"$defs": {"x": {"type": "string"}}, "properties": {"v": {"$ref": "#/$defs/x"}}}"##,
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("b.json"),
-            r#"{"properties": {"w": {"$ref": "a.json#/$defs/x"}, "z": {"$ref": "a.json#/$defs/nope"}}}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("c.json"),
-            r#"{"$id": "tool_c:output", "type": "object"}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("d.json"),
-            r##"{"$defs": {"y": {"type": "integer"}}, "items": {"$ref": "#/$defs/y"}}"##,
-        )
-        .unwrap();
+        let dir = scratch(
+            "settled",
+            &[
+                (
+                    "a.json",
+                    r##"{"$defs": {"x": {"type": "string"}}, "properties": {"v": {"$ref": "#/$defs/x"}}}"##,
+                ),
+                (
+                    "b.json",
+                    r#"{"properties": {"w": {"$ref": "a.json#/$defs/x"}, "z": {"$ref": "a.json#/$defs/nope"}}}"#,
+                ),
+                ("c.json", r#"{"$id": "tool_c:output", "type": "object"}"#),
+                (
+                    "d.json",
+                    r##"{"$defs": {"y": {"type": "integer"}}, "items": {"$ref": "#/$defs/y"}}"##,
+                ),
+            ],
+        );
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
         // Linted once, on its own: no finding, and no other file references it.
@@ -819,18 +823,20 @@ mod tests {
 
     #[test]
     fn a_settled_file_that_another_file_references_is_linted_again() {
-        let dir = scratch("entangled");
         // Clean on its own; SL403 reports its `$defs` only once a reference lands inside.
-        std::fs::write(
-            dir.join("a.json"),
-            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {"x": {"type": "string"}}}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("b.json"),
-            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"w": {"$ref": "a.json#/$defs/x"}}}"#,
-        )
-        .unwrap();
+        let dir = scratch(
+            "entangled",
+            &[
+                (
+                    "a.json",
+                    r#"{"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {"x": {"type": "string"}}}"#,
+                ),
+                (
+                    "b.json",
+                    r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"w": {"$ref": "a.json#/$defs/x"}}}"#,
+                ),
+            ],
+        );
         let codes = |run: &Run| -> Vec<(String, &'static str)> {
             run.diagnostics()
                 .iter()
@@ -848,9 +854,8 @@ mod tests {
 
     #[test]
     fn a_file_that_changes_between_the_two_reads_is_an_error() {
-        let dir = scratch("changed");
+        let dir = scratch("changed", &[("a.json", r#"{"type": "object"}"#)]);
         let path = dir.join("a.json");
-        std::fs::write(&path, r#"{"type": "object"}"#).unwrap();
         let settings = streaming();
         let mut file = load_input(
             FileId(0),
