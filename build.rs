@@ -1,13 +1,21 @@
-//! Embeds every rule doc of `rules/` in the binary: writes `docs.rs` into `OUT_DIR` with one
-//! `(code, include_str!(...))` pair per `rules/<CODE>.md`, sorted by code.
+//! Generates, into `OUT_DIR`, everything that would otherwise be written twice about the rules:
+//!
+//! - `docs.rs`: one `(code, include_str!(...))` pair per `rules/<CODE>.md`, sorted by code;
+//! - `rule_meta.rs`: each rule's metadata (`pub static SL201: RuleMeta`, and `ALL` in code
+//!   order), read from its doc's header, the one place it is declared:
+//!   `# CODE name`, then `Category: … · Severity: … · Fix: …[ · Default: off]`, then the summary;
+//! - `registry.rs`: the rules that lint, one `&family::module::Type` per `impl Rule for Type` in
+//!   `src/rules/<family>/slNNN_<name>.rs`, in code order.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut codes: Vec<String> = std::fs::read_dir(&dir)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out_dir = std::env::var("OUT_DIR").expect("OUT_DIR");
+    let docs = root.join("rules");
+    println!("cargo:rerun-if-changed={}", docs.display());
+    let mut codes: Vec<String> = std::fs::read_dir(&docs)
         .expect("the rules/ folder")
         .filter_map(|e| {
             let name = e.ok()?.file_name().into_string().ok()?;
@@ -15,17 +23,164 @@ fn main() {
         })
         .collect();
     codes.sort();
-    let mut out = String::from("&[\n");
-    for code in codes {
-        let path = dir.join(format!("{code}.md"));
+
+    let mut embedded = String::from("&[\n");
+    let mut metas = String::new();
+    let mut all = String::from(
+        "/// Every rule's metadata, in code order.\npub static ALL: &[&RuleMeta] = &[\n",
+    );
+    for code in &codes {
+        let path = docs.join(format!("{code}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
         let _ = writeln!(
-            out,
+            embedded,
             "    ({code:?}, include_str!({:?})),",
             path.display().to_string()
         );
+        let text = std::fs::read_to_string(&path).expect("a rule doc");
+        let header = header(&text).unwrap_or_else(|e| panic!("rules/{code}.md: {e}"));
+        assert_eq!(
+            header.code, *code,
+            "rules/{code}.md: the title names another code"
+        );
+        let _ = writeln!(
+            metas,
+            "/// {code} `{name}`: {summary}\n#[allow(clippy::doc_markdown)]\npub static {code}: RuleMeta = RuleMeta {{\n    \
+             code: {code:?},\n    name: {name:?},\n    summary: {summary:?},\n    \
+             category: Category::{category},\n    severity: Severity::{severity},\n    \
+             fix: FixAvailability::{fix},\n    default_enabled: {enabled},\n}};\n",
+            name = header.name,
+            summary = header.summary,
+            category = header.category,
+            severity = header.severity,
+            fix = header.fix,
+            enabled = header.default_enabled,
+        );
+        let _ = writeln!(all, "    &{code},");
+    }
+    embedded.push(']');
+    all.push_str("];\n");
+    metas.push_str(&all);
+    write(&out_dir, "docs.rs", &embedded);
+    write(&out_dir, "rule_meta.rs", &metas);
+    write(&out_dir, "registry.rs", &registry(&root.join("src/rules")));
+}
+
+fn write(dir: &str, name: &str, text: &str) {
+    std::fs::write(Path::new(dir).join(name), text).expect("write into OUT_DIR");
+}
+
+struct Header {
+    code: String,
+    name: String,
+    category: String,
+    severity: String,
+    fix: String,
+    default_enabled: bool,
+    summary: String,
+}
+
+/// The header of a rule doc, with its values as the Rust variants they name.
+fn header(doc: &str) -> Result<Header, String> {
+    let mut lines = doc.lines().filter(|l| !l.trim().is_empty());
+    let title = lines.next().ok_or("empty doc")?;
+    let (code, name) = title
+        .strip_prefix("# ")
+        .and_then(|t| t.split_once(' '))
+        .ok_or("the first line must be `# CODE name`")?;
+    let facts = lines.next().ok_or("missing the `Category: …` line")?;
+    let mut fields = facts.split(" · ").map(|f| f.split_once(": "));
+    let mut field = |key: &str| match fields.next().flatten() {
+        Some((k, v)) if k == key => Ok(variant(v.trim())),
+        _ => Err(format!("expected `{key}: …` in `{facts}`")),
+    };
+    let category = field("Category")?;
+    let severity = field("Severity")?;
+    let fix = field("Fix")?;
+    let default_enabled = match fields.next() {
+        None | Some(Some(("Default", "on"))) => true,
+        Some(Some(("Default", "off"))) => false,
+        Some(_) => {
+            return Err(format!(
+                "expected `Default: on|off` at the end of `{facts}`"
+            ))
+        }
+    };
+    let summary = lines.next().ok_or("missing the summary line")?.trim();
+    Ok(Header {
+        code: code.to_owned(),
+        name: name.to_owned(),
+        category,
+        severity,
+        fix,
+        default_enabled,
+        summary: summary.to_owned(),
+    })
+}
+
+/// `identifiers` -> `Identifiers`.
+fn variant(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// `&[&family::slNNN_name::Type, ...]` for every `impl Rule for Type` of a rule file.
+fn registry(rules: &Path) -> String {
+    println!("cargo:rerun-if-changed={}", rules.display());
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut families: Vec<_> = std::fs::read_dir(rules)
+        .expect("src/rules")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .collect();
+    families.sort_by_key(std::fs::DirEntry::file_name);
+    for family in families {
+        let family_name = family
+            .file_name()
+            .into_string()
+            .expect("a UTF-8 folder name");
+        let mut files: Vec<_> = std::fs::read_dir(family.path())
+            .expect("a rule family folder")
+            .filter_map(Result::ok)
+            .collect();
+        files.sort_by_key(std::fs::DirEntry::file_name);
+        for file in files {
+            let name = file.file_name().into_string().expect("a UTF-8 file name");
+            let Some(module) = name.strip_suffix(".rs") else {
+                continue;
+            };
+            let is_rule_file = module.len() > 6
+                && module.starts_with("sl")
+                && module[2..5].bytes().all(|b| b.is_ascii_digit())
+                && module.as_bytes()[5] == b'_';
+            if !is_rule_file {
+                continue;
+            }
+            println!("cargo:rerun-if-changed={}", file.path().display());
+            let text = std::fs::read_to_string(file.path()).expect("a rule file");
+            for line in text.lines() {
+                let Some(rest) = line.trim().strip_prefix("impl Rule for ") else {
+                    continue;
+                };
+                let ty: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                found.push((
+                    module[..5].to_ascii_uppercase(),
+                    format!("&{family_name}::{module}::{ty}"),
+                ));
+            }
+        }
+    }
+    found.sort();
+    let mut out = String::from("&[\n");
+    for (_, path) in found {
+        let _ = writeln!(out, "    {path},");
     }
     out.push(']');
-    let target = Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("docs.rs");
-    std::fs::write(target, out).expect("write docs.rs");
+    out
 }

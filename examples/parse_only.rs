@@ -7,13 +7,13 @@ use std::path::PathBuf;
 
 fn main() {
     let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let (files, _) = schema_lint::walk::discover(&paths, &|_| true);
+    let (files, _) = schema_lint::workspace::discover::discover(&paths, &|_| true);
     let (bytes, parsed) = files
         .par_iter()
         .map(|c| match std::fs::read(&c.path) {
             Ok(b) => {
-                let ok =
-                    std::str::from_utf8(&b).is_ok_and(|t| schema_lint::document::parse(t).is_ok());
+                let ok = std::str::from_utf8(&b)
+                    .is_ok_and(|t| schema_lint::syntax::document::parse(t).is_ok());
                 (b.len(), usize::from(ok))
             }
             Err(_) => (0, 0),

@@ -3,9 +3,10 @@
 //! finding. Portability warnings (a `$ref` to a network URI, say) may fire; they are counted.
 //! Skipped, with a message, when the corpus is not beside the checkout.
 
-use schema_lint::dialect::Draft;
-use schema_lint::lint::{lint_source, Settings};
-use schema_lint::source::{FileId, SourceFile};
+use schema_lint::engine::lint_source;
+use schema_lint::schema::dialect::Draft;
+use schema_lint::settings::Settings;
+use schema_lint::syntax::source::{FileId, SourceFile};
 use std::path::Path;
 
 fn corpus() -> Option<std::path::PathBuf> {
@@ -84,7 +85,7 @@ fn test_suite_schemas_as_mcp_outputs_draw_no_error() {
     ] {
         let mut settings = Settings {
             default_draft: draft,
-            target: Some(schema_lint::target::Target::Mcp20260728),
+            target: Some(schema_lint::settings::target::Target::Mcp20260728),
             ..Settings::default()
         };
         settings.selection.select = Some(vec!["ALL".to_owned()]);
@@ -103,7 +104,9 @@ fn test_suite_schemas_as_mcp_outputs_draw_no_error() {
             let custom_dialect = serde_json::from_str::<serde_json::Value>(&text)
                 .ok()
                 .and_then(|v| v.get("$schema").and_then(|s| s.as_str().map(str::to_owned)))
-                .is_some_and(|s| schema_lint::dialect::Draft::from_schema_uri(&s).is_none());
+                .is_some_and(|s| {
+                    schema_lint::schema::dialect::Draft::from_schema_uri(&s).is_none()
+                });
             let result = lint_source(file, &settings, true);
             errors.extend(
                 result

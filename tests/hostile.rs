@@ -7,8 +7,10 @@
 mod common;
 
 use common::{changed, lint_in, snapshot, Scratch, FIXABLE, FIXED};
-use schema_lint::lint::{lint_loaded, load_input, Input, Settings};
-use schema_lint::source::FileId;
+use schema_lint::engine::lint_loaded;
+use schema_lint::settings::Settings;
+use schema_lint::syntax::source::FileId;
+use schema_lint::workspace::{load_input, Input};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -162,7 +164,7 @@ fn deepest_schemas() -> Vec<(String, String)> {
         for (leaf_name, leaf) in leaves {
             for (dialect, schema) in dialects {
                 // The leaf's members sit at depth 3 + levels * per_level; 256 is the bound.
-                let levels = (schema_lint::document::MAX_DEPTH - 3) / per_level;
+                let levels = (schema_lint::syntax::document::MAX_DEPTH - 3) / per_level;
                 let n = out.len();
                 let leaf = leaf.replace("{n}", &n.to_string());
                 let text = format!(
@@ -182,7 +184,7 @@ fn the_deepest_accepted_nesting_lints_and_fixes_off_the_main_thread() {
     let schemas = deepest_schemas();
     for (name, text) in &schemas {
         assert!(
-            schema_lint::document::parse(text).is_ok(),
+            schema_lint::syntax::document::parse(text).is_ok(),
             "{name} should be just within the bound"
         );
         dir.write(name, text);
@@ -227,16 +229,19 @@ fn the_library_is_safe_on_a_small_caller_stack() {
         .spawn(|| {
             let settings = Settings::default();
             for (name, text) in deepest_schemas() {
-                let file = schema_lint::source::SourceFile::new(
+                let file = schema_lint::syntax::source::SourceFile::new(
                     FileId(0),
                     name.clone(),
                     None,
                     &text,
                     true,
                 );
-                let run = lint_loaded(vec![schema_lint::lint::load_source(file, true)], &settings);
+                let run = lint_loaded(
+                    vec![schema_lint::workspace::load_source(file, true)],
+                    &settings,
+                );
                 assert!(run.files[0].root.is_some(), "{name}");
-                let outcome = schema_lint::fixer::fix_run(run, &settings, true, &|_| Ok(()));
+                let outcome = schema_lint::fix::fix_run(run, &settings, true, &|_| Ok(()));
                 assert!(!outcome.applied.is_empty(), "{name}: no fix applied");
             }
         })
@@ -330,7 +335,7 @@ fn a_file_removed_between_discovery_and_reading() {
     dir.write("gone.json", FIXABLE);
     dir.write("tool.json", FIXABLE);
     let (candidates, errors) =
-        schema_lint::walk::discover(std::slice::from_ref(&dir.path), &|_| true);
+        schema_lint::workspace::discover::discover(std::slice::from_ref(&dir.path), &|_| true);
     assert!(errors.is_empty());
     assert_eq!(candidates.len(), 2);
     std::fs::remove_file(dir.join("gone.json")).unwrap();

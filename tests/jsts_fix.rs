@@ -13,10 +13,12 @@
 //!
 //! Skipped, with a message, when the corpus is not beside the checkout.
 
-use schema_lint::dialect::Draft;
-use schema_lint::fixer::fix_run;
-use schema_lint::lint::{lint_loaded, load_source, FixIdMode, Settings};
-use schema_lint::source::{FileId, SourceFile};
+use schema_lint::engine::lint_loaded;
+use schema_lint::fix::fix_run;
+use schema_lint::schema::dialect::Draft;
+use schema_lint::settings::{FixIdMode, Settings};
+use schema_lint::syntax::source::{FileId, SourceFile};
+use schema_lint::workspace::load_source;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;

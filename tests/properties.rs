@@ -148,7 +148,7 @@ fn findings(
     files: &[(String, String)],
     k: Knobs,
 ) -> BTreeMap<(String, &'static str, String), usize> {
-    let run = schema_lint::lint::lint_loaded(load(files), &settings(k));
+    let run = schema_lint::engine::lint_loaded(load(files), &settings(k));
     let mut out = BTreeMap::new();
     for d in run.diagnostics() {
         let key = (
@@ -258,7 +258,7 @@ fn write_run(files: &[(String, String)], case: usize) -> std::path::PathBuf {
 }
 
 /// Every output format of a run, as one text.
-fn outputs(run: &schema_lint::lint::Run) -> String {
+fn outputs(run: &schema_lint::engine::Run) -> String {
     use schema_lint::report::{render, OutputFormat, Style};
     [
         OutputFormat::Concise,
@@ -284,11 +284,11 @@ proptest! {
         };
         let dir = write_run(&g.files, CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
         let k = knobs(&g);
-        let whole = schema_lint::lint::run(std::slice::from_ref(&dir), None, &settings(k));
-        let streaming = schema_lint::lint::run(
+        let whole = schema_lint::engine::run(std::slice::from_ref(&dir), None, &settings(k));
+        let streaming = schema_lint::engine::run(
             std::slice::from_ref(&dir),
             None,
-            &schema_lint::lint::Settings { memory_budget: Some(0), ..settings(k) },
+            &schema_lint::settings::Settings { memory_budget: Some(0), ..settings(k) },
         );
         let (a, b) = (outputs(&whole), outputs(&streaming));
         let _ = std::fs::remove_dir_all(&dir);

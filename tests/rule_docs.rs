@@ -1,12 +1,16 @@
-//! Every rule has a doc in `rules/` whose header agrees with its metadata, and every `json bad`
+//! Every rule has a doc in `rules/` (whose header declares its metadata), and every `json bad`
 //! example triggers exactly its rule while every `json good` example triggers nothing.
 
-use schema_lint::docs::{self, Example, ExampleKind};
-use schema_lint::fixer::fix_run;
-use schema_lint::lint::{lint_loaded, lint_source, load_source, FixIdMode, Settings};
+use schema_lint::diagnostic::meta;
+use schema_lint::engine::{lint_loaded, lint_source};
+use schema_lint::fix::fix_run;
 use schema_lint::rules;
-use schema_lint::source::{FileId, SourceFile};
+use schema_lint::rules::docs::{self, Example, ExampleKind};
+use schema_lint::settings::{FixIdMode, Settings};
+use schema_lint::syntax::source::{FileId, SourceFile};
+use schema_lint::workspace::load_source;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 /// Settings an example asks for with words after its kind (`fix-id=defs`).
 fn settings_for(example: &Example) -> (Settings, bool) {
@@ -21,10 +25,12 @@ fn settings_for(example: &Example) -> (Settings, bool) {
             o if o.starts_with("target=") => {
                 let name = &o["target=".len()..];
                 settings.target = Some(
-                    <schema_lint::target::Target as clap::ValueEnum>::from_str(name, false)
-                        .unwrap_or_else(|e| {
-                            panic!("bad target `{name}` at line {}: {e}", example.line)
-                        }),
+                    <schema_lint::settings::target::Target as clap::ValueEnum>::from_str(
+                        name, false,
+                    )
+                    .unwrap_or_else(|e| {
+                        panic!("bad target `{name}` at line {}: {e}", example.line)
+                    }),
                 );
             }
             o if o.starts_with("select=") => {
@@ -76,18 +82,16 @@ fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeS
     (outcome.run.files[0].file.text.to_string(), codes)
 }
 
+/// The rules reported elsewhere than by linting a schema: SL100 by the loader, `SL6xx` by the
+/// audit, SL901 by the fix loop. Every other doc must have a rule that lints.
+const REPORTED_ELSEWHERE: &[&str] = &["SL100", "SL601", "SL602", "SL603", "SL604", "SL901"];
+
 #[test]
-fn every_rule_has_a_doc_whose_header_agrees() {
-    for meta in rules::all_meta() {
+fn every_doc_has_its_sections_and_a_rule_that_reports_it() {
+    let linting: BTreeSet<&str> = rules::all().iter().map(|r| r.meta().code).collect();
+    for meta in meta::ALL {
         let doc =
             docs::doc_for(meta).unwrap_or_else(|| panic!("{} has no doc in rules/", meta.code));
-        let header = docs::header(doc).unwrap_or_else(|e| panic!("rules/{}.md: {e}", meta.code));
-        assert_eq!(header.code, meta.code);
-        assert_eq!(header.name, meta.name, "{}", meta.code);
-        assert_eq!(header.category, meta.category.to_string(), "{}", meta.code);
-        assert_eq!(header.severity, meta.severity.to_string(), "{}", meta.code);
-        assert_eq!(header.fix, meta.fix.to_string(), "{}", meta.code);
-        assert_eq!(header.summary, meta.summary, "{}", meta.code);
         for section in [
             "## What it does",
             "## Why is this bad",
@@ -100,13 +104,31 @@ fn every_rule_has_a_doc_whose_header_agrees() {
                 meta.code
             );
         }
+        assert!(
+            linting.contains(meta.code) != REPORTED_ELSEWHERE.contains(&meta.code),
+            "rules/{}.md: a rule is implemented by `impl Rule` in src/rules/<family>/, or reported \
+             elsewhere (and listed in REPORTED_ELSEWHERE), never both nor neither",
+            meta.code
+        );
+    }
+    // Each rule's `meta()` is the metadata its doc declares, and the registry is in code order.
+    let codes: Vec<&str> = rules::all().iter().map(|r| r.meta().code).collect();
+    let mut sorted = codes.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(codes, sorted);
+    for rule in rules::all() {
+        assert!(std::ptr::eq(
+            rule.meta(),
+            meta::find(rule.meta().code).unwrap()
+        ));
     }
 }
 
 #[test]
 fn every_doc_belongs_to_a_rule_and_every_file_is_embedded() {
     let embedded: BTreeSet<&str> = docs::DOCS.iter().map(|(c, _)| *c).collect();
-    let registered: BTreeSet<&str> = rules::all_meta().iter().map(|m| m.code).collect();
+    let registered: BTreeSet<&str> = meta::ALL.iter().map(|m| m.code).collect();
     assert_eq!(embedded, registered);
     let on_disk: BTreeSet<String> =
         std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/rules"))
@@ -161,7 +183,7 @@ fn doc_examples_trigger_exactly_their_rule() {
                         if let Some(list) = o.strip_prefix("also=") {
                             wanted.extend(
                                 list.split(',')
-                                    .map(|c| rules::find_meta(c).expect("a known code").code),
+                                    .map(|c| meta::find(c).expect("a known code").code),
                             );
                         }
                     }
@@ -205,12 +227,12 @@ fn doc_examples_trigger_exactly_their_rule() {
 
 #[test]
 fn fixable_rules_show_their_fix() {
-    for meta in rules::all_meta() {
+    for meta in meta::ALL {
         let doc = docs::doc_for(meta).unwrap();
         let has_fixed = docs::examples(doc)
             .iter()
             .any(|e| e.kind == ExampleKind::Fixed);
-        let fixable = meta.fix != rules::FixAvailability::None;
+        let fixable = meta.fix != meta::FixAvailability::None;
         assert_eq!(
             has_fixed, fixable,
             "rules/{}.md: a fixable rule shows a `json fixed` example, others none",
@@ -219,20 +241,113 @@ fn fixable_rules_show_their_fix() {
     }
 }
 
+/// The README's rule table is generated from the rules' metadata: this test fails when it is
+/// out of date, and `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` writes it anew.
 #[test]
-fn readme_rule_table_matches_the_registry() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    for meta in rules::all_meta() {
-        let row = format!("| {} | `{}` |", meta.code, meta.name);
-        let line = readme
-            .lines()
-            .find(|l| l.starts_with(&row))
-            .unwrap_or_else(|| panic!("README.md has no rule table row starting `{row}`"));
-        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-        assert_eq!(cells[3], meta.category.to_string(), "{line}");
-        assert_eq!(cells[4], meta.severity.to_string(), "{line}");
-        assert_eq!(cells[5], meta.fix.to_string(), "{line}");
-        assert_eq!(cells[6], meta.summary, "{line}");
+fn readme_rule_table_is_generated_from_the_metadata() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let readme = std::fs::read_to_string(path).unwrap();
+    let header = "| code | name | category | severity | fix | summary |\n";
+    let start = readme.find(header).expect("README.md has the rule table");
+    let end = readme[start..]
+        .find("\n\n")
+        .map_or(readme.len(), |n| start + n + 1);
+    let table = schema_lint::report::catalogue::markdown(meta::ALL);
+    if readme[start..end] == table {
+        return;
     }
+    if std::env::var_os("SCHEMA_LINT_BLESS").is_some() {
+        std::fs::write(
+            path,
+            format!("{}{table}{}", &readme[..start], &readme[end..]),
+        )
+        .unwrap();
+    } else {
+        panic!(
+            "README.md's rule table is out of date: run `SCHEMA_LINT_BLESS=1 cargo test --test \
+             rule_docs`\n--- expected\n{table}"
+        );
+    }
+}
+
+/// What a user sees of one example: the full human report, and for a `bad` example the text
+/// `--fix` makes of it and the report after the fix.
+fn snapshot_of(example: &Example) -> String {
+    let (settings, allow_unsafe) = settings_for(example);
+    let style = schema_lint::report::Style {
+        color: false,
+        width: 100,
+        quiet: false,
+    };
+    if example.options.iter().any(|o| o == "audit") {
+        let audit =
+            schema_lint::audit::audit(&example.text, &schema_lint::audit::Options::default());
+        return format!(
+            "-- schema-lint audit\n{}",
+            schema_lint::report::audit::human(&audit, "example.jsonl", false)
+        );
+    }
+    let human = |run: &schema_lint::Run| {
+        schema_lint::report::render(run, schema_lint::report::OutputFormat::Human, style)
+    };
+    let run = lint_loaded(vec![load_source(source(&example.text), true)], &settings);
+    let mut out = format!("-- schema-lint example.json\n{}", human(&run));
+    if example.kind == ExampleKind::Bad {
+        let mut outcome = fix_run(run, &settings, allow_unsafe, &|_| Ok(()));
+        schema_lint::report::attach_rejections(&mut outcome);
+        let text = &outcome.run.files[0].file.text;
+        if **text == example.text {
+            out.push_str("-- --fix changes nothing\n");
+        } else {
+            let _ = write!(out, "-- --fix writes\n{text}");
+        }
+        let _ = write!(out, "-- then reports\n{}", human(&outcome.run));
+    }
+    out
+}
+
+/// Per rule, the full human output of every example of its doc and the text `--fix` makes of
+/// each bad one, in `testdata/rules/<CODE>.txt`. `SCHEMA_LINT_BLESS=1 cargo test --test
+/// rule_docs` writes them anew; review their diff like code.
+#[test]
+fn rule_snapshots() {
+    let bless = std::env::var_os("SCHEMA_LINT_BLESS").is_some();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/rules");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut stale = Vec::new();
+    for (code, doc) in docs::DOCS {
+        let mut actual = String::new();
+        for example in docs::examples(doc) {
+            if example.kind == ExampleKind::Fixed {
+                continue;
+            }
+            let kind = if example.kind == ExampleKind::Bad {
+                "bad"
+            } else {
+                "good"
+            };
+            let title = std::iter::once(kind)
+                .chain(example.options.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let _ = writeln!(
+                actual,
+                "==== rules/{code}.md:{} json {title}\n{}{}",
+                example.line,
+                example.text,
+                snapshot_of(&example)
+            );
+        }
+        let path = dir.join(format!("{code}.txt"));
+        if bless {
+            std::fs::write(&path, &actual).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
+            stale.push(format!("testdata/rules/{code}.txt"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` and review the diff): {}",
+        stale.join(", ")
+    );
 }

@@ -4,8 +4,8 @@
 pub mod capture;
 pub mod decision;
 
+use crate::diagnostic::meta::{self, RuleMeta};
 use crate::diagnostic::Severity;
-use crate::rules::{self, RuleMeta};
 use capture::{InputError, Message};
 use decision::{is_meta_id_schema, is_result_wrapper, structured_content_target, Target};
 use serde_json::{json, Map, Value};
@@ -410,7 +410,7 @@ fn judge(
 }
 
 fn rule(code: &str) -> &'static RuleMeta {
-    rules::find_meta(code).unwrap_or(&rules::PARSE_ERROR)
+    meta::find(code).unwrap_or(&meta::PARSE_ERROR)
 }
 
 fn kind(v: &Value) -> &'static str {

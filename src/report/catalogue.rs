@@ -1,6 +1,6 @@
 //! `schema-lint rules` and `schema-lint rule CODE`.
 
-use crate::rules::RuleMeta;
+use crate::diagnostic::meta::RuleMeta;
 use std::fmt::Write;
 
 /// The rule table, one row per rule.
@@ -23,6 +23,27 @@ pub fn table(rules: &[&RuleMeta]) -> String {
             r.severity.to_string(),
             r.fix.to_string(),
             r.summary
+        );
+    }
+    out
+}
+
+/// The rule table of the README (Markdown), one row per rule.
+#[must_use]
+pub fn markdown(rules: &[&RuleMeta]) -> String {
+    let mut out = String::from(
+        "| code | name | category | severity | fix | summary |\n|---|---|---|---|---|---|\n",
+    );
+    for r in rules {
+        let default = if r.default_enabled {
+            ""
+        } else {
+            " (off by default)"
+        };
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {} | {} | {}{default} |",
+            r.code, r.name, r.category, r.severity, r.fix, r.summary
         );
     }
     out

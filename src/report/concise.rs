@@ -2,7 +2,7 @@
 
 use super::printable::printable;
 use super::{position, LineCache};
-use crate::lint::Run;
+use crate::engine::Run;
 use std::fmt::Write;
 
 pub(crate) fn render(run: &Run) -> String {

@@ -3,7 +3,7 @@
 //! cut to windows around the finding's spans, the cuts marked with `…`; the header and the
 //! gutter still give the file's line and column.
 
-use crate::source::Span;
+use crate::syntax::source::Span;
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Lines up to this many bytes are shown whole.

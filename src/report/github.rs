@@ -3,7 +3,7 @@
 use super::printable::printable;
 use super::{position, LineCache};
 use crate::diagnostic::Severity;
-use crate::lint::Run;
+use crate::engine::Run;
 use std::fmt::Write;
 
 /// Escapes a command's message (`%`, CR, LF).

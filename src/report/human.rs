@@ -4,7 +4,7 @@ use super::excerpt::{lines_of, Excerpt, Lines, Shown};
 use super::printable::{printable, printable_source};
 use super::{Style, Summary};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lint::Run;
+use crate::engine::Run;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::collections::HashMap;
 use std::fmt;
@@ -34,7 +34,7 @@ impl fmt::Display for View<'_> {
 
 impl std::error::Error for View<'_> {}
 
-fn span(s: crate::source::Span) -> SourceSpan {
+fn span(s: crate::syntax::source::Span) -> SourceSpan {
     SourceSpan::new(s.start.into(), s.len())
 }
 

@@ -1,9 +1,9 @@
 //! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
 
 use super::{position, LineCache, Summary};
+use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::Severity;
-use crate::fix::Applicability;
-use crate::lint::Run;
+use crate::engine::Run;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -49,7 +49,7 @@ struct JsonEdit<'a> {
 }
 
 /// A byte offset into the file as stored: spans exclude a leading byte order mark.
-fn disk_offset(run: &Run, file: crate::source::FileId, offset: usize) -> usize {
+fn disk_offset(run: &Run, file: crate::syntax::source::FileId, offset: usize) -> usize {
     offset + if run.source(file).bom { 3 } else { 0 }
 }
 

@@ -2,7 +2,7 @@
 //! test case per finding (a passing one for a clean file).
 
 use super::{position, LineCache};
-use crate::lint::Run;
+use crate::engine::Run;
 use std::fmt::Write;
 
 fn xml(s: &str) -> String {
@@ -27,7 +27,7 @@ pub(crate) fn render(run: &Run) -> String {
     let mut cache = LineCache::default();
     let diagnostics = run.diagnostics();
     let mut suites = String::new();
-    let mut files: Vec<&crate::lint::LintedFile> =
+    let mut files: Vec<&crate::workspace::LintedFile> =
         run.files.iter().filter(|f| f.is_linted()).collect();
     files.sort_by(|a, b| a.file.name.cmp(&b.file.name));
     for f in files {

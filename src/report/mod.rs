@@ -14,8 +14,8 @@ mod sarif;
 pub use printable::printable;
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::lint::Run;
-use crate::source::{LineCol, LineIndex};
+use crate::engine::Run;
+use crate::syntax::source::{LineCol, LineIndex};
 use clap::ValueEnum;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -108,7 +108,7 @@ impl Summary {
                 Severity::Warning => s.warnings += 1,
                 Severity::Info => s.infos += 1,
             }
-            if d.rule.code == crate::rules::PARSE_ERROR.code {
+            if d.rule.code == crate::diagnostic::meta::PARSE_ERROR.code {
                 s.parse_errors += 1;
             }
         }
@@ -118,16 +118,16 @@ impl Summary {
 
 /// Turns the fixes the loop refused into SL901 findings, placed on the finding that offered
 /// them (as it stands after the other fixes).
-pub fn attach_rejections(outcome: &mut crate::fixer::FixOutcome) {
+pub fn attach_rejections(outcome: &mut crate::fix::FixOutcome) {
+    use crate::diagnostic::meta::FIX_NOT_VERIFIED;
     use crate::diagnostic::Diagnostic;
-    use crate::rules::FIX_NOT_VERIFIED;
     for r in &outcome.rejected {
         let file = &mut outcome.run.files[r.file.0];
         let span = file
             .diagnostics
             .iter()
             .find(|d| d.rule.code == r.code && d.pointer == r.pointer)
-            .map_or(crate::source::Span::default(), |d| d.span);
+            .map_or(crate::syntax::source::Span::default(), |d| d.span);
         file.diagnostics.push(
             Diagnostic::new(
                 &FIX_NOT_VERIFIED,
@@ -147,9 +147,9 @@ pub fn attach_rejections(outcome: &mut crate::fixer::FixOutcome) {
 
 /// `--show-fixes`: the fixes `--fix` applied, per file.
 #[must_use]
-pub fn applied_fixes(outcome: &crate::fixer::FixOutcome) -> String {
+pub fn applied_fixes(outcome: &crate::fix::FixOutcome) -> String {
     use std::fmt::Write as _;
-    let mut by_file: std::collections::BTreeMap<&str, Vec<&crate::fixer::Applied>> =
+    let mut by_file: std::collections::BTreeMap<&str, Vec<&crate::fix::Applied>> =
         std::collections::BTreeMap::new();
     for a in &outcome.applied {
         for f in &a.files {

@@ -4,8 +4,8 @@
 
 use super::{position, LineCache};
 use crate::diagnostic::Severity;
-use crate::lint::Run;
-use crate::rules::{self, RuleMeta};
+use crate::engine::Run;
+use crate::rules::RuleMeta;
 use serde_json::{json, Value};
 
 /// Where the rule docs live; `helpUri` points into it.
@@ -21,7 +21,7 @@ fn level(severity: Severity) -> &'static str {
 
 /// The "What it does" section of a rule's doc, as plain text.
 fn full_description(meta: &RuleMeta) -> String {
-    let Some(doc) = crate::docs::doc_for(meta) else {
+    let Some(doc) = crate::rules::docs::doc_for(meta) else {
         return meta.summary.to_owned();
     };
     doc.split("## What it does")
@@ -39,7 +39,7 @@ fn rule(meta: &RuleMeta) -> Value {
         "helpUri": format!("{RULE_DOCS}{}.md", meta.code),
         "help": {
             "text": meta.summary,
-            "markdown": crate::docs::doc_for(meta).unwrap_or(meta.summary),
+            "markdown": crate::rules::docs::doc_for(meta).unwrap_or(meta.summary),
         },
         "defaultConfiguration": {"level": level(meta.severity), "enabled": meta.default_enabled},
         "properties": {"category": meta.category.to_string(), "fix": meta.fix.to_string()},
@@ -48,18 +48,18 @@ fn rule(meta: &RuleMeta) -> Value {
 
 /// A path as a relative URI reference: `/` separators, percent-encoded where needed.
 fn uri(path: &str) -> String {
-    crate::index::percent_encode_path(path)
+    crate::syntax::uri::percent_encode_path(path)
 }
 
 pub(crate) fn render(run: &Run) -> String {
-    let metas = rules::all_meta();
+    let metas = crate::diagnostic::meta::ALL;
     let mut cache = LineCache::default();
     let results: Vec<Value> = run
         .diagnostics()
         .into_iter()
         .map(|d| {
             let pos = position(run, d, &mut cache);
-            let bom = |f: crate::source::FileId| if run.source(f).bom { 3 } else { 0 };
+            let bom = |f: crate::syntax::source::FileId| if run.source(f).bom { 3 } else { 0 };
             let mut result = json!({
                 "ruleId": d.rule.code,
                 "ruleIndex": metas.iter().position(|m| m.code == d.rule.code).unwrap_or(0),
@@ -79,7 +79,7 @@ pub(crate) fn render(run: &Run) -> String {
                 }],
             });
             if let Some(fix) = &d.fix {
-                let mut by_file: std::collections::BTreeMap<crate::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();
+                let mut by_file: std::collections::BTreeMap<crate::syntax::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();
                 for e in &fix.edits {
                     by_file.entry(e.file).or_default().push(json!({
                         "deletedRegion": {"byteOffset": e.span.start + bom(e.file), "byteLength": e.span.len()},

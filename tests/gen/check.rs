@@ -4,13 +4,15 @@
 
 #![allow(dead_code, reason = "each user of the checks takes a part of them")]
 
-use schema_lint::dialect::Draft;
-use schema_lint::fix::{apply_edits, Edit};
-use schema_lint::fixer::{fix_run, FixOutcome};
-use schema_lint::lint::{lint_loaded, load_source, FixIdMode, LintedFile, Run, Settings};
+use schema_lint::diagnostic::fix::{apply_edits, Edit};
+use schema_lint::engine::{lint_loaded, Run};
+use schema_lint::fix::{fix_run, FixOutcome};
 use schema_lint::report::{self, OutputFormat, Style};
-use schema_lint::source::{FileId, SourceFile};
-use schema_lint::target::Target;
+use schema_lint::schema::dialect::Draft;
+use schema_lint::settings::target::Target;
+use schema_lint::settings::{FixIdMode, Settings};
+use schema_lint::syntax::source::{FileId, SourceFile};
+use schema_lint::workspace::{load_source, LintedFile};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -94,7 +96,7 @@ fn texts(outcome: &FixOutcome) -> Vec<(String, String)> {
         .files
         .iter()
         .map(|f| {
-            let bytes = schema_lint::write::stored_bytes(&f.file, &f.file.text);
+            let bytes = schema_lint::fix::write::stored_bytes(&f.file, &f.file.text);
             (
                 f.file.name.clone(),
                 String::from_utf8(bytes).expect("the fixed text is UTF-8"),

@@ -1,0 +1,65 @@
+//! `schema-lint audit`: reads a capture (and `--tools` documents), audits it, renders the result.
+
+use super::{exit, Outcome};
+use crate::report;
+
+pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
+    if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path)
+    }
+}
+
+/// `schema-lint audit`.
+pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
+    let mut options = crate::audit::Options {
+        meta_id_tools: args.meta_id_tools.clone(),
+        ..crate::audit::Options::default()
+    };
+    for path in &args.tools {
+        let tools = read_input(path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
+        match tools {
+            Ok(v) => options.tools.push(v),
+            Err(why) => {
+                return Outcome {
+                    stderr: format!("error: {}: {why}\n", path.display()),
+                    code: exit::ERROR,
+                    ..Outcome::default()
+                }
+            }
+        }
+    }
+    let text = match read_input(&args.capture) {
+        Ok(t) => t,
+        Err(e) => {
+            return Outcome {
+                stderr: format!("error: {}: cannot read: {e}\n", args.capture.display()),
+                code: exit::ERROR,
+                ..Outcome::default()
+            }
+        }
+    };
+    let result = crate::audit::audit(&text, &options);
+    let name = args.capture.display().to_string();
+    let stdout = match args.output_format {
+        super::args::AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
+        super::args::AuditFormat::Json => report::audit::json(&result),
+    };
+    let code = if !result.input_errors.is_empty() {
+        exit::ERROR
+    } else if result.fails(args.deny_legacy) {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    };
+    Outcome {
+        stdout,
+        stderr: String::new(),
+        code,
+    }
+}

@@ -1,0 +1,147 @@
+//! `--fix` and `--diff`: run the fix loop, then write the files it proved, or show their diff.
+
+use super::args::CheckArgs;
+use super::check::exit_code;
+use super::{exit, Outcome};
+use crate::engine::Run;
+use crate::report;
+use crate::settings::Settings;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// `--diff`: what `--fix` would change, as unified diffs; nothing is written.
+fn diff(
+    outcome: &crate::fix::FixOutcome,
+    changed: &[(PathBuf, Vec<u8>, String, String)],
+    fixed: usize,
+) -> Outcome {
+    let mut out = Outcome::default();
+    for (_, _, old, name) in changed {
+        let new = outcome
+            .run
+            .files
+            .iter()
+            .find(|f| &f.file.name == name)
+            .map(|f| f.file.text.to_string())
+            .unwrap_or_default();
+        out.stdout.push_str(&report::unified_diff(name, old, &new));
+    }
+    out.stderr = format!(
+        "Would fix {} in {}\n",
+        plural(fixed, "finding"),
+        plural(changed.len(), "file")
+    );
+    out.code = if changed.is_empty() {
+        exit::CLEAN
+    } else {
+        exit::FINDINGS
+    };
+    out
+}
+
+/// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
+pub(super) fn fix(
+    run: Run,
+    args: &CheckArgs,
+    settings: &Settings,
+    style: report::Style,
+) -> Outcome {
+    let findings_before = run.diagnostics().len();
+    let mut outcome = crate::fix::fix_run(
+        run,
+        settings,
+        args.unsafe_fixes,
+        &crate::fix::write::can_write,
+    );
+    let mut out = Outcome::default();
+    let changed: Vec<(PathBuf, Vec<u8>, String, String)> = outcome
+        .changed()
+        .into_iter()
+        .map(|(f, old)| {
+            let path = f.file.path.clone().unwrap_or_default();
+            (
+                path,
+                crate::fix::write::stored_bytes(&f.file, &f.file.text),
+                old.to_string(),
+                f.file.name.clone(),
+            )
+        })
+        .collect();
+    let findings_after = outcome.run.diagnostics().len();
+    let fixed = findings_before.saturating_sub(findings_after);
+    if args.diff {
+        return diff(&outcome, &changed, fixed);
+    }
+    let mut write_failed = false;
+    let on_disk: Vec<(PathBuf, Vec<u8>)> = changed
+        .iter()
+        .filter(|(p, ..)| !p.as_os_str().is_empty())
+        .map(|(p, b, ..)| (p.clone(), b.clone()))
+        .collect();
+    if let Err((path, why)) = crate::fix::write::write_all(&on_disk) {
+        let _ = writeln!(
+            out.stderr,
+            "error: could not write `{}`: {why}; no file was changed",
+            report::printable(&path.display().to_string())
+        );
+        write_failed = true;
+    }
+    report::attach_rejections(&mut outcome);
+    let stdin_fixed = outcome
+        .run
+        .files
+        .iter()
+        .find(|f| f.file.path.is_none() && f.root.is_some())
+        .map(|f| {
+            String::from_utf8_lossy(&crate::fix::write::stored_bytes(&f.file, &f.file.text))
+                .into_owned()
+        });
+    let left = outcome.run.diagnostics().len();
+    let summary = format!(
+        "Fixed {} in {}; {} left{}\n",
+        plural(fixed, "finding"),
+        plural(if write_failed { 0 } else { changed.len() }, "file"),
+        left,
+        if outcome.applied.is_empty() {
+            String::new()
+        } else {
+            " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
+        }
+    );
+    let mut report = if args.statistics {
+        report::statistics(&outcome.run)
+    } else {
+        report::render(&outcome.run, args.output_format, style)
+    };
+    if args.show_fixes {
+        report.push_str(&report::applied_fixes(&outcome));
+    }
+    let summary = if args.quiet { String::new() } else { summary };
+    if let Some(text) = stdin_fixed {
+        // Editors: the fixed buffer goes to stdout, the report to stderr.
+        out.stdout = text;
+        out.stderr.push_str(&report);
+        out.stderr.push_str(&summary);
+    } else {
+        out.stdout = report;
+        if args.output_format == report::OutputFormat::Human {
+            out.stdout.push_str(&summary);
+        } else {
+            out.stderr.push_str(&summary);
+        }
+    }
+    out.code = if write_failed {
+        exit::ERROR
+    } else {
+        exit_code(&outcome.run)
+    };
+    out
+}

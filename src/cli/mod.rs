@@ -1,0 +1,62 @@
+//! The command line: its arguments ([`args`], clap) and the body of each command. Printing
+//! itself happens in `main.rs`: a command returns an [`Outcome`].
+
+pub mod args;
+mod audit;
+mod check;
+mod fix;
+
+use crate::report;
+use crate::rules::docs;
+pub use args::*;
+
+/// What a command wants printed, and its exit code.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: u8,
+}
+
+/// Exit codes.
+pub mod exit {
+    /// Nothing left to report.
+    pub const CLEAN: u8 = 0;
+    /// Errors or warnings reported (info findings alone do not fail a run).
+    pub const FINDINGS: u8 = 1;
+    /// A file could not be read or parsed, or the command line was wrong.
+    pub const ERROR: u8 = 2;
+}
+
+/// Runs a parsed command line.
+#[must_use]
+pub fn execute(cli: Cli) -> Outcome {
+    match cli.command {
+        None => check::check(&cli.check),
+        Some(Command::Check(args)) => check::check(&args),
+        Some(Command::Rules(args)) => {
+            let metas = crate::diagnostic::meta::ALL;
+            Outcome {
+                stdout: match args.output_format {
+                    RulesFormat::Human => report::catalogue::table(metas),
+                    RulesFormat::Json => report::catalogue::json(metas),
+                },
+                ..Outcome::default()
+            }
+        }
+        Some(Command::Audit(args)) => audit::audit_command(&args),
+        Some(Command::Rule { rule }) => {
+            match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
+                Some(doc) => Outcome {
+                    stdout: doc.to_owned(),
+                    ..Outcome::default()
+                },
+                None => Outcome {
+                    stderr: format!("error: no rule `{rule}`; `schema-lint rules` lists them\n"),
+                    code: exit::ERROR,
+                    ..Outcome::default()
+                },
+            }
+        }
+    }
+}

@@ -1,0 +1,351 @@
+//! The engine: read, parse, find the schemas, run the rules. Each file is linted on its own
+//! (in parallel); output order does not depend on scheduling. A check run streams
+//! ([`stream`]); `--fix` and `--diff` keep every file ([`lint_loaded`]).
+
+mod dispatch;
+mod stream;
+
+use crate::diagnostic::meta::PARSE_ERROR;
+use crate::diagnostic::Diagnostic;
+use crate::index::{IndexInput, RunIndex};
+use crate::rules::RunView;
+use crate::schema::units::FileKind;
+use crate::settings::Settings;
+use crate::syntax::source::{FileId, SourceFile, Span};
+use crate::workspace::reloads::{reload, reread};
+use crate::workspace::{load_source, LintedFile, Reloads};
+use dispatch::lint_document;
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The result of a run over many files.
+#[derive(Debug, Default, Clone)]
+pub struct Run {
+    /// Every file that was read, in discovery order (ids index this list); files that hold no
+    /// schema are kept with no diagnostics.
+    pub files: Vec<LintedFile>,
+    /// Identifiers and references of every schema of the run.
+    pub index: RunIndex,
+}
+
+impl Run {
+    /// Every diagnostic of the run, sorted by path, position and code.
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut all: Vec<&Diagnostic> = self.files.iter().flat_map(|f| &f.diagnostics).collect();
+        all.sort_by(|a, b| {
+            let (fa, fb) = (
+                &self.files[a.file.0].file.name,
+                &self.files[b.file.0].file.name,
+            );
+            fa.cmp(fb).then_with(|| a.sort_key().cmp(&b.sort_key()))
+        });
+        all
+    }
+
+    /// Whether any file could not be read or parsed.
+    #[must_use]
+    pub fn has_load_errors(&self) -> bool {
+        self.files.iter().any(LintedFile::failed)
+    }
+
+    /// How many files held something to lint (or failed to load).
+    #[must_use]
+    pub fn linted_count(&self) -> usize {
+        self.files.iter().filter(|f| f.is_linted()).count()
+    }
+
+    #[must_use]
+    pub fn source(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0].file
+    }
+}
+
+/// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
+#[must_use]
+pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+    crate::workspace::pool::run(|| stream::run_in_pool(paths, stdin_name, settings))
+}
+
+/// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
+/// earlier lint diagnostics are replaced.
+#[must_use]
+pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
+    crate::workspace::pool::run(|| lint_loaded_in_pool(files, settings))
+}
+
+fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
+    let index = {
+        let inputs: Vec<IndexInput<'_>> = files
+            .iter()
+            .filter_map(|f| {
+                let root = f.root.as_ref()?;
+                let kind = f.kind.filter(|k| *k != FileKind::Other)?;
+                Some(IndexInput {
+                    file: f.file.id,
+                    path: f.file.path.as_deref(),
+                    name: &f.file.name,
+                    root,
+                    kind,
+                })
+            })
+            .collect();
+        RunIndex::build(&inputs, settings.default_draft)
+    };
+    lint_indexed(files, index, settings)
+}
+
+/// Runs the rules over indexed files, reading released ones again one at a time.
+pub(super) fn lint_indexed(
+    mut files: Vec<LintedFile>,
+    index: RunIndex,
+    settings: &Settings,
+) -> Run {
+    let reloads = Reloads::new(files.len());
+    let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
+        .par_iter()
+        .map(|f| {
+            let Some(kind) = f.kind.filter(|k| *k != FileKind::Other && !f.settled) else {
+                return (Vec::new(), None);
+            };
+            let held;
+            let (file, root, reread) = match (&f.root, f.released) {
+                (Some(root), _) => (&f.file, &**root, None),
+                (None, Some(_)) => {
+                    let Some((text, root)) = reload(f) else {
+                        return (vec![changed(&f.file)], None);
+                    };
+                    held = (
+                        SourceFile {
+                            text: Arc::clone(&text),
+                            ..f.file.clone()
+                        },
+                        root,
+                    );
+                    (&held.0, &*held.1, Some(text))
+                }
+                (None, None) => return (Vec::new(), None),
+            };
+            let view = RunView {
+                index: &index,
+                files: &files,
+                current: Some((file, root, kind)),
+                reloads: Some(&reloads),
+            };
+            let mut out = Vec::new();
+            lint_document(&view, file, root, kind, settings, &mut out);
+            // A released file keeps its text only when there is a finding to show in it.
+            let text = reread.filter(|_| !out.is_empty());
+            (out, text)
+        })
+        .collect();
+    for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
+        if f.root.is_none() && f.released.is_none() {
+            continue;
+        }
+        if diagnostics
+            .first()
+            .is_some_and(|d| d.rule.code == PARSE_ERROR.code)
+        {
+            f.released = None;
+        }
+        if let Some(text) = text {
+            f.file.text = text;
+        }
+        f.diagnostics = diagnostics;
+    }
+    restore_texts(&mut files);
+    Run { files, index }
+}
+
+/// Reads again the text of released files that a finding shows without being theirs: a related
+/// label, or a fix's edit, in another file.
+fn restore_texts(files: &mut [LintedFile]) {
+    let mut wanted: Vec<usize> = files
+        .iter()
+        .flat_map(|f| &f.diagnostics)
+        .flat_map(|d| {
+            let edits = d.fix.iter().flat_map(|fix| &fix.edits).map(|e| e.file);
+            d.related.iter().map(|l| l.file).chain(edits)
+        })
+        .map(|id| id.0)
+        .filter(|&i| {
+            files
+                .get(i)
+                .is_some_and(|f| f.released.is_some() && f.file.text.is_empty())
+        })
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    for i in wanted {
+        if let Some(text) = reread(&files[i]) {
+            files[i].file.text = text;
+        }
+    }
+}
+
+/// The SL100 finding of a file that changed between the two reads of a streaming run.
+fn changed(file: &SourceFile) -> Diagnostic {
+    Diagnostic::new(
+        &PARSE_ERROR,
+        file.id,
+        Span::new(0, 0),
+        "The file changed (or went away) while it was being linted: run again".to_owned(),
+    )
+    .label("here")
+}
+
+/// Lints one file on its own (a run of one), as editors and the doc-example tests do.
+#[must_use]
+pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
+    let loaded = load_source(file, report_parse_errors);
+    let mut run = lint_loaded(vec![loaded], settings);
+    run.files.remove(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stream::{index_part, keep_or_release};
+    use super::*;
+    use crate::workspace::discover::Candidate;
+    use crate::workspace::{load_input, Input};
+
+    /// A fresh folder holding `files` (name, text).
+    fn scratch(name: &str, files: &[(&str, &str)]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-lint-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in files {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        dir
+    }
+
+    fn streaming() -> Settings {
+        Settings {
+            memory_budget: Some(0),
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn streaming_keeps_only_the_texts_findings_need() {
+        let dir = scratch(
+            "keep",
+            &[
+                ("a.json", r#"{"$id": "tool_a:output", "type": "object"}"#),
+                ("b.json", r#"{"type": "object"}"#),
+                ("package.json", r#"{"name": "x"}"#),
+            ],
+        );
+        let run = run(std::slice::from_ref(&dir), None, &streaming());
+        let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
+        assert!(run.files.iter().all(|f| f.root.is_none()));
+        assert_eq!(by_name("a.json").diagnostics.len(), 1);
+        assert!(
+            !by_name("a.json").file.text.is_empty(),
+            "a finding's file keeps its text"
+        );
+        assert!(by_name("b.json").file.text.is_empty());
+        assert!(by_name("package.json").file.text.is_empty());
+        assert!(!run.has_load_errors());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn clean_self_contained_files_are_linted_once() {
+        let dir = scratch(
+            "settled",
+            &[
+                (
+                    "a.json",
+                    r##"{"$defs": {"x": {"type": "string"}}, "properties": {"v": {"$ref": "#/$defs/x"}}}"##,
+                ),
+                (
+                    "b.json",
+                    r#"{"properties": {"w": {"$ref": "a.json#/$defs/x"}, "z": {"$ref": "a.json#/$defs/nope"}}}"#,
+                ),
+                ("c.json", r#"{"$id": "tool_c:output", "type": "object"}"#),
+                (
+                    "d.json",
+                    r##"{"$defs": {"y": {"type": "integer"}}, "items": {"$ref": "#/$defs/y"}}"##,
+                ),
+            ],
+        );
+        let run = run(std::slice::from_ref(&dir), None, &streaming());
+        let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
+        // Linted once, on its own: no finding, and no other file references it.
+        assert!(by_name("d.json").settled);
+        assert!(by_name("d.json").diagnostics.is_empty());
+        // `b.json` references it: linted again with the whole run in view.
+        assert!(!by_name("a.json").settled);
+        // A reference into another file waits for the whole index, and still reaches `a.json`.
+        let b = by_name("b.json");
+        assert!(!b.settled);
+        let codes: Vec<_> = b.diagnostics.iter().map(|d| d.rule.code).collect();
+        assert_eq!(codes, ["SL302"], "{:?}", b.diagnostics);
+        // A file with a finding is linted again with the whole run in view (its fix may need it).
+        let c = by_name("c.json");
+        assert!(!c.settled);
+        assert_eq!(c.diagnostics.len(), 1);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_settled_file_that_another_file_references_is_linted_again() {
+        // Clean on its own; SL403 reports its `$defs` only once a reference lands inside.
+        let dir = scratch(
+            "entangled",
+            &[
+                (
+                    "a.json",
+                    r#"{"$schema": "http://json-schema.org/draft-07/schema#", "$defs": {"x": {"type": "string"}}}"#,
+                ),
+                (
+                    "b.json",
+                    r#"{"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"w": {"$ref": "a.json#/$defs/x"}}}"#,
+                ),
+            ],
+        );
+        let codes = |run: &Run| -> Vec<(String, &'static str)> {
+            run.diagnostics()
+                .iter()
+                .map(|d| (run.source(d.file).name.clone(), d.rule.code))
+                .collect()
+        };
+        let whole = run(std::slice::from_ref(&dir), None, &Settings::default());
+        let streaming = run(std::slice::from_ref(&dir), None, &streaming());
+        assert!(codes(&whole)
+            .iter()
+            .any(|(n, c)| n.ends_with("a.json") && *c == "SL403"));
+        assert_eq!(codes(&whole), codes(&streaming));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_that_changes_between_the_two_reads_is_an_error() {
+        let dir = scratch("changed", &[("a.json", r#"{"type": "object"}"#)]);
+        let path = dir.join("a.json");
+        let settings = streaming();
+        let mut file = load_input(
+            FileId(0),
+            Input::Path(Candidate {
+                path: path.clone(),
+                explicit: true,
+            }),
+        );
+        let part = index_part(&file, &settings).unwrap();
+        keep_or_release(&mut file, 0, &std::sync::atomic::AtomicUsize::new(0));
+        assert!(file.released.is_some() && file.root.is_none());
+        std::fs::write(&path, r#"{"type": "object", "x": 1}"#).unwrap();
+        let run = lint_indexed(vec![file], RunIndex::merge(vec![part]), &settings);
+        let d = &run.files[0].diagnostics;
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].rule.code, "SL100");
+        assert!(d[0].message.contains("changed"), "{}", d[0].message);
+        assert!(run.has_load_errors(), "exit code 2");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

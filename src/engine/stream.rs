@@ -1,0 +1,166 @@
+//! Streaming check runs: each file is read, parsed and indexed on its own, in parallel. A file
+//! that is *settled* (its references all name resources of its own, and linted against its own
+//! index it has no finding) is done then and there, and its tree is let go. The others are kept
+//! while the memory budget lasts, else let go and read again when linted.
+
+use super::dispatch::lint_document;
+use super::{lint_indexed, lint_loaded, Run};
+use crate::index::{IndexInput, RunIndex};
+use crate::rules::RunView;
+use crate::schema::units::FileKind;
+use crate::settings::Settings;
+use crate::syntax::source::FileId;
+use crate::workspace::discover::{discover, Candidate};
+use crate::workspace::{load_input, Fingerprint, Input, LintedFile};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Files larger than this are never kept between indexing and linting (bytes).
+pub const MAX_KEPT_FILE: usize = 64 << 10;
+
+/// The file's entries in the run's index, while its tree is at hand.
+pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
+    let root = file.root.as_ref()?;
+    let kind = file.kind.filter(|k| *k != FileKind::Other)?;
+    Some(RunIndex::of_file(
+        &IndexInput {
+            file: file.file.id,
+            path: file.file.path.as_deref(),
+            name: &file.file.name,
+            root,
+            kind,
+        },
+        settings.default_draft,
+    ))
+}
+
+/// Whether the file may be linted for good without the rest of the run: it may, when every
+/// reference in it names a resource of its own and linting it against its own index finds
+/// nothing. Other files cannot then add a finding to it, provided that the whole run's index
+/// does not tie it to another file (see [`RunIndex::entangled_files`], checked once the run is
+/// indexed): its references then resolve the same way, and what else the rules ask of the rest
+/// of the run (which ids are taken, which anchors exist) only shapes the fixes of findings or
+/// silences some. A file with findings is linted again once the run is indexed, so that its
+/// fixes see every file.
+fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
+    let (Some(root), Some(kind)) = (&file.root, file.kind) else {
+        return false;
+    };
+    if file.file.path.is_none() || kind == FileKind::Other {
+        return false;
+    }
+    let alone = RunIndex::merge(vec![part.clone()]);
+    if alone.refs.iter().any(|r| alone.target_resource(r).is_err()) {
+        return false;
+    }
+    let view = RunView {
+        index: &alone,
+        files: &[],
+        current: Some((&file.file, root, kind)),
+        reloads: None,
+    };
+    let mut out = Vec::new();
+    lint_document(&view, &file.file, root, kind, settings, &mut out);
+    out.is_empty()
+}
+
+/// Keeps a loaded file's text and tree if `budget` still allows, else lets them go. Files that
+/// hold no schema are always let go; standard input, which cannot be read twice, never is.
+pub(super) fn keep_or_release(
+    file: &mut LintedFile,
+    budget: usize,
+    used: &std::sync::atomic::AtomicUsize,
+) {
+    use std::sync::atomic::Ordering;
+    let Some(root) = &file.root else { return };
+    if file.file.path.is_none() {
+        return;
+    }
+    if file.kind == Some(FileKind::Other) {
+        file.root = None;
+        file.file.text = Arc::default();
+        return;
+    }
+    // A large file is read again rather than kept: its tree is several times its size, and
+    // parsing it again costs little beside linting it (measured on corpus (b) of BENCHMARKS.md).
+    if file.file.text.len() <= MAX_KEPT_FILE {
+        let cost = file.file.text.len() + root.footprint();
+        let before = used.fetch_add(cost, Ordering::Relaxed);
+        if before + cost <= budget {
+            return;
+        }
+        used.fetch_sub(cost, Ordering::Relaxed);
+    }
+    file.released = Some(Fingerprint::of(&file.file.text));
+    file.root = None;
+    file.file.text = Arc::default();
+}
+
+/// Lints everything `paths` names: streaming within the memory budget, or every file kept.
+pub(super) fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+    let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
+    let (mut candidates, walk_errors) = discover(paths, &accept);
+    if settings.only_schemas {
+        for c in &mut candidates {
+            c.explicit = c.path.as_os_str() == "-";
+        }
+    }
+    let mut inputs: Vec<Input> = candidates
+        .into_iter()
+        .map(|c| {
+            if c.path.as_os_str() == "-" {
+                Input::Stdin {
+                    name: stdin_name.unwrap_or("<stdin>").to_owned(),
+                }
+            } else {
+                Input::Path(c)
+            }
+        })
+        .collect();
+    // A folder that could not be walked is reported like a file that could not be read.
+    inputs.extend(walk_errors.into_iter().map(|e| {
+        Input::Path(Candidate {
+            path: e.path,
+            explicit: true,
+        })
+    }));
+    let Some(budget) = settings.memory_budget else {
+        let files: Vec<LintedFile> = inputs
+            .into_par_iter()
+            .enumerate()
+            .map(|(i, input)| load_input(FileId(i), input))
+            .collect();
+        return lint_loaded(files, settings);
+    };
+    // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
+    // the others are read again when linted, one at a time per thread.
+    let used = std::sync::atomic::AtomicUsize::new(0);
+    let (mut files, parts): (Vec<LintedFile>, Vec<Option<RunIndex>>) = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let mut file = load_input(FileId(i), input);
+            let part = index_part(&file, settings);
+            if part
+                .as_ref()
+                .is_some_and(|p| settles_alone(&file, p, settings))
+            {
+                file.settled = true;
+                keep_or_release(&mut file, 0, &used);
+            } else {
+                keep_or_release(&mut file, budget, &used);
+            }
+            (file, part)
+        })
+        .unzip();
+    let index = RunIndex::merge(parts.into_iter().flatten().collect());
+    // A file settled on its own is linted again if the whole run ties it to another one: a
+    // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one
+    // does), or one of its references reads differently among every file's ids.
+    let entangled = index.entangled_files();
+    for f in files.iter_mut().filter(|f| f.settled) {
+        f.settled = !entangled.contains(&f.file.id);
+    }
+    lint_indexed(files, index, settings)
+}

@@ -1,0 +1,328 @@
+//! The fix loop: collect the fixes the findings offer, apply a batch of non-overlapping ones,
+//! re-parse and re-lint, prove each fix with [`verify`], keep the ones that pass, and go again
+//! until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
+//! in memory, for [`crate::fix::write`] or `--diff`.
+
+pub mod verify;
+pub mod write;
+
+use crate::diagnostic::fix::{apply_edits, Applicability, Fix};
+use crate::diagnostic::meta::RuleMeta;
+use crate::diagnostic::Diagnostic;
+use crate::engine::{lint_loaded, Run};
+use crate::settings::Settings;
+use crate::syntax::source::{FileId, SourceFile};
+use crate::workspace::{load_source, LintedFile};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use verify::verify;
+
+/// How many passes the loop makes at most.
+pub const MAX_PASSES: usize = 16;
+
+/// A fix that was applied.
+#[derive(Clone, Debug)]
+pub struct Applied {
+    pub code: &'static str,
+    pub title: String,
+    pub applicability: Applicability,
+    pub files: Vec<FileId>,
+    /// The pass of the loop that applied it (0 first): its edits are offsets into the texts as
+    /// they stood at the start of that pass.
+    pub pass: usize,
+    pub edits: Vec<crate::diagnostic::fix::Edit>,
+}
+
+/// A fix that failed its proof (or could not be written) and was not applied.
+#[derive(Clone, Debug)]
+pub struct Rejected {
+    pub code: &'static str,
+    pub file: FileId,
+    pub pointer: String,
+    pub title: String,
+    pub reason: String,
+}
+
+/// What the loop did.
+#[derive(Debug)]
+pub struct FixOutcome {
+    /// The run after every applied fix, linted again.
+    pub run: Run,
+    /// Each file's text before the loop, by file id.
+    pub original: Vec<Arc<String>>,
+    pub applied: Vec<Applied>,
+    pub rejected: Vec<Rejected>,
+    /// Whether the loop ended with nothing left to try (rather than after [`MAX_PASSES`]).
+    pub converged: bool,
+}
+
+impl FixOutcome {
+    /// The files whose text changed, with their new text.
+    #[must_use]
+    pub fn changed(&self) -> Vec<(&LintedFile, &Arc<String>)> {
+        self.run
+            .files
+            .iter()
+            .zip(&self.original)
+            .filter(|(f, old)| f.file.text != **old)
+            .collect()
+    }
+}
+
+/// Identifies a finding's fix across passes.
+type Key = (&'static str, FileId, String, String);
+
+fn key(d: &Diagnostic, fix: &Fix) -> Key {
+    (d.rule.code, d.file, d.pointer.clone(), fix.title.clone())
+}
+
+/// Whether a fix may change the bytes of `file` (`Err` says why not).
+pub type WriteCheck<'a> = &'a (dyn Fn(&SourceFile) -> Result<(), String> + Sync);
+
+/// Runs the loop. `allow_unsafe` also applies Unsafe fixes; `can_write` vetoes files the fixes
+/// may not touch (read-only files, symlinks).
+#[must_use]
+pub fn fix_run(
+    run: Run,
+    settings: &Settings,
+    allow_unsafe: bool,
+    can_write: WriteCheck<'_>,
+) -> FixOutcome {
+    crate::workspace::pool::run(|| fix_run_in_pool(run, settings, allow_unsafe, can_write))
+}
+
+fn fix_run_in_pool(
+    run: Run,
+    settings: &Settings,
+    allow_unsafe: bool,
+    can_write: WriteCheck<'_>,
+) -> FixOutcome {
+    let original: Vec<Arc<String>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
+    let mut run = run;
+    let mut applied = Vec::new();
+    let mut rejected = Rejections::default();
+    // Fixes that failed inside a batch are tried alone next, so another fix cannot sink them.
+    let mut alone: HashSet<Key> = HashSet::new();
+    let mut converged = false;
+    // How many fixes were applied when the refused ones were last given another chance.
+    let mut retried_at = 0;
+    let mut pass = 0;
+    while pass < MAX_PASSES {
+        let batch = select(&run, allow_unsafe, &rejected.tried, &alone);
+        if batch.is_empty() {
+            // A fix refused earlier (its proof failed while another finding was still there,
+            // say an invalid `$id` whose placeholder broke a relative reference) may pass now:
+            // once the loop has nothing left, the refused fixes get another chance, as long as
+            // fixes were applied since the last one. Without it, a second `--fix` would apply
+            // them.
+            if applied.len() > retried_at && !rejected.tried.is_empty() {
+                retried_at = applied.len();
+                rejected.tried.clear();
+                alone.clear();
+                continue;
+            }
+            converged = true;
+            break;
+        }
+        pass += 1;
+        let mut batch = batch;
+        let mut blocked = Vec::new();
+        batch.retain(|(k, d, fix)| {
+            match fix
+                .edits
+                .iter()
+                .map(|e| can_write(run.source(e.file)))
+                .find_map(Result::err)
+            {
+                Some(reason) => {
+                    blocked.push(rejection(k, d, fix, reason));
+                    false
+                }
+                None => true,
+            }
+        });
+        for r in blocked {
+            rejected.add((r.code, r.file, r.pointer.clone(), r.title.clone()), r);
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        match apply_batch(&run, &batch, settings) {
+            Ok(after) => {
+                let failures: Vec<(usize, String)> = batch
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, (_, _, fix))| {
+                        verify(&run, &after, fix, settings.default_draft)
+                            .err()
+                            .map(|e| (i, e))
+                    })
+                    .collect();
+                if failures.is_empty() {
+                    applied.extend(
+                        batch
+                            .iter()
+                            .map(|(_, d, fix)| applied_entry(d.rule, fix, pass - 1)),
+                    );
+                    run = after;
+                    continue;
+                }
+                for (i, reason) in failures.iter().rev() {
+                    let (k, d, fix) = batch.remove(*i);
+                    if alone.contains(&k) || batch.is_empty() && failures.len() == 1 {
+                        rejected.add(k.clone(), rejection(&k, &d, &fix, reason.clone()));
+                    } else {
+                        alone.insert(k);
+                    }
+                }
+            }
+            Err(reason) => {
+                for (k, d, fix) in &batch {
+                    if batch.len() == 1 || alone.contains(k) {
+                        rejected.add(k.clone(), rejection(k, d, fix, reason.clone()));
+                    } else {
+                        alone.insert(k.clone());
+                    }
+                }
+            }
+        }
+    }
+    // A refusal counts while its finding remains: another variant of the fix, or another fix,
+    // may have dealt with it in a later pass.
+    let rejected: Vec<Rejected> = rejected
+        .latest
+        .into_values()
+        .filter(|r| {
+            run.files[r.file.0]
+                .diagnostics
+                .iter()
+                .any(|d| d.rule.code == r.code && d.pointer == r.pointer)
+        })
+        .collect();
+    FixOutcome {
+        run,
+        original,
+        applied,
+        rejected,
+        converged,
+    }
+}
+
+/// The fixes refused so far: every variant tried (a finding's fix can change between passes,
+/// say `_2` once another fix took a name), and per finding the last refusal, which is the one
+/// reported (once, not once per variant).
+#[derive(Default)]
+struct Rejections {
+    tried: HashMap<Key, Rejected>,
+    latest: BTreeMap<(FileId, String, &'static str), Rejected>,
+}
+
+impl Rejections {
+    fn add(&mut self, key: Key, r: Rejected) {
+        self.latest
+            .insert((r.file, r.pointer.clone(), r.code), r.clone());
+        self.tried.insert(key, r);
+    }
+}
+
+fn rejection(k: &Key, d: &Diagnostic, fix: &Fix, reason: String) -> Rejected {
+    Rejected {
+        code: k.0,
+        file: d.file,
+        pointer: d.pointer.clone(),
+        title: fix.title.clone(),
+        reason,
+    }
+}
+
+fn applied_entry(rule: &'static RuleMeta, fix: &Fix, pass: usize) -> Applied {
+    let files: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
+    Applied {
+        pass,
+        edits: fix.edits.clone(),
+        code: rule.code,
+        title: fix.title.clone(),
+        applicability: fix.applicability,
+        files: files.into_iter().collect(),
+    }
+}
+
+/// The fixes to try this pass: allowed, not rejected, one per distinct edit set, and no two
+/// touching the same bytes. A fix marked `alone` makes a batch of its own.
+fn select(
+    run: &Run,
+    allow_unsafe: bool,
+    rejected: &HashMap<Key, Rejected>,
+    alone: &HashSet<Key>,
+) -> Vec<(Key, Diagnostic, Fix)> {
+    let mut seen_edits = HashSet::new();
+    let mut taken: BTreeMap<FileId, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut batch = Vec::new();
+    for d in run.diagnostics() {
+        let Some(fix) = &d.fix else { continue };
+        let allowed = match fix.applicability {
+            Applicability::Safe => true,
+            Applicability::Unsafe => allow_unsafe,
+            Applicability::DisplayOnly => false,
+        };
+        let k = key(d, fix);
+        if !allowed || rejected.contains_key(&k) || fix.edits.is_empty() {
+            continue;
+        }
+        let signature: Vec<_> = fix
+            .edits
+            .iter()
+            .map(|e| (e.file, e.span, e.content.clone()))
+            .collect();
+        if !seen_edits.insert(signature) {
+            continue;
+        }
+        let overlaps = fix.edits.iter().any(|e| {
+            taken.get(&e.file).is_some_and(|spans| {
+                spans
+                    .iter()
+                    .any(|&(s, t)| e.span.start < t && s < e.span.end || e.span.start == s)
+            })
+        });
+        if overlaps {
+            continue;
+        }
+        if alone.contains(&k) {
+            if batch.is_empty() {
+                return vec![(k, d.clone(), fix.clone())];
+            }
+            continue;
+        }
+        for e in &fix.edits {
+            taken
+                .entry(e.file)
+                .or_default()
+                .push((e.span.start, e.span.end));
+        }
+        batch.push((k, d.clone(), fix.clone()));
+    }
+    batch
+}
+
+/// Applies every edit of the batch and lints the result.
+fn apply_batch(
+    run: &Run,
+    batch: &[(Key, Diagnostic, Fix)],
+    settings: &Settings,
+) -> Result<Run, String> {
+    let mut by_file: BTreeMap<FileId, Vec<&crate::diagnostic::fix::Edit>> = BTreeMap::new();
+    for (_, _, fix) in batch {
+        for e in &fix.edits {
+            by_file.entry(e.file).or_default().push(e);
+        }
+    }
+    let mut files: Vec<LintedFile> = run.files.clone();
+    for (file, edits) in by_file {
+        let old = &files[file.0];
+        let text = apply_edits(&old.file.text, &edits)?;
+        let mut source = old.file.clone();
+        source.text = Arc::new(text);
+        files[file.0] = load_source(source, true);
+    }
+    Ok(lint_loaded(files, settings))
+}

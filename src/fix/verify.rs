@@ -1,0 +1,509 @@
+//! The proof a fix must pass before a byte is written: the fixed files parse strictly, lint
+//! without new findings, every reference that resolved before still lands on the same
+//! subschema, every reference the fix touched resolves, and every schema of the fixed files
+//! compiles with the `jsonschema` crate against an offline registry of the run's files.
+
+use crate::diagnostic::fix::{Edit, Fix, Move};
+use crate::engine::Run;
+use crate::index::{RefEntry, Resolution};
+use crate::schema::dialect::Draft;
+use crate::schema::units::{units, FileKind};
+use crate::syntax::document::escape_pointer_token;
+use crate::syntax::document::Node;
+use crate::syntax::source::FileId;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// Members that a fix may change on the subschema a reference lands on.
+const IDENTITY_KEYWORDS: [&str; 3] = ["$id", "id", "$anchor"];
+
+/// Checks `fix`, whose edits turned `before` into `after`.
+///
+/// # Errors
+/// Which check failed and why, in one sentence.
+pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Result<(), String> {
+    let touched: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
+    for &file in &touched {
+        let f = &after.files[file.0];
+        if f.root.is_none() {
+            let why = f
+                .diagnostics
+                .first()
+                .map_or("unknown error", |d| d.message.as_str());
+            return Err(format!("the fixed `{}` does not parse: {why}", f.file.name));
+        }
+    }
+    check_no_new_findings(before, after, fix, &touched)?;
+    check_references(before, after, fix, &touched)?;
+    if let Some((file, _, name)) = after
+        .index
+        .ambiguous_anchors
+        .iter()
+        .find(|a| touched.contains(&a.0) && !before.index.ambiguous_anchors.contains(a))
+    {
+        return Err(format!(
+            "it would leave two anchors named `{name}` in one resource of `{}`",
+            after.files[file.0].file.name
+        ));
+    }
+    for &file in &touched {
+        compile_file(before, after, file, default_draft, fix)?;
+    }
+    Ok(())
+}
+
+/// The rules that say a reference leads nowhere: not a URI (SL301), nothing there (SL302), a
+/// network URI never fetched (SL303). A fix may move a reference that led nowhere from one to
+/// another (a renamed base turns a missing relative file into a remote one): that reference was
+/// already reported, and is not held against the fix.
+const UNRESOLVED_REFERENCE: [&str; 3] = ["SL301", "SL302", "SL303"];
+
+/// The moves implied by edits that replace an object's key (`prefixItems` -> `items`): the
+/// member's value, and every finding below it, now lives under the new key.
+fn renamed_keys(before: &Run, fix: &Fix) -> Vec<Move> {
+    let mut out = Vec::new();
+    for e in &fix.edits {
+        let Some(root) = before.files.get(e.file.0).and_then(|f| f.root.as_deref()) else {
+            continue;
+        };
+        let Ok(new_key) = serde_json::from_str::<String>(&e.content) else {
+            continue;
+        };
+        let mut stack = vec![(root, String::new())];
+        while let Some((node, pointer)) = stack.pop() {
+            if !(node.span.start <= e.span.start && e.span.end <= node.span.end) {
+                continue;
+            }
+            match &node.kind {
+                crate::syntax::document::NodeKind::Object(members) => {
+                    for m in members {
+                        let child = format!("{pointer}/{}", escape_pointer_token(&m.key));
+                        if m.key_span == e.span {
+                            out.push(Move {
+                                file: e.file,
+                                from: child,
+                                to: format!("{pointer}/{}", escape_pointer_token(&new_key)),
+                            });
+                        } else {
+                            stack.push((&m.value, child));
+                        }
+                    }
+                }
+                crate::syntax::document::NodeKind::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        stack.push((item, format!("{pointer}/{i}")));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+fn check_no_new_findings(
+    before: &Run,
+    after: &Run,
+    fix: &Fix,
+    touched: &BTreeSet<FileId>,
+) -> Result<(), String> {
+    // A finding is known by its rule and the JSON pointer it is at (before pointers follow the
+    // fix's moves); the three unresolved-reference rules count as one. Counting per rule alone
+    // would let one fix of a batch hide the finding another adds.
+    let class = |code: &'static str| {
+        if UNRESOLVED_REFERENCE.contains(&code) {
+            "SL301-SL303"
+        } else {
+            code
+        }
+    };
+    let moves: Vec<Move> = fix
+        .moves
+        .iter()
+        .cloned()
+        .chain(renamed_keys(before, fix))
+        .collect();
+    for &file in touched {
+        let mut known: BTreeMap<(&'static str, String), usize> = BTreeMap::new();
+        for d in &before.files[file.0].diagnostics {
+            let pointer = moves
+                .iter()
+                .find_map(|m| m.apply(file, &d.pointer))
+                .unwrap_or_else(|| d.pointer.clone());
+            *known.entry((class(d.rule.code), pointer)).or_default() += 1;
+        }
+        for d in &after.files[file.0].diagnostics {
+            let key = (class(d.rule.code), d.pointer.clone());
+            match known.get_mut(&key) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => {
+                    return Err(format!(
+                        "it would introduce {} in `{}`: {}",
+                        d.rule.code, after.files[file.0].file.name, d.message
+                    ))
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The pointer of the subschema holding `r`, in `run`.
+fn holder(run: &Run, r: &RefEntry) -> String {
+    run.files
+        .get(r.file.0)
+        .and_then(|f| f.root.as_deref())
+        .map(|root| r.holder(root))
+        .unwrap_or_default()
+}
+
+fn resolve(run: &Run, r: &RefEntry) -> Resolution {
+    run.index
+        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
+}
+
+fn check_references(
+    before: &Run,
+    after: &Run,
+    fix: &Fix,
+    touched: &BTreeSet<FileId>,
+) -> Result<(), String> {
+    // The references that can be affected: those in the touched files, and those whose document
+    // part names a resource of a touched file.
+    let mut affected: Vec<&RefEntry> = touched
+        .iter()
+        .flat_map(|&f| before.index.refs_of_file(f))
+        .collect();
+    for (i, res) in before.index.resources.iter().enumerate() {
+        if touched.contains(&res.file) {
+            affected.extend(
+                before
+                    .index
+                    .refs_to(i)
+                    .filter(|r| !touched.contains(&r.file)),
+            );
+        }
+    }
+    let files: BTreeSet<FileId> = affected
+        .iter()
+        .map(|r| r.file)
+        .chain(touched.iter().copied())
+        .collect();
+    let after_refs: BTreeMap<(FileId, String, &str), &RefEntry> = files
+        .iter()
+        .flat_map(|&f| after.index.refs_of_file(f))
+        .map(|r| ((r.file, holder(after, r), r.keyword), r))
+        .collect();
+    let edited: HashSet<(FileId, usize)> =
+        fix.edits.iter().map(|e| (e.file, e.span.start)).collect();
+    for r in affected {
+        let was = resolve(before, r);
+        let Resolution::Found {
+            file: old_file,
+            pointer: old_pointer,
+        } = &was
+        else {
+            continue;
+        };
+        if !touched.contains(&r.file) && !touched.contains(old_file) {
+            continue;
+        }
+        let name = &before.files[r.file.0].file.name;
+        let schema_pointer = holder(before, r);
+        let moved = fix
+            .moves
+            .iter()
+            .find_map(|m| m.apply(r.file, &schema_pointer));
+        let at = moved.unwrap_or_else(|| schema_pointer.clone());
+        let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
+            return Err(format!(
+                "the `{}` at `{name}#{schema_pointer}` disappeared",
+                r.keyword
+            ));
+        };
+        let now = resolve(after, new_ref);
+        let Resolution::Found {
+            file: new_file,
+            pointer: new_pointer,
+        } = &now
+        else {
+            return Err(format!(
+                "the `{}` `{}` at `{name}#{schema_pointer}` would no longer resolve",
+                r.keyword, new_ref.raw
+            ));
+        };
+        let old_node = before.files[old_file.0]
+            .root
+            .as_ref()
+            .and_then(|n| n.pointer(old_pointer));
+        let new_node = after.files[new_file.0]
+            .root
+            .as_ref()
+            .and_then(|n| n.pointer(new_pointer));
+        let same = match (old_node, new_node) {
+            // References inside the target are each checked by this same loop.
+            (Some(a), Some(b)) => {
+                a.same_value(b, &IDENTITY_KEYWORDS, &["$ref", "$dynamicRef"])
+                    || edited_target(fix, (*old_file, old_pointer, a), (*new_file, new_pointer))
+            }
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "the `{}` at `{name}#{schema_pointer}` would resolve to a different subschema",
+                r.keyword
+            ));
+        }
+    }
+    rewritten_resolve(before, after, &after_refs, &edited)
+}
+
+/// Every reference the fix rewrote must resolve now.
+fn rewritten_resolve(
+    before: &Run,
+    after: &Run,
+    after_refs: &BTreeMap<(FileId, String, &str), &RefEntry>,
+    edited: &HashSet<(FileId, usize)>,
+) -> Result<(), String> {
+    for r in before
+        .index
+        .refs
+        .iter()
+        .filter(|r| edited.contains(&(r.file, r.span.start)))
+    {
+        let key = (r.file, holder(before, r), r.keyword);
+        let now = after_refs.get(&key).map(|n| (n, resolve(after, n)));
+        if !matches!(now, Some((_, Resolution::Found { .. }))) {
+            let raw = now.map_or(r.raw.as_str(), |(n, _)| n.raw.as_str());
+            return Err(format!(
+                "the rewritten `{}` `{raw}` in `{}` would not resolve",
+                r.keyword, before.files[r.file.0].file.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the reference still lands on the subschema it did (same file, same place once the
+/// fix's moves are applied) and the fix's own edits lie inside that subschema: a fix that changes
+/// a referenced subschema on purpose (dropping `additionalProperties: false`, say) leaves the
+/// reference naming it, and what the change means is the fix's applicability to declare.
+fn edited_target(fix: &Fix, old: (FileId, &str, &Node), new: (FileId, &str)) -> bool {
+    let (old_file, old_pointer, old_node) = old;
+    let expected = fix
+        .moves
+        .iter()
+        .find_map(|m| m.apply(old_file, old_pointer))
+        .unwrap_or_else(|| old_pointer.to_owned());
+    let span = old_node.span;
+    let inside =
+        |e: &&Edit| e.file == old_file && span.start <= e.span.start && e.span.end <= span.end;
+    let crosses = |e: &&Edit| {
+        e.file == old_file && !inside(e) && e.span.start < span.end && span.start < e.span.end
+    };
+    new == (old_file, expected.as_str())
+        && fix.edits.iter().any(|e| inside(&e))
+        && !fix.edits.iter().any(|e| crosses(&e))
+}
+
+/// The files a unit's references reach, transitively, by the index.
+fn reachable_files(run: &Run, start: FileId) -> BTreeSet<FileId> {
+    let mut seen = BTreeSet::from([start]);
+    let mut queue = vec![start];
+    while let Some(file) = queue.pop() {
+        for r in run.index.refs_of_file(file) {
+            if let Ok(t) = run.index.target_resource(r) {
+                let target = run.index.resources[t].file;
+                if seen.insert(target) {
+                    queue.push(target);
+                }
+            }
+        }
+    }
+    seen
+}
+
+fn engine_draft(draft: Draft) -> jsonschema::Draft {
+    match draft {
+        Draft::Draft4 => jsonschema::Draft::Draft4,
+        Draft::Draft6 => jsonschema::Draft::Draft6,
+        Draft::Draft7 => jsonschema::Draft::Draft7,
+        Draft::Draft201909 => jsonschema::Draft::Draft201909,
+        Draft::Draft202012 => jsonschema::Draft::Draft202012,
+    }
+}
+
+/// The meta-schema errors of a schema, as (instance path, failing keyword): messages quote the
+/// instance, which a fix may have changed elsewhere in the same subtree.
+fn meta_errors(draft: Draft, value: &serde_json::Value) -> BTreeSet<(String, String)> {
+    let validator = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
+    };
+    validator
+        .iter_errors(value)
+        .map(|e| {
+            (
+                e.instance_path().as_str().to_owned(),
+                e.kind().keyword().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Removes, from the copy that is compiled, the identifiers and references that are other
+/// findings' business: `$ref`s that could not resolve before the fix (remote, missing), and
+/// `$id`s and `$ref`s that are still not URIs (SL201, SL301 report them). The compile check then
+/// holds the fix to what it changed.
+fn neutralise(value: &mut serde_json::Value, pointers: &[(String, &str, Option<String>)]) {
+    for (p, keyword, replacement) in pointers {
+        if let Some(serde_json::Value::Object(map)) = value.pointer_mut(p) {
+            match replacement {
+                Some(r) => {
+                    map.insert((*keyword).to_owned(), serde_json::Value::String(r.clone()));
+                }
+                None => {
+                    map.remove(*keyword);
+                }
+            }
+        }
+    }
+}
+
+/// What [`neutralise`] does to `file` in `after`: (pointer, keyword, replacement). References
+/// are removed; an invalid `$id` is replaced by a unique URI beside its parent's base, so that
+/// the `#...` and relative references inside it still resolve the way they did.
+fn other_findings(
+    after: &Run,
+    file: FileId,
+    unresolved_before: &HashSet<(FileId, String)>,
+) -> Vec<(String, &'static str, Option<String>)> {
+    let index = &after.index;
+    let mut out: Vec<(String, &'static str, Option<String>)> = unresolved_before
+        .iter()
+        .filter(|(f, _)| *f == file)
+        .flat_map(|(_, p)| [(p.clone(), "$ref", None), (p.clone(), "$dynamicRef", None)])
+        .collect();
+    out.extend(
+        index
+            .refs_of_file(file)
+            .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
+            .map(|r| (holder(after, r), r.keyword, None)),
+    );
+    for (n, (i, r)) in index
+        .resources
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.file == file && r.id.as_ref().is_some_and(|id| !id.valid))
+        .enumerate()
+    {
+        let placeholder = match index.parent_base(i) {
+            Some(base) if base.contains("://") => format!("{base}.schema-lint-placeholder-{n}"),
+            _ => format!("urn:x-schema-lint:placeholder-{n}"),
+        };
+        out.push((r.pointer.clone(), r.draft.id_keyword(), Some(placeholder)));
+    }
+    out
+}
+
+fn compile_file(
+    before: &Run,
+    after: &Run,
+    file: FileId,
+    default_draft: Draft,
+    fix: &Fix,
+) -> Result<(), String> {
+    let linted = &after.files[file.0];
+    let (Some(root), Some(kind)) = (&linted.root, linted.kind) else {
+        return Ok(());
+    };
+    if kind == FileKind::Other {
+        return Ok(());
+    }
+    // References that led nowhere before the fix, and that the fix did not touch.
+    let reachable = reachable_files(after, file);
+    let unresolved_before: HashSet<(FileId, String)> = reachable
+        .iter()
+        .flat_map(|&f| before.index.refs_of_file(f))
+        .filter(|r| !matches!(resolve(before, r), Resolution::Found { .. }))
+        .filter(|r| {
+            !fix.edits
+                .iter()
+                .any(|e| e.file == r.file && e.span == r.span)
+        })
+        .map(|r| (r.file, holder(before, r)))
+        .collect();
+    let mut documents = Vec::new();
+    for &f in &reachable {
+        let other = &after.files[f.0];
+        if other.kind != Some(FileKind::Schema) {
+            continue;
+        }
+        let Some(node) = &other.root else { continue };
+        let mut value = node.to_value();
+        neutralise(&mut value, &other_findings(after, f, &unresolved_before));
+        let uri = after.index.file_uris.get(&f).cloned().unwrap_or_default();
+        documents.push((uri, value));
+    }
+    let base = after
+        .index
+        .file_uris
+        .get(&file)
+        .cloned()
+        .unwrap_or_default();
+    for unit in units(root, kind, default_draft) {
+        let Some(node) = root.pointer(&unit.pointer) else {
+            continue;
+        };
+        let mut value = node.to_value();
+        let strip: Vec<(String, &str, Option<String>)> =
+            other_findings(after, file, &unresolved_before)
+                .into_iter()
+                .filter(|(p, ..)| {
+                    p == &unit.pointer || p.starts_with(&format!("{}/", unit.pointer))
+                })
+                .map(|(p, k, r)| (p[unit.pointer.len()..].to_owned(), k, r))
+                .collect();
+        neutralise(&mut value, &strip);
+        let draft = engine_draft(unit.draft);
+        // `build` checks the meta-schema first and stops at the first error; a meta-schema error
+        // the file already had is not the fix's doing (SL401 reports it), so only new ones count.
+        let after_errors = meta_errors(unit.draft, &value);
+        if !after_errors.is_empty() {
+            let before_errors = before.files[file.0]
+                .root
+                .as_ref()
+                .and_then(|r| r.pointer(&unit.pointer))
+                .map(|n| meta_errors(unit.draft, &n.to_value()))
+                .unwrap_or_default();
+            if let Some((path, keyword)) = after_errors.difference(&before_errors).next() {
+                return Err(format!(
+                    "the fixed `{}` fails its meta-schema (`{keyword}`) at `{}{path}`",
+                    linted.file.name, unit.pointer
+                ));
+            }
+            continue;
+        }
+        let mut builder = jsonschema::Registry::new().draft(draft);
+        for (uri, doc) in &documents {
+            if *uri != base || kind == FileKind::Schema {
+                builder = builder
+                    .add(uri, doc)
+                    .map_err(|e| format!("the run's files could not be registered: {e}"))?;
+            }
+        }
+        let registry = builder
+            .prepare()
+            .map_err(|e| format!("the fixed schemas do not index: {e}"))?;
+        jsonschema::options()
+            .with_draft(draft)
+            .with_base_uri(base.clone())
+            .with_registry(&registry)
+            .should_validate_formats(false)
+            .build(&value)
+            .map_err(|e| format!("the fixed `{}` does not compile: {e}", linted.file.name))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,7 @@
+//! `SL4xx`: `$schema`, the dialect in force and its keywords.
+
+pub(crate) mod ancestry;
+pub(super) mod sl401_schema_invalid;
+pub(super) mod sl402_unknown_dialect;
+pub(super) mod sl403_dialect_keyword_mismatch;
+pub(super) mod sl404_nested_schema_keyword;

@@ -1,0 +1,279 @@
+//! SL402 unknown-dialect: the root `$schema` names no dialect clients support; on MCP targets,
+//! also an older dialect that strict hosts reject.
+
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL402 as META;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::schema::dialect::Draft;
+use crate::syntax::document::{Member, Node, NodeKind};
+use crate::syntax::literal::literal;
+
+pub struct UnknownDialect;
+
+const UNKNOWN_NOTE: &str = "The TS v2 client has engines for 2020-12, 2019-09, draft-07 and draft-06 \
+only and throws for any other `$schema`; the Python client silently validates the schema as 2020-12 \
+instead; the Rust jsonschema crate refuses to compile it (`Unknown meta-schema`)";
+
+const STRICT_HOSTS_NOTE: &str = "MCP 2025-11-25 made 2020-12 the default dialect. Hosts whose \
+validator supports 2020-12 only reject the tool: `Tool 't' has an invalid outputSchema: JSON Schema \
+declares an unsupported dialect` (typescript-sdk #2532 and #2721, claude-ai-mcp #1016). The TS v1 \
+server stamps draft-07 on every schema it generates";
+
+impl Rule for UnknownDialect {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let Some(root) = cx.root.pointer(&cx.unit.pointer) else {
+            return;
+        };
+        let Some(member) = root.member("$schema") else {
+            return;
+        };
+        let Some(value) = member.value.as_str() else {
+            return;
+        };
+        let pointer = format!("{}/$schema", cx.unit.pointer);
+        match Draft::from_schema_uri(value) {
+            None => out.push(unknown(cx, member, value).pointer(pointer)),
+            Some(draft) if cx.target.is_mcp() && draft < Draft::Draft201909 => {
+                out.push(legacy(cx, root, member, draft).pointer(pointer));
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// What kind of unknown `$schema` a value is.
+enum Unknown {
+    /// Not an absolute URI: a typo or a name (`draft-07`).
+    NotAUri,
+    /// A json-schema.org URI of no supported dialect: draft-03, the unversioned `schema#`, a typo.
+    Official,
+    /// Another host: a custom meta-schema.
+    Custom,
+}
+
+fn classify(value: &str) -> Unknown {
+    match fluent_uri::Uri::parse(value) {
+        Err(_) => Unknown::NotAUri,
+        Ok(uri) => {
+            let host = uri.authority().map(|a| a.host().to_ascii_lowercase());
+            if host.as_deref() == Some("json-schema.org")
+                || host.as_deref() == Some("www.json-schema.org")
+            {
+                Unknown::Official
+            } else {
+                Unknown::Custom
+            }
+        }
+    }
+}
+
+fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
+    let kind = classify(value);
+    // A custom meta-schema is legitimate JSON Schema: only engines it is registered with can use
+    // it, so it is a portability warning outside MCP, where the TS v2 client rejects it.
+    let severity = match kind {
+        Unknown::Custom if !cx.target.is_mcp() => Severity::Warning,
+        _ => Severity::Error,
+    };
+    let suggestion = Draft::ALL.iter().rev().find(|d| {
+        let token = match d {
+            Draft::Draft4 => "draft-04",
+            Draft::Draft6 => "draft-06",
+            Draft::Draft7 => "draft-07",
+            Draft::Draft201909 => "2019-09",
+            Draft::Draft202012 => "2020-12",
+        };
+        value.contains(token)
+    });
+    let help = match (suggestion, &kind) {
+        (Some(d), _) => format!("Did you mean `{}`?", d.uri()),
+        (None, Unknown::Custom) => format!(
+            "Only engines that have this meta-schema registered can use the schema: if it uses no \
+             custom keyword, declare the dialect it extends, such as `{}`",
+            Draft::Draft202012.uri()
+        ),
+        (None, _) => format!(
+            "Declare a supported dialect: `{}` (the MCP default), 2019-09, draft-07, draft-06 or draft-04",
+            Draft::Draft202012.uri()
+        ),
+    };
+    let label = match kind {
+        Unknown::NotAUri => "not a meta-schema URI",
+        Unknown::Official => "no supported dialect has this URI",
+        Unknown::Custom => "custom meta-schema",
+    };
+    Diagnostic::new(
+        &META,
+        cx.file.id,
+        member.value.span,
+        format!("`$schema` `{value}` names a dialect that clients do not support"),
+    )
+    .severity(severity)
+    .label(label)
+    .help(help)
+    .note(UNKNOWN_NOTE)
+}
+
+fn legacy(cx: &UnitContext<'_>, root: &Node, member: &Member, draft: Draft) -> Diagnostic {
+    let (severity, message, note) = if draft == Draft::Draft4 {
+        (
+            Severity::Error,
+            format!("`$schema` declares {draft}, which the TS v2 client cannot validate"),
+            "The TS v2 client has engines for 2020-12, 2019-09, draft-07 and draft-06 only and throws \
+             for draft-04; hosts whose validator supports 2020-12 only reject the tool too \
+             (typescript-sdk #2532 and #2721, claude-ai-mcp #1016)"
+                .to_owned(),
+        )
+    } else {
+        (
+            Severity::Warning,
+            format!("`$schema` declares {draft}, which strict MCP hosts reject"),
+            STRICT_HOSTS_NOTE.to_owned(),
+        )
+    };
+    let fix = reads_the_same_in_2020_12(root, draft).then(|| Fix {
+        title: format!("Declare 2020-12 instead of {draft}"),
+        applicability: Applicability::Unsafe,
+        edits: vec![Edit {
+            file: cx.file.id,
+            span: member.value.span,
+            content: literal(Draft::Draft202012.uri()),
+        }],
+        moves: Vec::new(),
+    });
+    let help = if fix.is_some() {
+        format!(
+            "The schema uses no keyword whose meaning differs between {draft} and 2020-12: declare \
+             `{}` (`--unsafe-fixes` does it)",
+            Draft::Draft202012.uri()
+        )
+    } else {
+        format!(
+            "Generate 2020-12 schemas (zod 4: `toJSONSchema(schema, {{ target: \"draft-2020-12\" }})`) \
+             and declare `{}`",
+            Draft::Draft202012.uri()
+        )
+    };
+    let diagnostic = Diagnostic::new(&META, cx.file.id, member.value.span, message)
+        .severity(severity)
+        .label(format!("{draft}"))
+        .help(help)
+        .note(note);
+    match fix {
+        Some(fix) => diagnostic.fix(fix),
+        None => diagnostic,
+    }
+}
+
+/// Keywords whose meaning differs between draft-06/07 and 2020-12, or which only one of them
+/// knows: a schema using any of them (anywhere, data included, to stay on the safe side) is not
+/// rewritten.
+const DIFFERING: [&str; 19] = [
+    "additionalItems",
+    "dependencies",
+    "$id",
+    "id",
+    "format",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+    "$anchor",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "$vocabulary",
+    "prefixItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
+/// Keywords draft-06 does not have and 2020-12 applies.
+const NOT_IN_DRAFT6: [&str; 5] = ["if", "then", "else", "minContains", "maxContains"];
+
+/// Keywords that may sit beside `$ref` without effect in either dialect (draft-07 ignores every
+/// sibling of `$ref`; 2020-12 applies them).
+const INERT_BESIDE_REF: [&str; 10] = [
+    "$ref",
+    "$schema",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "definitions",
+    "$defs",
+];
+
+/// Whether every engine validates the same instances when `$schema` changes from `draft` to
+/// 2020-12: no keyword of [`DIFFERING`], no array-form `items`, nothing but annotations beside a
+/// `$ref`.
+fn reads_the_same_in_2020_12(node: &Node, draft: Draft) -> bool {
+    if draft != Draft::Draft7 && draft != Draft::Draft6 {
+        return false;
+    }
+    match &node.kind {
+        NodeKind::Array(items) => items.iter().all(|n| reads_the_same_in_2020_12(n, draft)),
+        NodeKind::Object(members) => {
+            let has_ref = members.iter().any(|m| m.key == "$ref");
+            members.iter().all(|m| {
+                let key = m.key.as_str();
+                let differs = DIFFERING.contains(&key)
+                    || (draft == Draft::Draft6 && NOT_IN_DRAFT6.contains(&key))
+                    || (key == "items" && m.value.as_array().is_some())
+                    || (has_ref && !INERT_BESIDE_REF.contains(&key));
+                !differs && reads_the_same_in_2020_12(&m.value, draft)
+            })
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::document::parse;
+
+    fn same(text: &str) -> bool {
+        reads_the_same_in_2020_12(&parse(text).unwrap(), Draft::Draft7)
+    }
+
+    #[test]
+    fn only_schemas_without_differing_keywords_are_rewritten() {
+        assert!(same(
+            r#"{"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}"#
+        ));
+        assert!(same(
+            r##"{"$ref": "#/definitions/A", "definitions": {"A": {"type": "object"}}}"##
+        ));
+        assert!(!same(r##"{"$ref": "#/definitions/A", "type": "object"}"##));
+        assert!(!same(r#"{"items": [{"type": "string"}]}"#));
+        assert!(!same(r#"{"properties": {"d": {"format": "date"}}}"#));
+        assert!(!same(r#"{"dependencies": {"a": ["b"]}}"#));
+        assert!(!reads_the_same_in_2020_12(
+            &parse(r#"{"if": {}}"#).unwrap(),
+            Draft::Draft6
+        ));
+    }
+
+    #[test]
+    fn tells_custom_meta_schemas_from_typos() {
+        assert!(matches!(classify("draft-07"), Unknown::NotAUri));
+        assert!(matches!(
+            classify("http://json-schema.org/draft-03/schema#"),
+            Unknown::Official
+        ));
+        assert!(matches!(
+            classify("http://localhost:1234/draft2020-12/metaschema-no-validation.json"),
+            Unknown::Custom
+        ));
+    }
+}

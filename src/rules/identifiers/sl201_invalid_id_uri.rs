@@ -1,0 +1,62 @@
+//! SL201 invalid-id-uri: a `$id` (draft-04: `id`) that is not an RFC 3986 URI-reference.
+
+use crate::diagnostic::meta::SL201 as META;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::uri::{check_uri_reference, underscore_repair};
+
+pub struct InvalidIdUri;
+
+pub(crate) const CLIENTS_NOTE: &str = "Ajv with fast-uri 3.1.6 / 4.1.5 or later throws `URI scheme is malformed.` \
+while compiling, so the TypeScript v1 client's `listTools()` fails and every tool of the server is lost \
+(TS v2 fails this tool); Python's jsonschema with its format extras reports `is not a 'uri-reference'`, \
+and the Rust jsonschema crate refuses to compile the schema";
+
+impl Rule for InvalidIdUri {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        for sub in cx.subschemas {
+            let Some(id) = sub.id() else { continue };
+            let Some(value) = id.as_str() else { continue };
+            let Err(problem) = check_uri_reference(value) else {
+                continue;
+            };
+            let keyword = sub.draft.id_keyword();
+            let help = match underscore_repair(value) {
+                Some(fixed) => format!(
+                    "Rename it to `{fixed}`, or to an absolute URI such as `urn:mcp:{fixed}`, and update the \
+                     `$ref`s that name it; or drop the `{keyword}` and reach this schema through `$defs`"
+                ),
+                None => format!(
+                    "This value needs a human: write a valid URI reference ({}), or drop the `{keyword}`",
+                    problem.reason
+                ),
+            };
+            let diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                id.string_sub_span(cx.text(), problem.range.clone()),
+                format!("`{keyword}` `{value}` is not a valid URI reference"),
+            )
+            .label(problem.label)
+            .help(help)
+            .note(format!("{}. {CLIENTS_NOTE}", capitalise(&problem.reason)))
+            .pointer(format!("{}/{keyword}", sub.pointer));
+            out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
+                Some(fix) => diagnostic.fix(fix),
+                None => diagnostic,
+            });
+        }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,192 @@
+//! SL204 duplicate-id: one resolved `$id` declared twice in a document, or by two tools of one
+//! `tools/list`.
+
+use crate::diagnostic::meta::SL204 as META;
+use crate::diagnostic::Diagnostic;
+use crate::index::{RunIndex, STAND_IN_BASE};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::schema::units::{units, FileKind, Role};
+use crate::syntax::source::{FileId, Span};
+
+pub struct DuplicateId;
+
+/// A declared identifier: the URI it resolves to, how it is written, and where.
+struct Declared {
+    uri: String,
+    raw: String,
+    span: Span,
+    /// Pointer of the subschema that declares it.
+    pointer: String,
+    /// Whether it is the root of its unit.
+    root: bool,
+}
+
+/// The identifiers of the resources of a unit: each valid `$id` with something before its `#`.
+fn declared(index: &RunIndex, file: FileId, unit: usize) -> Vec<Declared> {
+    let mut out = Vec::new();
+    let mut first = true;
+    for i in index.resources_in(file, unit) {
+        let res = &index.resources[i];
+        let is_root = std::mem::take(&mut first);
+        let Some(id) = res.id.as_ref().filter(|id| id.valid) else {
+            continue;
+        };
+        if id.raw.split('#').next().is_none_or(str::is_empty) {
+            continue;
+        }
+        if let Some(uri) = index.unit_uri(i) {
+            out.push(Declared {
+                uri,
+                raw: id.raw.clone(),
+                span: id.span,
+                pointer: res.pointer.clone(),
+                root: is_root,
+            });
+        }
+    }
+    out
+}
+
+/// Up to draft-07, each plain-name `$id` (`#foo`) of the unit, resolved against its resource.
+fn plain_names(cx: &UnitContext<'_>) -> Vec<Declared> {
+    let index = cx.run.index;
+    let mut out = Vec::new();
+    for sub in cx
+        .subschemas
+        .iter()
+        .filter(|s| s.draft.allows_id_fragment())
+    {
+        let Some(member) = sub.node.member(sub.draft.id_keyword()) else {
+            continue;
+        };
+        let Some(name) = member
+            .value
+            .as_str()
+            .filter(|v| v.len() > 1 && v.starts_with('#'))
+        else {
+            continue;
+        };
+        let Some(resource) = index.enclosing_resource(cx.file.id, cx.unit_no, &sub.pointer) else {
+            continue;
+        };
+        let base = index
+            .unit_uri(resource)
+            .unwrap_or_else(|| STAND_IN_BASE.to_owned());
+        out.push(Declared {
+            uri: format!("{base}{name}"),
+            raw: name.to_owned(),
+            span: member.value.span,
+            pointer: sub.pointer.clone(),
+            root: false,
+        });
+    }
+    out
+}
+
+impl Rule for DuplicateId {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let index = cx.run.index;
+        let mut mine = declared(index, cx.file.id, cx.unit_no);
+        mine.extend(plain_names(cx));
+        mine.sort_by_key(|d| d.span.start);
+        let keyword = cx.unit.draft.id_keyword();
+        // Within the document: Ajv refuses any URI declared twice, even for equal subschemas.
+        for (j, later) in mine.iter().enumerate() {
+            let Some(first) = mine[..j].iter().find(|d| d.uri == later.uri) else {
+                continue;
+            };
+            let spelled = if first.raw == later.raw {
+                String::new()
+            } else {
+                format!(" as `{}`", first.raw)
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    cx.file.id,
+                    later.span,
+                    format!("`{keyword}` `{}` is already declared in this document{spelled}", later.raw),
+                )
+                .label("declared again here")
+                .related(cx.file.id, first.span, "first declared here")
+                .help(format!(
+                    "Give one of the two subschemas another `{keyword}`, or keep one subschema in `$defs` \
+                     and `$ref` it from both places"
+                ))
+                .note(
+                    "Ajv refuses a schema in which one URI names two subschemas (`reference ... resolves \
+                     to more than one schema`): the TypeScript v1 client's `listTools()` throws and every \
+                     tool of the server is lost, the TS v2 client fails this tool. Other engines keep one \
+                     of the two, so `$ref`s to it may land on the wrong subschema",
+                )
+                .pointer(format!("{}/{keyword}", later.pointer)),
+            );
+        }
+        if cx.unit.role == Role::OutputSchema {
+            across_tools(cx, &mine, out);
+        }
+    }
+}
+
+/// In a `tools/list`, an output schema declaring a `$id` that an earlier tool's output schema
+/// declares, with different content, where one of the two is a schema's root.
+fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnostic>) {
+    let index = cx.run.index;
+    let all = units(cx.root, FileKind::ToolsList, cx.settings.default_draft);
+    let earlier: Vec<(&str, Declared)> = all
+        .iter()
+        .enumerate()
+        .take(cx.unit_no)
+        .filter(|(_, u)| u.role == Role::OutputSchema)
+        .flat_map(|(u, unit)| {
+            let tool = unit.tool.as_deref().unwrap_or_default();
+            declared(index, cx.file.id, u)
+                .into_iter()
+                .map(move |d| (tool, d))
+        })
+        .collect();
+    let keyword = cx.unit.draft.id_keyword();
+    for later in mine {
+        // The first declaration is the one the validator cache holds.
+        let Some((tool, first)) = earlier
+            .iter()
+            .find(|(_, d)| d.uri == later.uri && (d.root || later.root))
+        else {
+            continue;
+        };
+        if same_subschema(cx, &first.pointer, &later.pointer) {
+            continue;
+        }
+        out.push(
+            Diagnostic::new(
+                &META,
+                cx.file.id,
+                later.span,
+                format!("`{keyword}` `{}` is already declared by tool `{tool}`", later.raw),
+            )
+            .label("declared again here")
+            .related(cx.file.id, first.span, format!("first declared by tool `{tool}`"))
+            .help(format!(
+                "Give each tool's schema its own `{keyword}` (say, one derived from the tool's name), \
+                 or drop the `{keyword}`"
+            ))
+            .note(format!(
+                "The TypeScript clients look a compiled validator up by `$id` before they compile a \
+                 schema, so this tool's output is validated against tool `{tool}`'s schema (or \
+                 compiling it throws `reference ... resolves to more than one schema`)"
+            ))
+            .pointer(format!("{}/{keyword}", later.pointer)),
+        );
+    }
+}
+
+fn same_subschema(cx: &UnitContext<'_>, a: &str, b: &str) -> bool {
+    match (cx.root.pointer(a), cx.root.pointer(b)) {
+        (Some(x), Some(y)) => x.same_value(y, &[], &[]),
+        _ => false,
+    }
+}

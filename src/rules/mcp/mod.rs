@@ -1,0 +1,9 @@
+//! `SL5xx`: MCP tool schemas (the shape clients require of an output schema).
+
+pub(crate) mod shape;
+pub(super) mod sl501_output_root_not_object;
+pub(super) mod sl502_boolean_property_schema;
+pub(super) mod sl503_required_not_declared;
+pub(super) mod sl504_result_wrapper;
+pub(super) mod sl505_closed_output_object;
+pub(super) mod sl506_complexity;

@@ -1,0 +1,87 @@
+//! SL502 boolean-property-schema: `true` or `false` as a property schema in the root
+//! `properties` of an output schema, which the TS v1 client refuses.
+
+use super::shape as mcp;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL502 as META;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::settings::target::Target;
+use crate::syntax::document::{escape_pointer_token, NodeKind};
+
+pub struct BooleanPropertySchema;
+
+impl Rule for BooleanPropertySchema {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn severity(&self, target: Target) -> Option<Severity> {
+        match target {
+            Target::JsonSchema => None,
+            // Any 2020-12 schema is allowed, but the same server still lists its tools to
+            // 2025-era clients.
+            Target::Mcp20260728 => Some(Severity::Warning),
+            Target::Mcp20250618 | Target::Mcp20251125 => Some(META.severity),
+        }
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !mcp::applies(cx) {
+            return;
+        }
+        let Some(properties) = cx
+            .subschemas
+            .first()
+            .and_then(|root| root.node.get("properties"))
+            .and_then(|p| p.as_object())
+        else {
+            return;
+        };
+        for member in properties {
+            let NodeKind::Bool(value) = member.value.kind else {
+                continue;
+            };
+            let (replacement, meaning) = if value {
+                ("{}", "allows any value")
+            } else {
+                ("{\"not\": {}}", "forbids the property")
+            };
+            out.push(
+                Diagnostic::new(
+                    &META,
+                    cx.file.id,
+                    member.value.span,
+                    format!(
+                        "Property `{}` has the boolean schema `{value}`",
+                        member.key
+                    ),
+                )
+                .label(format!("{meaning}, but the TS v1 client wants an object here"))
+                .help(format!(
+                    "Write `{replacement}`: the same schema as `{value}`, as an object"
+                ))
+                .note(
+                    "The TS v1 client parses `tools/list` with `properties: z.record(z.string(), \
+                     AssertObjectSchema)` at the root of every output schema: a boolean there fails the \
+                     whole listing, and every tool of the server is lost",
+                )
+                .pointer(format!(
+                    "{}/properties/{}",
+                    cx.unit.pointer,
+                    escape_pointer_token(&member.key)
+                ))
+                .fix(Fix {
+                    title: format!("Replace `{value}` with `{replacement}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit {
+                        file: cx.file.id,
+                        span: member.value.span,
+                        content: replacement.to_owned(),
+                    }],
+                    moves: Vec::new(),
+                }),
+            );
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! SL504 result-wrapper: the output schema is the `{"result": ...}` envelope that SDKs put
+//! around non-object results; says what the envelope holds, for whoever reads
+//! `structuredContent`.
+
+use super::shape as mcp;
+use crate::diagnostic::meta::SL504 as META;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::settings::target::Target;
+use crate::syntax::document::{unescape_pointer_token, Node, NodeKind};
+
+pub struct ResultWrapper;
+
+/// How deep [`describe`] looks into nested schemas.
+const DESCRIBE_DEPTH: usize = 3;
+
+impl Rule for ResultWrapper {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn severity(&self, target: Target) -> Option<Severity> {
+        target.is_mcp().then_some(META.severity)
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !mcp::applies(cx) {
+            return;
+        }
+        let Some(root) = cx.subschemas.first().map(|s| s.node) else {
+            return;
+        };
+        let Some([member]) = root.get("properties").and_then(Node::as_object) else {
+            return;
+        };
+        let required = root
+            .get("required")
+            .and_then(Node::as_array)
+            .is_some_and(|r| r.iter().any(|n| n.as_str() == Some("result")));
+        if member.key != "result" || !required || !mcp::may_be_object(root) {
+            return;
+        }
+        let inner = describe(&member.value, DESCRIBE_DEPTH);
+        out.push(
+            Diagnostic::new(
+                &META,
+                cx.file.id,
+                member.key_span,
+                format!("Output is wrapped in `{{\"result\": ...}}`; the result is `{inner}`"),
+            )
+            .label(format!("`structuredContent.result` holds `{inner}`"))
+            .help("Read and validate the value at `structuredContent.result`, not the object around it")
+            .note(
+                "The Python SDK wraps scalars, lists, tuples, unions and `dict[int, T]` this way (title \
+                 `<tool>Output`), and the TS v2 server wraps non-object results on 2025 sessions; the TS v2 \
+                 server sends them bare on 2026-07-28, and since TS v2 2.4.0 a `.meta({id})` tool's fields come \
+                 at the root: whoever validates `structuredContent` must not assume the wrapper",
+            )
+            .pointer(format!("{}/properties/result", cx.unit.pointer)),
+        );
+    }
+}
+
+/// A short name for what a schema holds: `integer`, `array of WeatherData`, `integer or null`,
+/// `tuple of (integer, string)`.
+fn describe(node: &Node, depth: usize) -> String {
+    let deeper = |n: &Node| describe(n, depth.saturating_sub(1));
+    match &node.kind {
+        NodeKind::Bool(true) => return "any value".to_owned(),
+        NodeKind::Bool(false) => return "no value".to_owned(),
+        NodeKind::Object(_) => {}
+        _ => return "a value".to_owned(),
+    }
+    if depth == 0 {
+        return node
+            .get("title")
+            .and_then(Node::as_str)
+            .unwrap_or("a value")
+            .to_owned();
+    }
+    if let Some(r) = node.get("$ref").and_then(Node::as_str) {
+        let name = r
+            .rsplit('/')
+            .next()
+            .map_or(r.to_owned(), unescape_pointer_token);
+        if !name.is_empty() && !name.starts_with('#') {
+            return name;
+        }
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(branches) = node.get(keyword).and_then(Node::as_array) {
+            let parts: Vec<String> = branches.iter().map(deeper).collect();
+            if !parts.is_empty() {
+                return parts.join(" or ");
+            }
+        }
+    }
+    let types = mcp::type_names(node).unwrap_or_default();
+    if types.len() > 1 {
+        return types.join(" or ");
+    }
+    match types.first().copied() {
+        Some("array") => {
+            if let Some(prefix) = node
+                .get("prefixItems")
+                .or_else(|| node.get("items").filter(|i| i.as_array().is_some()))
+                .and_then(Node::as_array)
+            {
+                let parts: Vec<String> = prefix.iter().map(deeper).collect();
+                return format!("tuple of ({})", parts.join(", "));
+            }
+            match node.get("items") {
+                Some(items) => format!("array of {}", deeper(items)),
+                None => "array".to_owned(),
+            }
+        }
+        Some("object") => match node.get("additionalProperties") {
+            Some(values) if node.get("properties").is_none() && values.as_object().is_some() => {
+                format!("object of {}", deeper(values))
+            }
+            _ => node
+                .get("title")
+                .and_then(Node::as_str)
+                .unwrap_or("object")
+                .to_owned(),
+        },
+        Some(t) => t.to_owned(),
+        None if node.get("const").is_some() => "constant".to_owned(),
+        None if node.get("enum").is_some() => "enum".to_owned(),
+        None => "any value".to_owned(),
+    }
+}

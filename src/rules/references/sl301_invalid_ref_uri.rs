@@ -1,0 +1,85 @@
+//! SL301 invalid-ref-uri: a `$ref` or `$dynamicRef` that is not an RFC 3986 URI-reference.
+
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL301 as META;
+use crate::diagnostic::Diagnostic;
+use crate::index::Resolution;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::literal::literal;
+use crate::syntax::uri::{check_uri_reference, percent_encode_repair};
+
+pub struct InvalidRefUri;
+
+impl Rule for InvalidRefUri {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let index = cx.run.index;
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
+            let Err(problem) = check_uri_reference(&r.raw) else {
+                continue;
+            };
+            let pointer = r.pointer(cx.root);
+            let Some(node) = cx.root.pointer(&pointer) else {
+                continue;
+            };
+            let target = index.target_resource(r).ok();
+            let mut diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                node.string_sub_span(cx.text(), problem.range.clone()),
+                format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
+            )
+            .label(problem.label)
+            .note(format!(
+                "{}. Ajv throws while compiling the schema (the TypeScript v1 client then loses every \
+                 tool of the server), and the Python and Rust engines cannot resolve the reference",
+                problem.reason
+            ))
+            .pointer(pointer);
+            match target.and_then(|t| crate::rules::edits::id_fix::resource_id_fix(cx, t)) {
+                Some(fix) => {
+                    diagnostic = diagnostic
+                        .help("It names a `$id` spelled the same way: renaming that `$id` rewrites this reference too")
+                        .fix(fix);
+                }
+                None => match encoded_fix(cx, r) {
+                    Some(fix) => {
+                        diagnostic = diagnostic
+                            .help("Percent-encode the offending characters: the encoded reference resolves")
+                            .fix(fix);
+                    }
+                    None => {
+                        diagnostic = diagnostic.help(
+                            "Percent-encode or replace the offending character, and make sure the target exists",
+                        );
+                    }
+                },
+            }
+            out.push(diagnostic);
+        }
+    }
+}
+
+/// Percent-encoding the offending characters, when the encoded reference resolves in the run.
+fn encoded_fix(cx: &UnitContext<'_>, r: &crate::index::RefEntry) -> Option<Fix> {
+    let encoded = percent_encode_repair(&r.raw)?;
+    let mut probe = r.clone();
+    probe.raw = encoded.as_str().into();
+    let resolves = matches!(
+        cx.run.index.resolve(&probe, |f| cx.run.root(f)),
+        Resolution::Found { .. }
+    );
+    resolves.then(|| Fix {
+        title: format!("Percent-encode `{}` as `{encoded}`", r.raw),
+        applicability: Applicability::Safe,
+        edits: vec![Edit {
+            file: r.file,
+            span: r.span,
+            content: literal(&encoded),
+        }],
+        moves: Vec::new(),
+    })
+}

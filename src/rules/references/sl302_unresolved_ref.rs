@@ -1,0 +1,255 @@
+//! SL302 unresolved-ref: a `$ref` or `$dynamicRef` that names nothing in its document or in
+//! the linted set.
+
+use super::defs_keys::{fragment_tokens, misspelled_step};
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL302 as META;
+use crate::diagnostic::Diagnostic;
+use crate::index::{RefEntry, Resolution};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::document::is_within;
+use crate::syntax::document::{Node, NodeKind};
+use crate::syntax::literal::literal;
+use crate::syntax::uri::{absolute_uri, percent_decode, strip_fragment};
+use std::ops::Range;
+
+pub struct UnresolvedRef;
+
+const NOTE: &str =
+    "The TypeScript v1 client compiles every output schema inside `listTools()` and \
+throws on an unresolvable `$ref`, so every tool of the server is lost; the TS v2 client fails this \
+tool; the Python client resolves only same-document references (its registry is empty) and fails \
+on this one; the Rust jsonschema crate refuses to compile the schema";
+
+/// Why a reference leads nowhere: where in its value, and what is missing there.
+struct Why {
+    range: Range<usize>,
+    label: String,
+    help: String,
+}
+
+impl Rule for UnresolvedRef {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let index = cx.run.index;
+        for r in index.refs_in(cx.file.id, cx.unit_no) {
+            // A reference that is not a URI reference at all is SL301's finding.
+            if crate::syntax::uri::check_uri_reference(&r.raw).is_err() {
+                continue;
+            }
+            let Resolution::Missing(_) = index.resolve(r, |f| cx.run.root(f)) else {
+                continue;
+            };
+            // A `$defs` key written without its escapes is SL304's finding.
+            if misspelled_step(cx.run, r, cx.settings.default_draft).is_some() {
+                continue;
+            }
+            if resolves_ignoring_sibling_id(cx, r) {
+                continue;
+            }
+            // A `$dynamicRef` to a name some schema declares may be bound at evaluation time,
+            // through the dynamic scope, which a static look-up does not see.
+            if r.keyword == "$dynamicRef"
+                && r.raw
+                    .split_once('#')
+                    .is_some_and(|(_, f)| !f.starts_with('/') && index.anchor_declared(f))
+            {
+                continue;
+            }
+            let Some(why) = explain(cx, r) else { continue };
+            let pointer = r.pointer(cx.root);
+            let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
+                node.string_sub_span(cx.text(), why.range.clone())
+            });
+            let mut diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                span,
+                format!("`{}` `{}` resolves to nothing", r.keyword, r.raw),
+            )
+            .label(why.label)
+            .note(NOTE)
+            .pointer(pointer);
+            diagnostic = match container_swap(cx, r) {
+                Some(new) => diagnostic
+                    .help(format!(
+                        "The subschema is under the other container: write `{new}`"
+                    ))
+                    .fix(Fix {
+                        title: format!("Rewrite `{}` `{}` as `{new}`", r.keyword, r.raw),
+                        applicability: Applicability::Safe,
+                        edits: vec![Edit {
+                            file: r.file,
+                            span: r.span,
+                            content: literal(&new),
+                        }],
+                        moves: Vec::new(),
+                    }),
+                None => diagnostic.help(why.help),
+            };
+            out.push(diagnostic);
+        }
+    }
+}
+
+/// Up to draft-07 a `$ref` makes its siblings, `$id` included, be ignored: the reference then
+/// resolves against the enclosing resource. Ajv honours the `$id` (and so does the index), so a
+/// reference that resolves only the draft's way is left alone.
+fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
+    let index = cx.run.index;
+    let res = &index.resources[r.resource];
+    if !res.draft.allows_id_fragment() || res.pointer != r.holder(cx.root) || res.id.is_none() {
+        return false;
+    }
+    let Some(parent) = index.resources[..r.resource].iter().rposition(|p| {
+        p.file == res.file
+            && p.unit == res.unit
+            && p.pointer != res.pointer
+            && is_within(&res.pointer, &p.pointer)
+    }) else {
+        return false;
+    };
+    let mut probe = r.clone();
+    probe.resource = parent;
+    matches!(
+        index.resolve(&probe, |f| cx.run.root(f)),
+        Resolution::Found { .. }
+    )
+}
+
+/// What is missing, or `None` when the reference names a file outside the linted set that
+/// exists: its content was not looked at, so nothing is claimed.
+fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
+    let index = cx.run.index;
+    let uri_part = strip_fragment(&r.raw);
+    let Ok(target) = index.target_resource(r) else {
+        let base = index.resources[r.resource].base.as_deref();
+        let range = 0..uri_part.len();
+        return match absolute_uri(base, uri_part) {
+            Some(doc) if doc.starts_with("file:") => {
+                let path = percent_decode(doc.trim_start_matches("file://"))?;
+                (!std::path::Path::new(&path).exists()).then(|| Why {
+                    range,
+                    label: "no such file".to_owned(),
+                    help: "Point the reference at a file that exists, or at a subschema of this document".to_owned(),
+                })
+            }
+            Some(_) => Some(Why {
+                range,
+                label: "no schema of the linted set has this URI".to_owned(),
+                help:
+                    "Lint the file that declares this `$id` together with this one, or point the \
+                       reference at a subschema of this document"
+                        .to_owned(),
+            }),
+            None => Some(Why {
+                range,
+                label: "a tool's schema has no base URI to resolve this against".to_owned(),
+                help:
+                    "A tool's schema travels alone: move the referenced schema into this schema's \
+                       `$defs` and reference it as `#/$defs/...`"
+                        .to_owned(),
+            }),
+        };
+    };
+    let resource = &index.resources[target];
+    let fragment_start = uri_part.len() + 1;
+    let fragment = r.raw.get(fragment_start..).unwrap_or_default();
+    if fragment.is_empty() {
+        return None;
+    }
+    let whole_fragment = fragment_start..r.raw.len();
+    if !fragment.starts_with('/') {
+        let label = if resource.draft.allows_id_fragment() {
+            format!("no `$id` `#{fragment}` in the target schema")
+        } else {
+            format!("no `$anchor` or `$dynamicAnchor` named `{fragment}` in the target schema")
+        };
+        return Some(Why {
+            range: whole_fragment,
+            label,
+            help: "Name an anchor the target schema declares, or point at the subschema with a JSON pointer (`#/$defs/...`)".to_owned(),
+        });
+    }
+    let help =
+        "Point the reference at an existing subschema, or add the missing definition".to_owned();
+    let Some(tokens) = fragment_tokens(fragment) else {
+        return Some(Why {
+            range: whole_fragment,
+            label: "the percent-encoded pointer is not UTF-8".to_owned(),
+            help,
+        });
+    };
+    let node = cx.run.root(resource.file)?.pointer(&resource.pointer)?;
+    let (k, parent) = first_missing(
+        node,
+        &tokens.iter().map(|t| t.value.as_str()).collect::<Vec<_>>(),
+    )?;
+    let token = &tokens[k].value;
+    let label = match (k, parent) {
+        (0, _) => format!("the target schema has no `{token}`"),
+        (_, Some(NodeKind::Array(_))) => format!("`{}` has no item `{token}`", tokens[k - 1].value),
+        (_, Some(NodeKind::Object(_))) => format!("`{}` has no `{token}`", tokens[k - 1].value),
+        _ => format!("`{}` is not an object or array", tokens[k - 1].value),
+    };
+    // Point at the missing token where the fragment's segments line up with its tokens.
+    let segments: Vec<&str> = fragment[1..].split('/').collect();
+    let range = if segments.len() == tokens.len() {
+        let start = fragment_start + 1 + segments[..k].iter().map(|s| s.len() + 1).sum::<usize>();
+        start..start + segments[k].len()
+    } else {
+        whole_fragment
+    };
+    Some(Why { range, label, help })
+}
+
+/// The index of the first token that names nothing, with the kind of value it was looked up in.
+fn first_missing<'n>(node: &'n Node, tokens: &[&str]) -> Option<(usize, Option<&'n NodeKind>)> {
+    let mut current = node;
+    for (k, token) in tokens.iter().enumerate() {
+        let next = match &current.kind {
+            NodeKind::Object(_) => current.get(token),
+            NodeKind::Array(items) => token
+                .parse::<usize>()
+                .ok()
+                .filter(|_| *token == "0" || !token.starts_with('0'))
+                .and_then(|n| items.get(n)),
+            _ => None,
+        };
+        match next {
+            Some(n) => current = n,
+            None => return Some((k, Some(&current.kind))),
+        }
+    }
+    None
+}
+
+/// `#/definitions/X` for `#/$defs/X` (or the other way round), when exactly one such swap of a
+/// container token makes the reference resolve.
+fn container_swap(cx: &UnitContext<'_>, r: &RefEntry) -> Option<String> {
+    let (uri_part, fragment) = r.raw.split_once('#')?;
+    let segments: Vec<&str> = fragment.strip_prefix('/')?.split('/').collect();
+    let mut found = Vec::new();
+    for (k, segment) in segments.iter().enumerate() {
+        let other = match *segment {
+            "definitions" => "$defs",
+            "$defs" => "definitions",
+            _ => continue,
+        };
+        let mut swapped = segments.clone();
+        swapped[k] = other;
+        let candidate = format!("{uri_part}#/{}", swapped.join("/"));
+        let mut probe = r.clone();
+        probe.raw = candidate.as_str().into();
+        if matches!(
+            cx.run.index.resolve(&probe, |f| cx.run.root(f)),
+            Resolution::Found { .. }
+        ) {
+            found.push(candidate);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}

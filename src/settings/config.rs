@@ -1,0 +1,217 @@
+//! `schema-lint.toml`: found by walking up from the first linted path (or named with
+//! `--config`). Command-line options win over it.
+
+use crate::schema::dialect::Draft;
+use crate::settings::target::Target;
+use globset::{Glob, GlobMatcher};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "schema-lint.toml";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Raw {
+    include: Option<Vec<String>>,
+    exclude: Option<Vec<String>>,
+    select: Option<Vec<String>>,
+    extend_select: Option<Vec<String>>,
+    ignore: Option<Vec<String>>,
+    target: Option<Target>,
+    default_dialect: Option<String>,
+    per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
+    rules: Option<RulesRaw>,
+}
+
+/// `[rules.<CODE>]` tables: the options of rules that take some.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RulesRaw {
+    #[serde(rename = "SL506")]
+    sl506: Option<ComplexityBounds>,
+}
+
+/// `[rules.SL506]`: the bounds of the complexity rule; unset ones keep the rule's defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ComplexityBounds {
+    pub max_depth: Option<usize>,
+    pub max_subschemas: Option<usize>,
+    pub max_defs: Option<usize>,
+}
+
+/// A loaded configuration; globs are relative to `dir`.
+#[derive(Debug, Default)]
+pub struct Config {
+    pub path: Option<PathBuf>,
+    pub dir: Option<PathBuf>,
+    pub include: Vec<GlobMatcher>,
+    pub exclude: Vec<GlobMatcher>,
+    pub select: Option<Vec<String>>,
+    pub extend_select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub target: Option<Target>,
+    pub default_dialect: Option<Draft>,
+    pub per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
+    /// `[rules.SL506]`.
+    pub complexity: ComplexityBounds,
+}
+
+/// The nearest `schema-lint.toml` in `start`'s folder or above, relative to the working
+/// directory when it lies below it (so messages show a short, stable path).
+#[must_use]
+pub fn find(start: &Path) -> Option<PathBuf> {
+    let start = std::path::absolute(start).ok()?;
+    let mut dir = if start.is_dir() {
+        Some(start.as_path())
+    } else {
+        start.parent()
+    };
+    while let Some(d) = dir {
+        let candidate = d.join(FILE_NAME);
+        if candidate.is_file() {
+            let cwd = std::env::current_dir().ok();
+            let short = cwd.and_then(|c| candidate.strip_prefix(c).ok().map(Path::to_path_buf));
+            return Some(short.unwrap_or(candidate));
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+fn glob(pattern: &str, path: &Path) -> Result<GlobMatcher, String> {
+    Glob::new(pattern)
+        .map(|g| g.compile_matcher())
+        .map_err(|e| format!("{}: invalid glob `{pattern}`: {e}", path.display()))
+}
+
+/// Loads the configuration at `path`.
+///
+/// # Errors
+/// `path:line:column: what is wrong`, for a file that cannot be read or is not a valid
+/// configuration.
+pub fn load(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let raw: Raw = toml::from_str(&text).map_err(|e| {
+        let (line, column) = e.span().map_or((1, 1), |s| position(&text, s.start));
+        format!("{}:{line}:{column}: {}", path.display(), e.message())
+    })?;
+    let globs = |list: Option<Vec<String>>| -> Result<Vec<GlobMatcher>, String> {
+        list.unwrap_or_default()
+            .iter()
+            .map(|p| glob(p, path))
+            .collect()
+    };
+    let default_dialect = match raw.default_dialect {
+        Some(d) => Some(
+            d.parse::<Draft>()
+                .map_err(|e| format!("{}: default-dialect: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut per_file_ignores = Vec::new();
+    for (pattern, codes) in raw.per_file_ignores.unwrap_or_default() {
+        per_file_ignores.push((glob(&pattern, path)?, codes));
+    }
+    Ok(Config {
+        path: Some(path.to_path_buf()),
+        dir: path.parent().map(Path::to_path_buf),
+        include: globs(raw.include)?,
+        exclude: globs(raw.exclude)?,
+        select: raw.select,
+        extend_select: raw.extend_select.unwrap_or_default(),
+        ignore: raw.ignore.unwrap_or_default(),
+        target: raw.target,
+        default_dialect,
+        per_file_ignores,
+        complexity: raw.rules.and_then(|r| r.sl506).unwrap_or_default(),
+    })
+}
+
+impl Config {
+    /// `path` relative to the configuration's folder, for matching globs.
+    fn relative(&self, path: &Path) -> PathBuf {
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        self.dir
+            .as_ref()
+            .and_then(|d| {
+                absolute
+                    .strip_prefix(std::path::absolute(d).unwrap_or_else(|_| d.clone()))
+                    .ok()
+            })
+            .map_or_else(|| path.to_path_buf(), Path::to_path_buf)
+    }
+
+    /// Whether a file found by walking a folder is linted: it matches `include` (when given)
+    /// and no `exclude`, by its path relative to the configuration's folder.
+    #[must_use]
+    pub fn accepts(&self, path: &Path) -> bool {
+        let relative = self.relative(path);
+        (self.include.is_empty() || self.include.iter().any(|g| g.is_match(&relative)))
+            && !self.exclude.iter().any(|g| g.is_match(&relative))
+    }
+
+    /// The selectors `per-file-ignores` gives the file at `path`.
+    #[must_use]
+    pub fn ignored_in(&self, path: &Path) -> Vec<&str> {
+        let relative = self.relative(path);
+        self.per_file_ignores
+            .iter()
+            .filter(|(glob, _)| glob.is_match(&relative))
+            .flat_map(|(_, codes)| codes.iter().map(String::as_str))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(name: &str, text: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-config-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(FILE_NAME);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn loads_every_key() {
+        let path = write(
+            "ok",
+            "select = [\"SL2\"]\nignore = [\"SL203\"]\ntarget = \"mcp-2026-07-28\"\ndefault-dialect = \"draft7\"\n\
+             exclude = [\"vendor/**\"]\n[per-file-ignores]\n\"legacy/*.json\" = [\"invalid-id-uri\"]\n\
+             [rules.SL506]\nmax-depth = 8\n",
+        );
+        let c = load(&path).unwrap();
+        assert_eq!(c.target, Some(Target::Mcp20260728));
+        assert_eq!(c.default_dialect, Some(Draft::Draft7));
+        assert!(!c.accepts(&path.parent().unwrap().join("vendor/x/a.json")));
+        assert!(c.accepts(&path.parent().unwrap().join("schemas/a.json")));
+        assert_eq!(c.per_file_ignores.len(), 1);
+        assert_eq!(c.complexity.max_depth, Some(8));
+        assert_eq!(c.complexity.max_defs, None);
+        let found = find(&path.parent().unwrap().join("schemas/deep")).unwrap();
+        assert_eq!(std::path::absolute(found).unwrap(), path);
+    }
+
+    #[test]
+    fn errors_name_the_position() {
+        let e = load(&write("bad", "select = [\"SL2\"]\nselct = 1\n")).unwrap_err();
+        assert!(e.contains(":2:1:") && e.contains("selct"), "{e}");
+        let e = load(&write("bad2", "target = \"mcp-1999\"\n")).unwrap_err();
+        assert!(e.contains(":1:10:"), "{e}");
+        let e = load(&write("bad3", "[rules.SL506]\nmax-dept = 3\n")).unwrap_err();
+        assert!(e.contains(":2:1:") && e.contains("max-dept"), "{e}");
+    }
+}

@@ -1,0 +1,81 @@
+//! What decides how files are linted: the [`Settings`] of a run, built from `schema-lint.toml`
+//! ([`config`]) and the command line; the [`target`] a schema is linted for; which rules run
+//! ([`select`]).
+
+pub mod config;
+pub mod select;
+pub mod target;
+
+use crate::schema::dialect::Draft;
+use crate::schema::units::FileKind;
+use config::Config;
+use select::Selection;
+use std::sync::Arc;
+use target::Target;
+
+/// The default of `--memory-budget`, in MiB.
+pub const DEFAULT_MEMORY_BUDGET_MIB: usize = 32;
+
+/// What decides how files are linted.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The dialect of schemas without a known `$schema`.
+    pub default_draft: Draft,
+    /// How an invalid `$id` is repaired.
+    pub fix_id: FixIdMode,
+    /// The target of every file; `None`: `mcp-2025-11-25` for `tools/list` documents,
+    /// `json-schema` for schema files.
+    pub target: Option<Target>,
+    pub selection: Selection,
+    /// The `schema-lint.toml` in force: file filters and per-file ignores.
+    pub config: Option<Arc<Config>>,
+    /// Named files go through the same detection as files found in folders.
+    pub only_schemas: bool,
+    /// How many bytes of text and trees a run may keep between indexing a file and linting it;
+    /// files past it are let go once indexed and read again when linted. `None` keeps every
+    /// file (what `--fix` needs).
+    pub memory_budget: Option<usize>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            default_draft: Draft::Draft202012,
+            fix_id: FixIdMode::Underscore,
+            target: None,
+            selection: Selection::default(),
+            config: None,
+            only_schemas: false,
+            memory_budget: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The target a file of `kind` is linted for.
+    #[must_use]
+    pub fn target_for(&self, kind: FileKind) -> Target {
+        self.target.unwrap_or(match kind {
+            FileKind::ToolsList => Target::Mcp20251125,
+            _ => Target::JsonSchema,
+        })
+    }
+
+    /// The selectors `per-file-ignores` gives the file at `path`.
+    #[must_use]
+    pub fn ignored_in(&self, path: Option<&std::path::Path>) -> Vec<&str> {
+        match (&self.config, path) {
+            (Some(config), Some(path)) => config.ignored_in(path),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// The repair for an invalid `$id` (SL201, SL203).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FixIdMode {
+    /// Replace each offending character with `_` and rewrite the `$ref`s that name the id
+    Underscore,
+    /// Drop the `$id` and reach the subschema through the root's `$defs`
+    Defs,
+}

@@ -1,0 +1,206 @@
+//! Loading: reading a file (or standard input), decoding it, parsing it strictly and deciding
+//! what it holds. A file that cannot be loaded carries its SL100 finding.
+
+use super::discover::{named_as_schema, Candidate};
+use crate::diagnostic::meta::PARSE_ERROR;
+use crate::diagnostic::Diagnostic;
+use crate::schema::units::{classify, FileKind};
+use crate::syntax::document::{self, Node};
+use crate::syntax::source::{FileId, SourceFile, Span};
+use std::io::Read;
+use std::sync::Arc;
+
+/// One file after linting.
+#[derive(Debug, Clone)]
+pub struct LintedFile {
+    pub file: SourceFile,
+    /// `None` when the file could not be read or parsed.
+    pub root: Option<Arc<Node>>,
+    pub kind: Option<FileKind>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Set when the run let go of the file's tree (and, unless it has findings, its text) to
+    /// bound its memory: the fingerprint of the text that was indexed.
+    pub released: Option<Fingerprint>,
+    /// Linted already, on its own, with nothing found: see [`settles_alone`].
+    pub settled: bool,
+}
+
+impl LintedFile {
+    /// Whether the file takes part in the run's output (schemas, tools/list documents, and files
+    /// whose failure to load is worth reporting).
+    #[must_use]
+    pub fn is_linted(&self) -> bool {
+        !matches!(self.kind, Some(FileKind::Other))
+    }
+
+    /// Whether reading or parsing the file failed.
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        self.root.is_none() && self.released.is_none() && !self.diagnostics.is_empty()
+    }
+}
+
+/// What identifies a file's text between the two reads of a run that let it go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    len: usize,
+    hash: u64,
+}
+
+impl Fingerprint {
+    #[must_use]
+    pub fn of(text: &str) -> Self {
+        // FNV-1a over 8-byte words: no need to resist an attacker, only to notice an edit.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut chunks = text.as_bytes().chunks_exact(8);
+        for chunk in &mut chunks {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3);
+        }
+        for &b in chunks.remainder() {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        Self {
+            len: text.len(),
+            hash,
+        }
+    }
+}
+
+/// Where a file's text comes from.
+pub enum Input {
+    Path(Candidate),
+    /// Standard input, read once, shown under `name`.
+    Stdin {
+        name: String,
+    },
+}
+
+fn display_name(path: &std::path::Path) -> String {
+    let s = path.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+/// Reads and parses one input; a file that cannot be loaded carries its SL100 finding.
+#[must_use]
+pub fn load_input(id: FileId, input: Input) -> LintedFile {
+    let (name, path, explicit, bytes) = match input {
+        Input::Stdin { name } => {
+            let mut buf = Vec::new();
+            let read = std::io::stdin().read_to_end(&mut buf).map(|_| buf);
+            (name, None, true, read)
+        }
+        Input::Path(c) => {
+            let read = std::fs::read(&c.path);
+            (display_name(&c.path), Some(c.path), c.explicit, read)
+        }
+    };
+    let reportable = explicit || path.as_deref().is_some_and(named_as_schema);
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            let file = SourceFile::new(id, name, path, "", explicit);
+            let message = format!("Cannot read the file: {}", io_message(&e));
+            return load_failure(file, Span::new(0, 0), message);
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => load_source(
+            SourceFile::from_string(id, name, path, text, explicit),
+            reportable,
+        ),
+        Err(e) => {
+            let error = e.utf8_error();
+            let at = error.valid_up_to();
+            let bytes = e.as_bytes();
+            let message = match error.error_len() {
+                Some(n) => {
+                    let bad: Vec<String> = bytes[at..at + n]
+                        .iter()
+                        .map(|b| format!("0x{b:02X}"))
+                        .collect();
+                    format!(
+                        "The file is not valid UTF-8: unexpected byte{} {}",
+                        if n == 1 { "" } else { "s" },
+                        bad.join(" ")
+                    )
+                }
+                None => "The file is not valid UTF-8: it ends inside a character".to_owned(),
+            };
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let file = SourceFile::new(id, name, path, &text, explicit);
+            let at = at.saturating_sub(if file.bom { 3 } else { 0 });
+            let failure = load_failure(file, Span::new(at, at), message);
+            if reportable {
+                failure
+            } else {
+                skipped(failure.file)
+            }
+        }
+    }
+}
+
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => {
+            let s = e.to_string();
+            s.split(" (os error").next().unwrap_or(&s).to_owned()
+        }
+    }
+}
+
+fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
+    let diagnostic = Diagnostic::new(&PARSE_ERROR, file.id, span, message).label("here");
+    LintedFile {
+        file,
+        root: None,
+        kind: None,
+        diagnostics: vec![diagnostic],
+        released: None,
+        settled: false,
+    }
+}
+
+fn skipped(file: SourceFile) -> LintedFile {
+    LintedFile {
+        file,
+        root: None,
+        kind: Some(FileKind::Other),
+        diagnostics: Vec::new(),
+        released: None,
+        settled: false,
+    }
+}
+
+/// Parses a file whose text is already loaded. `report_parse_errors` decides whether a file
+/// that is not JSON is reported (explicit or schema-named files) or silently skipped.
+#[must_use]
+pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
+    crate::workspace::pool::run(|| load_source_in_pool(file, report_parse_errors))
+}
+
+fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFile {
+    let root = match document::parse(&file.text) {
+        Ok(root) => root,
+        Err(failure) if report_parse_errors => {
+            let message = if file.bom && file.text.is_empty() {
+                "The file holds only a byte order mark".to_owned()
+            } else {
+                failure.message
+            };
+            return load_failure(file, failure.span, message);
+        }
+        Err(_) => return skipped(file),
+    };
+    let kind = classify(&root, file.explicit);
+    LintedFile {
+        file,
+        root: Some(Arc::new(root)),
+        kind: Some(kind),
+        diagnostics: Vec::new(),
+        released: None,
+        settled: false,
+    }
+}

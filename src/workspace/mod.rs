@@ -1,0 +1,11 @@
+//! The files of a run: discovery ([`discover`]), loading and parsing ([`load`]), the threads
+//! that parse and lint on deep stacks ([`pool`]), and reading again the files a streaming run let
+//! go of ([`reloads`]).
+
+pub mod discover;
+pub mod load;
+pub mod pool;
+pub mod reloads;
+
+pub use load::{load_input, load_source, Fingerprint, Input, LintedFile};
+pub use reloads::Reloads;
