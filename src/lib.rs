@@ -32,6 +32,8 @@
 //! assert_eq!(&text[linted.diagnostics[0].span.start..linted.diagnostics[0].span.end], ":");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod audit;
 pub mod cli;
 pub mod diagnostic;

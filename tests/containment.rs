@@ -601,7 +601,7 @@ fn two_fix_runs_at_once_leave_each_file_as_it_was_or_fully_fixed() {
 #[test]
 fn no_network_client_is_built_in() {
     // The `jsonschema` crate fetches remote references only with its `resolve-http` (reqwest) and
-    // `resolve-file` features: they are off, and no HTTP or TLS client is in the lock file.
+    // `resolve-file` features: they are off.
     let manifest =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
     let line = manifest
@@ -610,16 +610,17 @@ fn no_network_client_is_built_in() {
         .expect("jsonschema is a dependency");
     assert!(line.contains("default-features = false"), "{line}");
     assert!(!line.contains("resolve-"), "{line}");
+    // The one HTTP client is ureq, for `--url` (a server the user names): no other client and
+    // no async runtime is in the lock file, and only the live-server transport uses ureq, so
+    // nothing that resolves or lints a schema can reach the network.
     let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
     for client in [
         "reqwest",
         "hyper",
-        "ureq",
         "curl",
         "isahc",
         "attohttpc",
         "native-tls",
-        "rustls",
         "openssl",
         "tokio",
     ] {
@@ -628,4 +629,31 @@ fn no_network_client_is_built_in() {
             "`{client}` is in Cargo.lock"
         );
     }
+    let mut users = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    ))];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if std::fs::read_to_string(&path)
+                .unwrap_or_default()
+                .contains("ureq::")
+            {
+                users.push(
+                    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                        .unwrap()
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    assert_eq!(
+        users,
+        [std::path::PathBuf::from("src/workspace/live/http.rs")],
+        "only the --url transport may use the HTTP client"
+    );
 }

@@ -1,5 +1,6 @@
 //! Reading a capture: JSON Lines (one JSON-RPC message per line, as proxies and inspectors log
-//! them) or one JSON array of messages; and the seed's explicit form, JSON Lines of
+//! them) or one JSON array of messages; and the explicit form of the design document (see
+//! [`super::decision`]), JSON Lines of
 //! `{"record": {...}, "body": {...}}`. A JSON-RPC batch (an array of messages, allowed on the wire
 //! up to 2025-03-26) stands for its messages, all at the batch's line.
 
@@ -10,14 +11,18 @@ use serde_json::Value;
 pub struct Message {
     /// 1-based line (JSON Lines) or position in the array.
     pub line: usize,
+    /// The message as parsed.
     pub value: Value,
 }
 
 /// A line that is not JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InputError {
+    /// 1-based line of the error in the capture's text.
     pub line: usize,
+    /// 1-based column of the error, in bytes (as `serde_json` counts it).
     pub column: usize,
+    /// What `serde_json` found wrong there.
     pub message: String,
 }
 
@@ -82,7 +87,8 @@ fn first_line_is_json(text: &str) -> bool {
         .is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
 }
 
-/// Whether a message is in the seed's explicit form.
+/// Whether a message is in the explicit form of the design document: an object with a
+/// `record` object and a `body`.
 #[must_use]
 pub fn is_explicit_record(value: &Value) -> bool {
     value.get("record").is_some_and(Value::is_object) && value.get("body").is_some()

@@ -1,5 +1,12 @@
-//! Where to validate a call's `structuredContent`: the seed's `structured_content_target`,
-//! exactly, with the audit record checked against its schema by the `jsonschema` crate.
+//! Where to validate a call's `structuredContent`: the design document's
+//! `structured_content_target`, exactly, with the audit record checked against its schema by the
+//! `jsonschema` crate.
+//!
+//! *The design document* is the document the product was specified from. For the audit it gives
+//! the audit record schema ([`RECORD_SCHEMA`]), the explicit capture form (JSON Lines of
+//! `{"record": {...}, "body": {...}}`), and *the decision*: its function
+//! `structured_content_target`, which picks the layer each call is validated at and which
+//! [`structured_content_target`] here reproduces.
 
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -21,6 +28,7 @@ pub enum Target {
 }
 
 impl Target {
+    /// The name reports use for it (`validate_root`).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
@@ -32,7 +40,7 @@ impl Target {
     }
 }
 
-/// The audit record schema of the seed, verbatim.
+/// The audit record schema of the design document, verbatim.
 pub static RECORD_SCHEMA: LazyLock<Value> = LazyLock::new(|| {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -58,9 +66,9 @@ pub fn record_is_valid(record: &Value) -> bool {
         .is_some_and(|v| v.is_valid(record))
 }
 
-/// The decision, in the seed's order: a record that fails its schema -> `schema`; no object
-/// `structuredContent` -> `missing`; a `.meta({ id })` tool on 2025-11-25 whose content is exactly
-/// `{"result": {...}}` -> `legacy_wrapper`; everything else -> `validate_root`.
+/// The decision, in the design document's order: a record that fails its schema -> `schema`; no
+/// object `structuredContent` -> `missing`; a `.meta({ id })` tool on 2025-11-25 whose content is
+/// exactly `{"result": {...}}` -> `legacy_wrapper`; everything else -> `validate_root`.
 #[must_use]
 pub fn structured_content_target(record: &Value, body: &Value) -> Target {
     if !record_is_valid(record) {
@@ -110,7 +118,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_samples() {
+    fn the_design_document_samples() {
         let root = json!({"structuredContent": {"region": "apac", "count": 42}});
         let legacy = json!({"structuredContent": {"result": {"region": "apac", "count": 42}}});
         let r = record("2025-11-25", true);

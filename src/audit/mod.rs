@@ -1,5 +1,6 @@
 //! `schema-lint audit`: check captured `tools/call` results against their tools' output
-//! schemas, at the layer the seed's decision picks per call, and count the layers apart.
+//! schemas, at the layer the design document's decision picks per call (see [`decision`]), and
+//! count the layers apart.
 
 pub mod capture;
 pub mod decision;
@@ -14,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 /// The `_meta` key that carries the protocol revision on stateless (2026-07-28) requests.
 pub const PROTOCOL_META: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// What an audit needs besides the capture.
 #[derive(Debug, Default, Clone)]
 pub struct Options {
     /// `tools/list` documents to take output schemas from (required for the explicit form).
@@ -25,50 +27,76 @@ pub struct Options {
 /// A validation error of one call.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct CallError {
+    /// JSON pointer of the failing value within the validated layer (empty for the layer
+    /// itself, and when the schema does not compile).
     pub instance_pointer: String,
+    /// The schema keyword that failed (`required`); empty when the schema does not compile.
     pub keyword: String,
+    /// What is wrong, as the validator words it.
     pub message: String,
 }
 
 /// A finding beyond the four targets (SL601-SL604).
 #[derive(Debug, Clone)]
 pub struct Finding {
+    /// The rule found (one of `SL601` to `SL604`).
     pub rule: &'static RuleMeta,
+    /// What is wrong with the call, in one sentence.
     pub message: String,
 }
 
 /// One audited call.
 #[derive(Debug, Clone)]
 pub struct Call {
+    /// The request's JSON-RPC id; in the explicit form, the record's 1-based position among
+    /// the capture's messages.
     pub id: Value,
+    /// 1-based line of the response (or explicit record) in the capture; for a capture that is
+    /// one JSON array, its 1-based position there.
     pub line: usize,
     /// The audit record the decision saw (`tool`, `protocol`, `metaIdTool`).
     pub record: Value,
+    /// The name of the tool called, when known.
     pub tool: Option<String>,
+    /// The protocol revision of the call (`2025-11-25`), when known.
     pub protocol: Option<String>,
+    /// Whether the record marks the tool as a `.meta({ id })` tool.
     pub meta_id_tool: bool,
+    /// The layer the decision picked for the call's `structuredContent`.
     pub target: Target,
     /// `None` where nothing was validated.
     pub valid: Option<bool>,
+    /// Why the layer failed its output schema (or why the schema could not be used).
     pub errors: Vec<CallError>,
+    /// Whether the result says `"isError": true`.
     pub is_error: bool,
+    /// The call's findings beyond validation (`SL601` to `SL604`).
     pub findings: Vec<Finding>,
 }
 
 /// A `tools/call` answered with a JSON-RPC error: counted, not a schema failure.
 #[derive(Debug, Clone)]
 pub struct RpcError {
+    /// The request's JSON-RPC id.
     pub id: Value,
+    /// 1-based line of the error response in the capture.
     pub line: usize,
+    /// The name of the tool called, when the request gave one.
     pub tool: Option<String>,
+    /// The JSON-RPC error code, when it is an integer.
     pub code: Option<i64>,
+    /// The error's message (empty when it has none).
     pub message: String,
 }
 
+/// What an audit found in a capture.
 #[derive(Debug, Default)]
 pub struct Audit {
+    /// Every audited call, in the order of the capture's responses (or explicit records).
     pub calls: Vec<Call>,
+    /// The `tools/call` requests answered with a JSON-RPC error.
     pub rpc_errors: Vec<RpcError>,
+    /// The parts of the capture that are not JSON, skipped.
     pub input_errors: Vec<InputError>,
     /// Requests that never got a response.
     pub unanswered: Vec<(Value, usize)>,

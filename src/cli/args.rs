@@ -4,6 +4,7 @@ use crate::report::OutputFormat;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// The command line: a subcommand, or the options of `check` (the default command).
 #[derive(Debug, Parser)]
 #[command(
     name = "schema-lint",
@@ -12,12 +13,15 @@ use std::path::PathBuf;
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
+    /// The subcommand; none means `check`.
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// The options of `check` given without the subcommand's name.
     #[command(flatten)]
     pub check: CheckArgs,
 }
 
+/// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Lint files and folders (the default command)
@@ -26,6 +30,9 @@ pub enum Command {
     Rules(RulesArgs),
     /// Check captured tools/call results against their tools' output schemas
     Audit(AuditArgs),
+    /// Print what a running MCP server advertises (its tools/list) as a document to commit
+    /// and lint offline
+    Dump(DumpArgs),
     /// Print a rule's documentation
     Rule {
         /// A code (`SL201`) or a name (`invalid-id-uri`)
@@ -33,21 +40,31 @@ pub enum Command {
     },
 }
 
+/// When the human format uses colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
+    /// When standard output is a terminal and `NO_COLOR` is not set.
     Auto,
+    /// Always.
     Always,
+    /// Never.
     Never,
 }
 
+/// The options of `check`.
 #[derive(Debug, Args, Clone)]
 #[allow(
     clippy::struct_excessive_bools,
     reason = "command-line flags are bools"
 )]
 pub struct CheckArgs {
-    /// Files and folders to lint; `-` reads standard input. Default: `.`
+    /// Files and folders to lint; `-` reads standard input. Default: `.` (unless servers are
+    /// named)
     pub paths: Vec<PathBuf>,
+
+    /// The running servers to lint besides the paths.
+    #[command(flatten)]
+    pub live: ServerArgs,
 
     /// The name to show for standard input (`-`) in the output
     #[arg(long, value_name = "NAME")]
@@ -135,6 +152,7 @@ pub struct CheckArgs {
     pub memory_budget: usize,
 }
 
+/// How `schema-lint rules` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum RulesFormat {
     /// A table
@@ -143,6 +161,7 @@ pub enum RulesFormat {
     Json,
 }
 
+/// The options of `schema-lint rules`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
     /// How to print the list
@@ -150,6 +169,7 @@ pub struct RulesArgs {
     pub output_format: RulesFormat,
 }
 
+/// How `schema-lint audit` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum AuditFormat {
     /// A line per failing call, then the summary
@@ -158,6 +178,7 @@ pub enum AuditFormat {
     Json,
 }
 
+/// The options of `schema-lint audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
     /// The capture: JSON Lines of JSON-RPC messages, a JSON array of them, or JSON Lines of
@@ -181,4 +202,50 @@ pub struct AuditArgs {
     /// How to print the audit
     #[arg(long, value_enum, default_value_t = AuditFormat::Human)]
     pub output_format: AuditFormat,
+}
+
+/// The running MCP servers to list, and how to talk to them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ServerArgs {
+    /// Lint the tools of the MCP server this command line starts (stdio; split like a shell's
+    /// words, no shell is run); repeatable
+    #[arg(long = "server", value_name = "COMMAND")]
+    pub servers: Vec<String>,
+
+    /// Lint the tools of the MCP server at this Streamable HTTP URL; repeatable
+    #[arg(long = "url", value_name = "URL")]
+    pub urls: Vec<String>,
+
+    /// Set an environment variable for the `--server` commands; repeatable
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    pub env: Vec<String>,
+
+    /// Send a header to the `--url` servers (for authentication); repeatable
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
+
+    /// The MCP protocol revision to ask for [default: the newest, falling back to what the
+    /// server offers]
+    #[arg(long, value_name = "REVISION", value_parser = ["2025-06-18", "2025-11-25", "2026-07-28"])]
+    pub protocol: Option<String>,
+
+    /// Seconds the whole exchange with each server may take
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+}
+
+impl ServerArgs {
+    /// Whether any server is named.
+    #[must_use]
+    pub fn any(&self) -> bool {
+        !self.servers.is_empty() || !self.urls.is_empty()
+    }
+}
+
+/// `schema-lint dump`.
+#[derive(Debug, Args)]
+pub struct DumpArgs {
+    /// The server to list.
+    #[command(flatten)]
+    pub live: ServerArgs,
 }

@@ -80,11 +80,21 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
 }
 
 pub(super) fn check(args: &CheckArgs) -> Outcome {
-    let paths = if args.paths.is_empty() {
+    let paths = if args.paths.is_empty() && !args.live.any() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
+    if args.live.any() && (args.fix || args.diff) {
+        return Outcome {
+            stderr:
+                "error: `--fix` and `--diff` cannot change a running server: `schema-lint dump` \
+                     it to a file and lint that\n"
+                    .to_owned(),
+            code: exit::ERROR,
+            ..Outcome::default()
+        };
+    }
     let settings = match settings(args, &paths) {
         Ok(s) => s,
         Err(message) => {
@@ -95,7 +105,17 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
             }
         }
     };
-    let run = crate::engine::run(&paths, args.stdin_filename.as_deref(), &settings);
+    let live = match super::live::inputs(&args.live) {
+        Ok(inputs) => inputs,
+        Err(message) => {
+            return Outcome {
+                stderr: format!("error: {message}\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            }
+        }
+    };
+    let run = crate::engine::run_with(&paths, args.stdin_filename.as_deref(), live, &settings);
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())

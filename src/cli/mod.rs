@@ -5,6 +5,7 @@ pub mod args;
 mod audit;
 mod check;
 mod fix;
+mod live;
 
 use crate::report;
 use crate::rules::docs;
@@ -13,8 +14,11 @@ pub use args::*;
 /// What a command wants printed, and its exit code.
 #[derive(Debug, Default)]
 pub struct Outcome {
+    /// What goes to standard output.
     pub stdout: String,
+    /// What goes to standard error.
     pub stderr: String,
+    /// The exit code (see [`exit`]).
     pub code: u8,
 }
 
@@ -45,6 +49,7 @@ pub fn execute(cli: Cli) -> Outcome {
             }
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
+        Some(Command::Dump(args)) => live::dump_command(&args),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {

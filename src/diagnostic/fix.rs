@@ -28,8 +28,11 @@ impl std::fmt::Display for Applicability {
 /// Replace the bytes of `span` in `file` with `content`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Edit {
+    /// The file to change.
     pub file: FileId,
+    /// The bytes to replace in the file's text (empty to insert at `span.start`).
     pub span: Span,
+    /// The replacement text (empty to delete).
     pub content: String,
 }
 
@@ -37,8 +40,11 @@ pub struct Edit {
 /// can follow the references that move with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Move {
+    /// The file the subtree moves within.
     pub file: FileId,
+    /// JSON pointer of the subtree before the fix.
     pub from: String,
+    /// JSON pointer of the subtree after the fix.
     pub to: String,
 }
 
@@ -57,8 +63,11 @@ impl Move {
 /// A repair: applied whole, across all the files its edits touch, or not at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fix {
+    /// What the fix does, as a short imperative phrase for the user.
     pub title: String,
+    /// How safe it is to apply without review.
     pub applicability: Applicability,
+    /// The byte edits, in any order and possibly in several files; they must not overlap.
     pub edits: Vec<Edit>,
     /// Subtrees the edits move (the `defs` repair); empty for in-place edits.
     pub moves: Vec<Move>,

@@ -65,11 +65,17 @@ impl fmt::Display for FixAvailability {
 /// What `schema-lint rules` lists; the rule's doc in `rules/<CODE>.md` repeats it in its header.
 #[derive(Debug, Serialize)]
 pub struct RuleMeta {
+    /// The rule's code (`SL201`).
     pub code: &'static str,
+    /// The rule's kebab-case name (`parse-error`).
     pub name: &'static str,
+    /// One sentence saying what the rule reports.
     pub summary: &'static str,
+    /// The family the rule belongs to.
     pub category: Category,
+    /// The severity of its findings unless a target or the rule itself says otherwise.
     pub severity: Severity,
+    /// Whether its findings come with fixes.
     pub fix: FixAvailability,
     /// Whether the rule runs without `--select` naming it.
     pub default_enabled: bool,

@@ -10,11 +10,15 @@ use meta::RuleMeta;
 use serde::Serialize;
 use std::fmt;
 
+/// How serious a finding is; the order runs from most to least serious.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// The most serious level; fails the run (exit code 1).
     Error,
+    /// Less serious than an error, but fails the run all the same (exit code 1).
     Warning,
+    /// Advice: reported, but does not fail the run.
     Info,
 }
 
@@ -32,30 +36,44 @@ impl fmt::Display for Severity {
 /// a renamed `$id`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Label {
+    /// The file the place is in (not necessarily the finding's own file).
     pub file: FileId,
+    /// The bytes of the place in that file's text.
     pub span: Span,
+    /// Text of the label shown at the place.
     pub message: String,
 }
 
+/// One finding of a rule: what is wrong, where, and possibly how to fix it.
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
+    /// The rule that reported it.
     pub rule: &'static RuleMeta,
+    /// How serious it is: the rule's default unless the rule or the target overrides it.
     pub severity: Severity,
+    /// The file the finding is in.
     pub file: FileId,
     /// The smallest meaningful span: the offending character where the literal allows it.
     pub span: Span,
     /// Text of the primary label.
     pub label: String,
+    /// Secondary places, possibly in other files, each with a label of its own.
     pub related: Vec<Label>,
+    /// The headline: one sentence saying what is wrong.
     pub message: String,
+    /// How to resolve it, when there is advice to give.
     pub help: Option<String>,
+    /// Background that explains the finding (shown after the help, as `note:`).
     pub note: Option<String>,
     /// JSON pointer of the offending value within its file.
     pub pointer: String,
+    /// The repair offered for the finding, if any.
     pub fix: Option<Fix>,
 }
 
 impl Diagnostic {
+    /// A finding of `rule` at `span` in `file`, at the rule's default severity, with no label,
+    /// related places, help, note, pointer or fix yet; the methods below add them.
     #[must_use]
     pub fn new(
         rule: &'static RuleMeta,
@@ -78,18 +96,21 @@ impl Diagnostic {
         }
     }
 
+    /// Sets the severity in place of the rule's default.
     #[must_use]
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
         self
     }
 
+    /// Sets the text of the primary label.
     #[must_use]
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
         self
     }
 
+    /// Adds a secondary place, at `span` in `file`, labelled `message`.
     #[must_use]
     pub fn related(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
         self.related.push(Label {
@@ -100,24 +121,28 @@ impl Diagnostic {
         self
     }
 
+    /// Sets the advice on how to resolve the finding.
     #[must_use]
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
 
+    /// Sets the background note.
     #[must_use]
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
         self
     }
 
+    /// Sets the JSON pointer of the offending value within its file.
     #[must_use]
     pub fn pointer(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = pointer.into();
         self
     }
 
+    /// Attaches a repair.
     #[must_use]
     pub fn fix(mut self, fix: Fix) -> Self {
         self.fix = Some(fix);

@@ -24,7 +24,7 @@ pub(super) fn lint_document(
         .copied()
         .filter(|r| settings.selection.enabled(r.meta()))
         .collect();
-    let target = settings.target_for(kind);
+    let target = settings.target_for(kind, root);
     let file_cx = FileContext { file, root };
     for rule in &rules {
         rule.check_file(&file_cx, out);

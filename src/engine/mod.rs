@@ -13,7 +13,7 @@ use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile, Span};
 use crate::workspace::reloads::{reload, reread};
-use crate::workspace::{load_source, LintedFile, Reloads};
+use crate::workspace::{load_source, Input, LintedFile, Reloads};
 use dispatch::lint_document;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -56,6 +56,7 @@ impl Run {
         self.files.iter().filter(|f| f.is_linted()).count()
     }
 
+    /// The file with id `id`: its name, path and text (empty if the run let the text go).
     #[must_use]
     pub fn source(&self, id: FileId) -> &SourceFile {
         &self.files[id.0].file
@@ -65,7 +66,19 @@ impl Run {
 /// Lints everything `paths` names. `stdin_name` names the `-` path in the output.
 #[must_use]
 pub fn run(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
-    crate::workspace::pool::run(|| stream::run_in_pool(paths, stdin_name, settings))
+    run_with(paths, stdin_name, Vec::new(), settings)
+}
+
+/// Lints everything `paths` names, and the documents of `extra` beside them (what live servers
+/// advertised).
+#[must_use]
+pub fn run_with(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> Run {
+    crate::workspace::pool::run(|| stream::run_in_pool(paths, stdin_name, extra, settings))
 }
 
 /// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
@@ -297,7 +310,7 @@ mod tests {
     fn a_settled_file_that_another_file_references_is_linted_again() {
         // Clean on its own; SL403 reports its `$defs` only once a reference lands inside.
         let dir = scratch(
-            "entangled",
+            "tied-to-others",
             &[
                 (
                     "a.json",

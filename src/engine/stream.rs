@@ -38,11 +38,11 @@ pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIn
 /// Whether the file may be linted for good without the rest of the run: it may, when every
 /// reference in it names a resource of its own and linting it against its own index finds
 /// nothing. Other files cannot then add a finding to it, provided that the whole run's index
-/// does not tie it to another file (see [`RunIndex::entangled_files`], checked once the run is
-/// indexed): its references then resolve the same way, and what else the rules ask of the rest
-/// of the run (which ids are taken, which anchors exist) only shapes the fixes of findings or
-/// silences some. A file with findings is linted again once the run is indexed, so that its
-/// fixes see every file.
+/// does not tie it to another file (see [`RunIndex::files_tied_to_others`], checked once the
+/// run is indexed): its references then resolve the same way, and what else the rules ask of
+/// the rest of the run (which ids are taken, which anchors exist) only shapes the fixes of
+/// findings or silences some. A file with findings is linted again once the run is indexed, so
+/// that its fixes see every file.
 fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
     let (Some(root), Some(kind)) = (&file.root, file.kind) else {
         return false;
@@ -98,7 +98,12 @@ pub(super) fn keep_or_release(
 }
 
 /// Lints everything `paths` names: streaming within the memory budget, or every file kept.
-pub(super) fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings: &Settings) -> Run {
+pub(super) fn run_in_pool(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> Run {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
     let (mut candidates, walk_errors) = discover(paths, &accept);
     if settings.only_schemas {
@@ -125,6 +130,7 @@ pub(super) fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings:
             explicit: true,
         })
     }));
+    inputs.extend(extra);
     let Some(budget) = settings.memory_budget else {
         let files: Vec<LintedFile> = inputs
             .into_par_iter()
@@ -158,9 +164,9 @@ pub(super) fn run_in_pool(paths: &[PathBuf], stdin_name: Option<&str>, settings:
     // A file settled on its own is linted again if the whole run ties it to another one: a
     // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one
     // does), or one of its references reads differently among every file's ids.
-    let entangled = index.entangled_files();
+    let tied = index.files_tied_to_others();
     for f in files.iter_mut().filter(|f| f.settled) {
-        f.settled = !entangled.contains(&f.file.id);
+        f.settled = !tied.contains(&f.file.id);
     }
     lint_indexed(files, index, settings)
 }

@@ -23,23 +23,33 @@ pub const MAX_PASSES: usize = 16;
 /// A fix that was applied.
 #[derive(Clone, Debug)]
 pub struct Applied {
+    /// Code of the rule whose finding offered the fix (`SL201`).
     pub code: &'static str,
+    /// The fix's title.
     pub title: String,
+    /// How safe the fix is.
     pub applicability: Applicability,
+    /// The files its edits touch, sorted, each once.
     pub files: Vec<FileId>,
     /// The pass of the loop that applied it (0 first): its edits are offsets into the texts as
     /// they stood at the start of that pass.
     pub pass: usize,
+    /// The fix's edits.
     pub edits: Vec<crate::diagnostic::fix::Edit>,
 }
 
 /// A fix that failed its proof (or could not be written) and was not applied.
 #[derive(Clone, Debug)]
 pub struct Rejected {
+    /// Code of the rule whose finding offered the fix.
     pub code: &'static str,
+    /// The file of that finding.
     pub file: FileId,
+    /// JSON pointer of that finding's offending value.
     pub pointer: String,
+    /// The fix's title.
     pub title: String,
+    /// Why the fix was not applied.
     pub reason: String,
 }
 
@@ -50,7 +60,10 @@ pub struct FixOutcome {
     pub run: Run,
     /// Each file's text before the loop, by file id.
     pub original: Vec<Arc<String>>,
+    /// The fixes applied, in the order the loop applied them.
     pub applied: Vec<Applied>,
+    /// The fixes refused whose finding remains at the end, each finding once with its last
+    /// refusal.
     pub rejected: Vec<Rejected>,
     /// Whether the loop ended with nothing left to try (rather than after [`MAX_PASSES`]).
     pub converged: bool,

@@ -21,6 +21,7 @@ pub const STAND_IN_BASE: &str = "https://unit.schema-lint.invalid/";
 /// A `$id` as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IdEntry {
+    /// The value, with its JSON escapes decoded but otherwise unchanged (not normalised).
     pub raw: String,
     /// Span of the value's string literal.
     pub span: Span,
@@ -33,27 +34,36 @@ pub struct IdEntry {
 /// A schema resource: a unit root, or a subschema that declares a `$id`.
 #[derive(Clone, Debug)]
 pub struct Resource {
+    /// The file that holds the resource.
     pub file: FileId,
     /// Index of the unit within the file.
     pub unit: usize,
+    /// JSON pointer of the resource's root within its file.
     pub pointer: String,
     /// The absolute base URI (no fragment) of the resource, when it could be computed.
     pub base: Option<String>,
     /// The base once every invalid `$id` on the way is taken percent-encoded: what engines will
     /// see after the repairs, which renames and the matching of invalid references follow.
     pub lenient_base: Option<String>,
+    /// The identifier the resource declares (`$id`, or `id` in draft-04); a unit root may
+    /// declare none.
     pub id: Option<IdEntry>,
+    /// The dialect in force at the resource's root.
     pub draft: Draft,
 }
 
 /// A `$ref` or `$dynamicRef`.
 #[derive(Clone, Debug)]
 pub struct RefEntry {
+    /// The file that holds the reference.
     pub file: FileId,
+    /// Index of the unit within the file.
     pub unit: usize,
+    /// The keyword: `$ref` or `$dynamicRef`.
     pub keyword: &'static str,
     /// The reference as written; most are short enough to be kept inline.
     pub raw: compact_str::CompactString,
+    /// Span of the value's string literal.
     pub span: Span,
     /// Index (into [`RunIndex::resources`]) of the innermost resource holding the reference.
     pub resource: usize,
@@ -80,7 +90,12 @@ impl RefEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolution {
     /// A node of a file in the run.
-    Found { file: FileId, pointer: String },
+    Found {
+        /// The file that holds the node.
+        file: FileId,
+        /// JSON pointer of the node within that file.
+        pointer: String,
+    },
     /// A network URI outside the linted set (never fetched).
     Remote(String),
     /// Nothing in the run answers to it.
@@ -92,7 +107,10 @@ pub enum Resolution {
 /// The index of a run.
 #[derive(Debug, Default, Clone)]
 pub struct RunIndex {
+    /// Every schema resource of the run: file by file in run order, each unit's in document
+    /// order (so a unit's root comes before the resources inside it).
     pub resources: Vec<Resource>,
+    /// Every `$ref` and `$dynamicRef` of the run whose value is a string, in the same order.
     pub refs: Vec<RefEntry>,
     /// Absolute base URI (normalised, no fragment) -> resources that declare it.
     by_uri: HashMap<String, Vec<usize>>,
@@ -128,10 +146,15 @@ pub struct RunIndex {
 
 /// One file as the index sees it.
 pub struct IndexInput<'a> {
+    /// The file's id in the run.
     pub file: FileId,
+    /// Where the file lives on disk, which gives its `file://` URI; `None` for standard input.
     pub path: Option<&'a Path>,
+    /// The file's name in reports: its `file://` URI is made from it when there is no path.
     pub name: &'a str,
+    /// The parsed document.
     pub root: &'a Node,
+    /// What the file holds, which decides where its schemas are.
     pub kind: FileKind,
 }
 
@@ -258,11 +281,13 @@ impl RunIndex {
             .map(|&i| &self.refs[i])
     }
 
-    /// The files that a reference ties to another schema: those holding a reference that names
-    /// no resource of its own schema, and those a reference from another file names. The others
-    /// read the same in the whole run as on their own.
+    /// The files tied to others: a file is tied to others when a reference links one of its
+    /// schemas to another schema. That is the case of a file holding a reference that names no
+    /// resource of its own schema (one elsewhere, or none at all), and of a file holding a
+    /// resource that a reference from another schema names. Every other file reads the same in
+    /// the whole run as on its own.
     #[must_use]
-    pub fn entangled_files(&self) -> std::collections::HashSet<FileId> {
+    pub fn files_tied_to_others(&self) -> std::collections::HashSet<FileId> {
         let mut out = std::collections::HashSet::new();
         for (r, target) in self.refs.iter().zip(&self.ref_targets) {
             match target.map(|t| &self.resources[t]) {

@@ -18,6 +18,7 @@ use crate::engine::Run;
 use crate::syntax::source::{LineCol, LineIndex};
 use clap::ValueEnum;
 
+/// How findings are written out (`--output-format`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     /// miette's graphical report, with the source and labels
@@ -37,6 +38,7 @@ pub enum OutputFormat {
 /// How to render.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
+    /// Whether to use ANSI colours.
     pub color: bool,
     /// Terminal width for wrapping the human format.
     pub width: usize,
@@ -86,15 +88,22 @@ impl LineCache {
 /// Counts for the closing summary.
 #[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct Summary {
+    /// Files that held something to lint, or failed to load.
     pub files: usize,
+    /// Findings of every severity.
     pub findings: usize,
+    /// Findings of severity error.
     pub errors: usize,
+    /// Findings of severity warning.
     pub warnings: usize,
+    /// Findings of severity info.
     pub infos: usize,
+    /// Files that could not be read or parsed (SL100 findings), counted among the findings.
     pub parse_errors: usize,
 }
 
 impl Summary {
+    /// The counts of a run.
     #[must_use]
     pub fn of(run: &Run) -> Self {
         let mut s = Summary {

@@ -12,13 +12,18 @@ use crate::workspace::{LintedFile, Reloads};
 
 /// What a rule sees of a whole file.
 pub struct FileContext<'a> {
+    /// The file, with its text.
     pub file: &'a SourceFile,
+    /// The file's parsed document.
     pub root: &'a Node,
 }
 
 /// What a rule sees of the whole run: the index and every file.
 pub struct RunView<'a> {
+    /// The index of every schema of the run (or of the current file alone, when a streaming
+    /// run lints a file on its own).
     pub index: &'a RunIndex,
+    /// Every file of the run, indexed by file id; empty when a file is linted on its own.
     pub files: &'a [LintedFile],
     /// The file being linted, with its tree and kind (which `files` may not hold in a
     /// streaming run).
@@ -72,19 +77,26 @@ impl<'a> RunView<'a> {
 /// What a rule sees of one schema: its file, its unit, every subschema in document order, and
 /// the run around it.
 pub struct UnitContext<'a> {
+    /// The file that holds the schema, with its text.
     pub file: &'a SourceFile,
+    /// The file's whole parsed document; the schema's root is at `unit.pointer` in it.
     pub root: &'a Node,
+    /// Which schema of the file this is, and its dialect.
     pub unit: &'a SchemaUnit,
     /// Index of the unit within its file (as in [`RunIndex`]).
     pub unit_no: usize,
+    /// Every subschema of the unit in document order, its root first.
     pub subschemas: &'a [Subschema<'a>],
+    /// The run around the file.
     pub run: &'a RunView<'a>,
+    /// The settings of the run.
     pub settings: &'a Settings,
     /// The target this unit is linted for.
     pub target: Target,
 }
 
 impl UnitContext<'_> {
+    /// The text of the file (spans are byte offsets into it).
     #[must_use]
     pub fn text(&self) -> &str {
         &self.file.text

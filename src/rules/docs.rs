@@ -25,7 +25,9 @@ pub enum ExampleKind {
 /// One ```` ```json bad ```` / `good` / `fixed` block of a doc.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
+    /// What the example is meant to show.
     pub kind: ExampleKind,
+    /// The JSON between the fences, each line ending with a newline.
     pub text: String,
     /// 1-based line of the opening fence, for messages.
     pub line: usize,

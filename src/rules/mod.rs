@@ -28,6 +28,7 @@ pub use context::{FileContext, RunView, UnitContext};
 
 /// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.
 pub trait Rule: Send + Sync {
+    /// The rule's metadata: its code, name, summary and default severity.
     fn meta(&self) -> &'static RuleMeta;
 
     /// The rule's severity for a target, or `None` where it is silent.
@@ -35,8 +36,11 @@ pub trait Rule: Send + Sync {
         Some(self.meta().severity)
     }
 
+    /// Adds to `out` the findings about a file as a whole, whatever schemas it holds; the
+    /// default finds nothing.
     fn check_file(&self, _cx: &FileContext<'_>, _out: &mut Vec<Diagnostic>) {}
 
+    /// Adds to `out` the findings about one schema of a file; the default finds nothing.
     fn check_unit(&self, _cx: &UnitContext<'_>, _out: &mut Vec<Diagnostic>) {}
 }
 

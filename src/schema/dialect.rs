@@ -3,16 +3,23 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// A JSON Schema dialect the linter knows, ordered from oldest to newest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Draft {
+    /// Draft 4 (draft-04).
     Draft4,
+    /// Draft 6 (draft-06).
     Draft6,
+    /// Draft 7 (draft-07).
     Draft7,
+    /// Draft 2019-09.
     Draft201909,
+    /// Draft 2020-12.
     Draft202012,
 }
 
 impl Draft {
+    /// Every known dialect, oldest first.
     pub const ALL: [Draft; 5] = [
         Draft::Draft4,
         Draft::Draft6,

@@ -5,6 +5,22 @@ use crate::schema::dialect::Draft;
 use crate::schema::walk::declared_draft;
 use crate::syntax::document::{Node, NodeKind};
 
+/// The key under a dumped `tools/list` result's `_meta` where `schema-lint dump` notes the
+/// server, its protocol revision and how it was reached.
+pub const DUMP_META: &str = "schema-lint/dump";
+
+/// The protocol revision a `tools/list` document notes it was listed with
+/// (`result._meta["schema-lint/dump"].protocol`, as `schema-lint dump` writes it), if any.
+#[must_use]
+pub fn noted_protocol(root: &Node) -> Option<&str> {
+    let result = root.get("result").unwrap_or(root);
+    result
+        .get("_meta")?
+        .get(DUMP_META)?
+        .get("protocol")?
+        .as_str()
+}
+
 /// What kind of JSON a file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
@@ -19,15 +35,20 @@ pub enum FileKind {
 /// Which schema of a tool a unit is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
+    /// The whole document of a schema file.
     Schema,
+    /// A tool's `inputSchema` in a `tools/list` document.
     InputSchema,
+    /// A tool's `outputSchema` in a `tools/list` document.
     OutputSchema,
 }
 
 /// A schema to lint: its root's pointer in the file, and its dialect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaUnit {
+    /// JSON pointer of the schema's root within its file (empty for the whole document).
     pub pointer: String,
+    /// Which schema of the file it is.
     pub role: Role,
     /// The tool's `name`, for the schemas of a `tools/list` document.
     pub tool: Option<String>,

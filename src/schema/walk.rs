@@ -118,6 +118,7 @@ fn children(draft: Draft, keyword: &str, value: &Node) -> Option<Children> {
 /// One subschema of a schema, in document order.
 #[derive(Debug, Clone)]
 pub struct Subschema<'a> {
+    /// The subschema's value (an object, or a boolean from draft-06 on).
     pub node: &'a Node,
     /// JSON pointer of the subschema within its file.
     pub pointer: String,
@@ -186,7 +187,9 @@ type Step<'a> = (&'a str, Option<Entry<'a>>);
 /// An entry of a keyword that holds several subschemas.
 #[derive(Clone, Copy, Debug)]
 pub enum Entry<'a> {
+    /// The member key under an object keyword (`a` in `properties/a`).
     Key(&'a str),
+    /// The 0-based item index under an array keyword (`0` in `allOf/0`).
     Index(usize),
 }
 
@@ -206,7 +209,9 @@ fn push_step(pointer: &mut String, keyword: &str, entry: Option<Entry<'_>>) {
 /// ([`lazy_pointer`]).
 #[derive(Debug, Clone)]
 pub struct LazySubschema<'a> {
+    /// The subschema's value (an object, or a boolean from draft-06 on).
     pub node: &'a Node,
+    /// The dialect in force here (an embedded resource may declare its own `$schema`).
     pub draft: Draft,
     /// Number of subschema steps from the root; in document order, the subschemas below one
     /// are those that follow it with a greater depth.

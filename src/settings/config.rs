@@ -8,6 +8,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The name of the configuration file.
 pub const FILE_NAME: &str = "schema-lint.toml";
 
 #[derive(Debug, Default, Deserialize)]
@@ -36,23 +37,39 @@ struct RulesRaw {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct ComplexityBounds {
+    /// `max-depth`: most subschema steps allowed from an output schema's root to its deepest
+    /// subschema.
     pub max_depth: Option<usize>,
+    /// `max-subschemas`: most subschemas allowed in one output schema, its root included.
     pub max_subschemas: Option<usize>,
+    /// `max-defs`: most `$defs` and `definitions` entries allowed in one output schema, at any
+    /// depth.
     pub max_defs: Option<usize>,
 }
 
 /// A loaded configuration; globs are relative to `dir`.
 #[derive(Debug, Default)]
 pub struct Config {
+    /// The file it was loaded from; `None` for the empty default.
     pub path: Option<PathBuf>,
+    /// The folder of that file, which `include`, `exclude` and `per-file-ignores` globs are
+    /// relative to.
     pub dir: Option<PathBuf>,
+    /// `include`: a file found by a folder walk is linted only if it matches one (empty: all).
     pub include: Vec<GlobMatcher>,
+    /// `exclude`: files found by a folder walk that match one are skipped.
     pub exclude: Vec<GlobMatcher>,
+    /// `select`: the selectors replacing the default rule set, when given.
     pub select: Option<Vec<String>>,
+    /// `extend-select`: selectors of rules to run on top of the selected ones.
     pub extend_select: Vec<String>,
+    /// `ignore`: selectors of rules not to run.
     pub ignore: Vec<String>,
+    /// `target`: the target of every file, when given.
     pub target: Option<Target>,
+    /// `default-dialect`: the dialect of schemas without a known `$schema`, when given.
     pub default_dialect: Option<Draft>,
+    /// `[per-file-ignores]`: for files matching each glob, the selectors of rules not reported.
     pub per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
     /// `[rules.SL506]`.
     pub complexity: ComplexityBounds,

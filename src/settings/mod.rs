@@ -7,7 +7,8 @@ pub mod select;
 pub mod target;
 
 use crate::schema::dialect::Draft;
-use crate::schema::units::FileKind;
+use crate::schema::units::{noted_protocol, FileKind};
+use crate::syntax::document::Node;
 use config::Config;
 use select::Selection;
 use std::sync::Arc;
@@ -26,6 +27,7 @@ pub struct Settings {
     /// The target of every file; `None`: `mcp-2025-11-25` for `tools/list` documents,
     /// `json-schema` for schema files.
     pub target: Option<Target>,
+    /// Which rules run.
     pub selection: Selection,
     /// The `schema-lint.toml` in force: file filters and per-file ignores.
     pub config: Option<Arc<Config>>,
@@ -52,11 +54,15 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The target a file of `kind` is linted for.
+    /// The target a file of `kind` whose tree is `root` is linted for: `--target` (or the
+    /// configuration's), else the protocol revision a dumped `tools/list` notes it was listed
+    /// with, else `mcp-2025-11-25` for `tools/list` documents and `json-schema` for schemas.
     #[must_use]
-    pub fn target_for(&self, kind: FileKind) -> Target {
+    pub fn target_for(&self, kind: FileKind, root: &Node) -> Target {
         self.target.unwrap_or(match kind {
-            FileKind::ToolsList => Target::Mcp20251125,
+            FileKind::ToolsList => noted_protocol(root)
+                .and_then(Target::of_protocol)
+                .unwrap_or(Target::Mcp20251125),
             _ => Target::JsonSchema,
         })
     }

@@ -21,7 +21,9 @@ pub fn matches(selector: &str, meta: &RuleMeta) -> bool {
 pub struct Selection {
     /// Replaces the default set when given.
     pub select: Option<Vec<String>>,
+    /// Rules to run besides the selected ones (how rules that are off by default are turned on).
     pub extend_select: Vec<String>,
+    /// Rules not to run, whatever else selects them.
     pub ignore: Vec<String>,
 }
 

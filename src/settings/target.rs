@@ -4,6 +4,8 @@ use clap::ValueEnum;
 use serde::Deserialize;
 use std::fmt;
 
+/// The clients and protocol revision a schema is linted for; it decides which rules apply and
+/// at what severity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, ValueEnum, Deserialize)]
 pub enum Target {
     /// MCP protocol revision 2025-06-18
@@ -37,6 +39,18 @@ impl Target {
         matches!(self, Target::Mcp20250618 | Target::Mcp20251125)
     }
 
+    /// The target of an MCP protocol revision (`2025-11-25` -> `mcp-2025-11-25`).
+    #[must_use]
+    pub fn of_protocol(revision: &str) -> Option<Self> {
+        match revision {
+            "2025-06-18" => Some(Target::Mcp20250618),
+            "2025-11-25" => Some(Target::Mcp20251125),
+            "2026-07-28" => Some(Target::Mcp20260728),
+            _ => None,
+        }
+    }
+
+    /// The name used on the command line, in configuration and in reports (`mcp-2025-11-25`).
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {

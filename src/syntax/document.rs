@@ -16,28 +16,40 @@ use std::fmt::Write as _;
 /// and runs on the deep stacks of the thread pool of the `workspace` layer.
 pub const MAX_DEPTH: usize = 256;
 
+/// A JSON value in a parsed document, with the place it was written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// The bytes of the whole value in the file's text (quotes, brackets and braces included).
     pub span: Span,
+    /// What value it is, with its children.
     pub kind: NodeKind,
 }
 
+/// The kind of a JSON value, and its content.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NodeKind {
+    /// `null`.
     Null,
+    /// `true` or `false`.
     Bool(bool),
     /// The number exactly as written, so no precision is lost before a check needs it.
     Number(CompactString),
     /// Short strings (most keys and values) live inline, without a heap allocation of their own.
     String(CompactString),
+    /// An array's items, in document order.
     Array(Box<[Node]>),
+    /// An object's members in document order, duplicate keys included.
     Object(Box<[Member]>),
 }
 
+/// One key and value of a JSON object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
+    /// The key, with its escapes decoded.
     pub key: CompactString,
+    /// The bytes of the key's string literal, quotes included.
     pub key_span: Span,
+    /// The value the key maps to.
     pub value: Node,
 }
 
@@ -85,7 +97,9 @@ pub fn shadowed(members: &[Member]) -> Option<Vec<bool>> {
 /// Why a text is not strict JSON, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseFailure {
+    /// Where the text stops being JSON; empty when only a position can be given (an empty file).
     pub span: Span,
+    /// What is wrong there, as a sentence for the user.
     pub message: String,
 }
 
@@ -117,6 +131,7 @@ impl Node {
         std::mem::size_of::<Node>() + below(self)
     }
 
+    /// The decoded text of a string value; `None` for any other kind.
     #[must_use]
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
@@ -125,6 +140,7 @@ impl Node {
         }
     }
 
+    /// The members of an object, duplicates included; `None` for any other kind.
     #[must_use]
     pub fn as_object(&self) -> Option<&[Member]> {
         match &self.kind {
@@ -133,6 +149,7 @@ impl Node {
         }
     }
 
+    /// The items of an array; `None` for any other kind.
     #[must_use]
     pub fn as_array(&self) -> Option<&[Node]> {
         match &self.kind {
@@ -141,6 +158,7 @@ impl Node {
         }
     }
 
+    /// The value of `true` or `false`; `None` for any other kind.
     #[must_use]
     pub fn as_bool(&self) -> Option<bool> {
         match self.kind {

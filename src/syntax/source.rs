@@ -10,22 +10,27 @@ pub struct FileId(pub usize);
 /// A half-open byte range into a file's text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Span {
+    /// Byte offset of the first byte in the range.
     pub start: usize,
+    /// Byte offset just past the last byte in the range.
     pub end: usize,
 }
 
 impl Span {
+    /// The range from byte `start` up to, not including, byte `end`; `start` must not exceed `end`.
     #[must_use]
     pub fn new(start: usize, end: usize) -> Self {
         debug_assert!(start <= end);
         Self { start, end }
     }
 
+    /// Length of the range in bytes.
     #[must_use]
     pub fn len(self) -> usize {
         self.end - self.start
     }
 
+    /// Whether the range covers no bytes (a position between two bytes).
     #[must_use]
     pub fn is_empty(self) -> bool {
         self.start == self.end
@@ -38,6 +43,7 @@ const BOM: &str = "\u{feff}";
 /// a write can put it back; every span is an offset into `text`.
 #[derive(Debug, Clone)]
 pub struct SourceFile {
+    /// The file's index in the run.
     pub id: FileId,
     /// The path as the user will see it in reports (`-` input shows `--stdin-filename`).
     pub name: String,
@@ -45,6 +51,7 @@ pub struct SourceFile {
     pub path: Option<PathBuf>,
     /// Shared, never copied: a file of megabytes is read into it once.
     pub text: Arc<String>,
+    /// Whether the file on disk began with a UTF-8 byte order mark, removed from `text`.
     pub bom: bool,
     /// Named on the command line (always linted) rather than found by walking a folder.
     pub explicit: bool,
@@ -101,7 +108,9 @@ impl SourceFile {
 /// 1-based line and column; columns count Unicode scalar values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineCol {
+    /// Line number, counted from 1.
     pub line: usize,
+    /// Column number, counted from 1 in Unicode scalar values (not bytes).
     pub column: usize,
 }
 
@@ -111,6 +120,7 @@ pub struct LineIndex {
 }
 
 impl LineIndex {
+    /// Records where each line of `text` starts; lines end at `\n`.
     #[must_use]
     pub fn new(text: &str) -> Self {
         let mut starts = vec![0];

@@ -83,8 +83,11 @@ pub fn check_uri_reference(value: &str) -> Result<(), UriProblem> {
 /// Why Ajv (fast-uri) cannot handle an absolute `urn:` URI that RFC 3986 accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UrnProblem {
+    /// Byte range within the value of the offending character or part of the URN.
     pub range: Range<usize>,
+    /// What is wrong, for the primary label.
     pub label: String,
+    /// The rule the URN breaks, in one sentence.
     pub reason: String,
 }
 

@@ -11,14 +11,18 @@ use walkdir::WalkDir;
 /// A file to read. `explicit` files are always linted; the others only when they hold a schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
+    /// Where the file is (`-` for standard input).
     pub path: PathBuf,
+    /// Named on the command line rather than found by walking a folder.
     pub explicit: bool,
 }
 
 /// A path that could not be walked, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WalkError {
+    /// The folder or entry that could not be walked.
     pub path: PathBuf,
+    /// Why, as the walk reported it.
     pub message: String,
 }
 

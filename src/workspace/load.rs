@@ -13,15 +13,26 @@ use std::sync::Arc;
 /// One file after linting.
 #[derive(Debug, Clone)]
 pub struct LintedFile {
+    /// The file's name, path and text (the text is empty once the run has let it go).
     pub file: SourceFile,
     /// `None` when the file could not be read or parsed.
     pub root: Option<Arc<Node>>,
+    /// What the file holds; `None` when reading or parsing it failed and is reported (`Other`,
+    /// as for JSON that holds no schema, when such a failure of a walked file goes unreported).
     pub kind: Option<FileKind>,
+    /// The file's findings: its SL100 finding when it failed to load, else what the rules
+    /// reported.
     pub diagnostics: Vec<Diagnostic>,
     /// Set when the run let go of the file's tree (and, unless it has findings, its text) to
     /// bound its memory: the fingerprint of the text that was indexed.
     pub released: Option<Fingerprint>,
-    /// Linted already, on its own, with nothing found: see [`settles_alone`].
+    /// Whether the file is *settled*: a streaming run linted it on its own, right after reading
+    /// and indexing it, found nothing, and is done with it: its tree is let go and it is not
+    /// linted again once the whole run is indexed. A file settles only when every reference in
+    /// it names a resource of its own and linting it against its own index finds nothing. It is
+    /// unsettled again (and linted with the rest) when the whole run's index ties it to another
+    /// file: a reference from another file lands in it, or one of its own references resolves
+    /// elsewhere once every file's ids are known.
     pub settled: bool,
 }
 
@@ -48,6 +59,7 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
+    /// The fingerprint of `text`: its length in bytes and a fast, non-cryptographic hash.
     #[must_use]
     pub fn of(text: &str) -> Self {
         // FNV-1a over 8-byte words: no need to resist an attacker, only to notice an edit.
@@ -69,10 +81,26 @@ impl Fingerprint {
 
 /// Where a file's text comes from.
 pub enum Input {
+    /// A file on disk.
     Path(Candidate),
     /// Standard input, read once, shown under `name`.
     Stdin {
+        /// The name reports show for it (`--stdin-filename`, else `<stdin>`).
         name: String,
+    },
+    /// A document already in memory: what a live server advertised (`check --server`).
+    Text {
+        /// The name reports show for it (the server's command line or URL).
+        name: String,
+        /// The document.
+        text: String,
+    },
+    /// A source that could not be read, with the reason (a server that could not be listed).
+    Failed {
+        /// The name reports show for it.
+        name: String,
+        /// Why, in one line.
+        message: String,
     },
 }
 
@@ -85,6 +113,13 @@ fn display_name(path: &std::path::Path) -> String {
 #[must_use]
 pub fn load_input(id: FileId, input: Input) -> LintedFile {
     let (name, path, explicit, bytes) = match input {
+        Input::Text { name, text } => {
+            return load_source(SourceFile::from_string(id, name, None, text, true), true);
+        }
+        Input::Failed { name, message } => {
+            let file = SourceFile::new(id, name, None, "", true);
+            return load_failure(file, Span::new(0, 0), message);
+        }
         Input::Stdin { name } => {
             let mut buf = Vec::new();
             let read = std::io::stdin().read_to_end(&mut buf).map(|_| buf);

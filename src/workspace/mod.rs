@@ -3,6 +3,7 @@
 //! go of ([`reloads`]).
 
 pub mod discover;
+pub mod live;
 pub mod load;
 pub mod pool;
 pub mod reloads;

@@ -36,6 +36,7 @@ pub struct Reloads {
 type Reloaded = (SourceFile, Arc<Node>);
 
 impl Reloads {
+    /// Room for a run of `files` files, none read again yet.
     #[must_use]
     pub fn new(files: usize) -> Self {
         Self {

@@ -1,0 +1,90 @@
+//! Live servers on the command line: `check --server/--url` and `schema-lint dump`.
+
+use super::args::{DumpArgs, ServerArgs};
+use super::{exit, Outcome};
+use crate::report::printable;
+use crate::workspace::live::{self, Options, Server};
+use crate::workspace::Input;
+use std::time::Duration;
+
+/// The servers the arguments name, in order: commands, then URLs.
+fn servers(args: &ServerArgs) -> Result<Vec<Server>, String> {
+    let commands = args.servers.iter().map(|c| Server::command(c, &args.env));
+    let urls = args.urls.iter().map(|u| Server::url(u, &args.headers));
+    commands.chain(urls).collect()
+}
+
+fn options(args: &ServerArgs) -> Result<Options, String> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
+        return Err(format!(
+            "`--timeout {}`: give a number of seconds between 0 and 86400",
+            args.timeout
+        ));
+    }
+    Ok(Options {
+        protocol: args.protocol.clone(),
+        timeout: Duration::from_secs_f64(args.timeout),
+    })
+}
+
+/// What each named server advertises, as a document to lint (or the reason it could not be
+/// listed, reported as an SL100 error on the server).
+///
+/// # Errors
+/// A server argument is malformed.
+pub(super) fn inputs(args: &ServerArgs) -> Result<Vec<Input>, String> {
+    let servers = servers(args)?;
+    let options = options(args)?;
+    Ok(servers
+        .iter()
+        .map(|server| match live::list_tools(server, &options) {
+            Ok(listing) => Input::Text {
+                name: server.label.clone(),
+                text: live::dump(server, &listing),
+            },
+            Err(why) => Input::Failed {
+                name: server.label.clone(),
+                message: format!("Cannot list the tools of the server: {why}"),
+            },
+        })
+        .collect())
+}
+
+/// `schema-lint dump`: the `tools/list` of one server, as a document.
+pub(super) fn dump_command(args: &DumpArgs) -> Outcome {
+    let error = |message: String| Outcome {
+        stderr: format!("error: {message}\n"),
+        code: exit::ERROR,
+        ..Outcome::default()
+    };
+    let servers = match servers(&args.live) {
+        Ok(s) if s.len() == 1 => s,
+        Ok(_) => return error("`dump` takes exactly one `--server` or `--url`".to_owned()),
+        Err(why) => return error(why),
+    };
+    let options = match options(&args.live) {
+        Ok(o) => o,
+        Err(why) => return error(why),
+    };
+    let server = &servers[0];
+    match live::list_tools(server, &options) {
+        Ok(listing) => Outcome {
+            stdout: live::dump(server, &listing),
+            stderr: format!(
+                "Listed {} tool{} of `{}` ({} page{}, protocol {})\n",
+                listing.tools.len(),
+                if listing.tools.len() == 1 { "" } else { "s" },
+                printable(&server.label),
+                listing.pages,
+                if listing.pages == 1 { "" } else { "s" },
+                listing.protocol
+            ),
+            code: exit::CLEAN,
+        },
+        Err(why) => error(format!(
+            "cannot list the tools of `{}`: {}",
+            printable(&server.label),
+            printable(&why)
+        )),
+    }
+}

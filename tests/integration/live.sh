@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# `schema-lint check --server/--url` and `schema-lint dump` against real MCP servers: one on the
+# Python SDK (`mcp` from PyPI, tests/integration/live/server.py) over stdio and over Streamable
+# HTTP on a loopback port (event-stream answers, then JSON answers), and one on the TypeScript SDK
+# v2 (`@modelcontextprotocol/server` from npm, tests/integration/audit/ts/live-server.mjs) over
+# stdio, both eras and 2025 only (`--legacy`). For each: the live check finds the
+# `weather_station:output` id the server advertises (SL201, exit 1), the dump lints with the same
+# findings (codes, pointers, messages), the protocol is the expected one, and no server process
+# is left behind.
+#
+# Installs the pinned `mcp` into target/ci-venv and the pinned npm packages with `npm ci`, as
+# tests/integration/audit.sh does (and shares both with it).
+#
+# Usage: tests/integration/live.sh [path/to/schema-lint]   (default: target/debug/schema-lint)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+MCP_VERSION="2.3.0"
+LINTER="${1:-target/debug/schema-lint}"
+VENV="target/ci-venv"
+TS="tests/integration/audit/ts"
+OUT="target/live"
+
+fail() {
+    echo "live integration: FAILED: $*" >&2
+    exit 1
+}
+
+[ -x "$LINTER" ] || fail "no schema-lint binary at $LINTER (build it first: cargo build)"
+for tool in python3 node npm; do
+    command -v "$tool" >/dev/null || fail "$tool is required"
+done
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV" || fail "could not create a venv"
+fi
+installed="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
+if [ "$installed" != "$MCP_VERSION" ]; then
+    echo "live integration: installing mcp==$MCP_VERSION"
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
+        || fail "pip could not install mcp==$MCP_VERSION"
+fi
+if ! cmp -s "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"; then
+    echo "live integration: npm ci in $TS"
+    (cd "$TS" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $TS"
+    cp "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"
+fi
+mkdir -p "$OUT"
+PY="$VENV/bin/python"
+
+# A free loopback port, from the kernel.
+free_port() {
+    "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# check NAME PROTOCOL -- schema-lint source arguments: lints live and from the dump, compares.
+check() {
+    local name="$1" protocol="$2"
+    shift 3
+    local live="$OUT/$name.live.json" dump="$OUT/$name.dump.json" offline="$OUT/$name.offline.json"
+    set +e
+    "$LINTER" check "$@" --output-format json >"$live"
+    local code=$?
+    "$LINTER" dump "$@" >"$dump" 2>"$OUT/$name.dump.stderr"
+    local dump_code=$?
+    "$LINTER" check "$dump" --output-format json >"$offline"
+    local offline_code=$?
+    set -e
+    [ "$code" = 1 ] || { cat "$live" >&2; fail "$name: check exited with $code, expected 1"; }
+    [ "$dump_code" = 0 ] || { cat "$OUT/$name.dump.stderr" >&2; fail "$name: dump exited with $dump_code"; }
+    [ "$offline_code" = 1 ] || fail "$name: the dump's check exited with $offline_code"
+    "$PY" - "$live" "$offline" "$dump" "$protocol" "$name" <<'PY' || fail "$name: see above"
+import json, sys
+live, offline, dump, protocol, name = sys.argv[1:]
+def findings(path):
+    return sorted((d["code"], d["pointer"], d["message"]) for d in json.load(open(path))["diagnostics"])
+a, b = findings(live), findings(offline)
+if a != b:
+    sys.exit(f"{name}: live findings {a} differ from the dump's {b}")
+if not any(c == "SL201" and "weather_station:output" in m for c, _, m in a):
+    sys.exit(f"{name}: no SL201 on weather_station:output in {a}")
+noted = json.load(open(dump))["result"]["_meta"]["schema-lint/dump"]["protocol"]
+if noted != protocol:
+    sys.exit(f"{name}: protocol {noted}, expected {protocol}")
+print(f"live integration: {name}: {len(a)} findings, protocol {noted}, the dump agrees")
+PY
+}
+
+leftovers() {
+    if pgrep -f "$1" >/dev/null; then
+        pgrep -af "$1" >&2
+        fail "a server process was left running ($1)"
+    fi
+}
+
+check python-stdio 2026-07-28 -- --server "$PY tests/integration/live/server.py"
+check python-stdio-2025 2025-11-25 -- --server "$PY tests/integration/live/server.py" --protocol 2025-11-25
+leftovers "tests/integration/live/server.py$"
+check typescript-stdio 2026-07-28 -- --server "node $TS/live-server.mjs"
+check typescript-stdio-legacy 2025-11-25 -- --server "node $TS/live-server.mjs --legacy"
+leftovers "live-server.mjs"
+
+for answers in sse json; do
+    port="$(free_port)"
+    flags=(--http "$port")
+    [ "$answers" = json ] && flags+=(--json)
+    "$PY" tests/integration/live/server.py "${flags[@]}" >"$OUT/python-http-$answers.server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 100); do
+        "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+        sleep 0.1
+    done
+    check "python-http-$answers" 2026-07-28 -- --url "http://127.0.0.1:$port/mcp"
+    check "python-http-$answers-2025" 2025-11-25 -- --url "http://127.0.0.1:$port/mcp" --protocol 2025-11-25
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    grep -q "DELETE /mcp" "$OUT/python-http-$answers.server.log" \
+        || fail "python-http-$answers: the session was not closed with DELETE"
+done
+echo "live integration: passed"

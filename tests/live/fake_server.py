@@ -1,0 +1,223 @@
+"""Fake MCP servers for tests/live.rs: each mode is one way a server behaves, well or badly.
+Standard library only, so the tests need nothing but python3.
+
+stdio modes (python3 fake_server.py MODE [PIDFILE]):
+  modern      speaks 2026-07-28 (server/discover), three pages of tools, one with a bad $id
+  legacy      answers server/discover with -32601, initialize with 2025-06-18
+  unknown     answers server/discover with -32022 and only a future revision
+  exit        writes to stderr and exits with status 3 before answering
+  hang        reads requests and never answers
+  log-stdout  prints a log line on stdout first
+  init-error  legacy, and answers initialize with a JSON-RPC error
+  list-error  modern, and answers tools/list with a JSON-RPC error
+  same-cursor modern, and tools/list always answers the same nextCursor
+  endless     modern, and tools/list always answers a new nextCursor
+  huge        modern, and tools/list answers with a 100 MB line
+  stubborn    modern, ignores SIGTERM and the end of its input after answering (must be killed)
+  notify      modern, sends a log notification and a ping request before each answer
+
+http mode (python3 fake_server.py http PORTFILE): a Streamable HTTP server on a free loopback
+port, written to PORTFILE; the URL path picks the behaviour: /mcp (JSON answers, a session id,
+DELETE recorded), /sse (answers as event streams), /auth (401), /missing (404), /fail (500),
+/html (a web page), /redirect (302 elsewhere), /legacy (400 to anything but initialize).
+"""
+
+import http.server
+import json
+import os
+import signal
+import sys
+import threading
+import time
+
+BAD_SCHEMA = {"$id": "my_tool:output", "type": "object", "properties": {"n": {"type": "number"}}}
+GOOD_SCHEMA = {"type": "object", "properties": {"n": {"type": "number"}}}
+NON_OBJECT = {"type": "array", "items": {"type": "number"}}
+
+
+def tool(name, output):
+    return {"name": name, "inputSchema": {"type": "object"}, "outputSchema": output}
+
+
+PAGES = [
+    [tool("a", GOOD_SCHEMA), tool("b", BAD_SCHEMA)],
+    [tool("c", GOOD_SCHEMA)],
+    [tool("d", NON_OBJECT)],
+]
+
+
+def answer(msg, result):
+    return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+
+
+def error(msg, code, message, data=None):
+    err = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": msg["id"], "error": err}
+
+
+def discover_result():
+    return {
+        "supportedVersions": ["2026-07-28"],
+        "capabilities": {"tools": {}},
+        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "fake", "version": "0.1"}},
+    }
+
+
+def page(msg):
+    cursor = (msg.get("params") or {}).get("cursor")
+    index = int(cursor) if cursor else 0
+    result = {"tools": PAGES[index]}
+    if index + 1 < len(PAGES):
+        result["nextCursor"] = str(index + 1)
+    return result
+
+
+def respond(mode, msg, state):
+    """The answer to one request in a stdio mode, or None for no answer."""
+    method = msg.get("method")
+    legacy = mode in ("legacy", "init-error")
+    if method == "server/discover":
+        if legacy:
+            return error(msg, -32601, "Method not found")
+        if mode == "unknown":
+            return error(msg, -32022, "Unsupported protocol version",
+                         {"supported": ["2099-01-01"], "requested": "2026-07-28"})
+        return answer(msg, discover_result())
+    if method == "initialize":
+        if mode == "init-error":
+            return error(msg, -32603, "the server is not configured: set API_KEY")
+        return answer(msg, {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                            "serverInfo": {"name": "fake-legacy", "version": "0.1"}})
+    if method == "tools/list":
+        if mode == "list-error":
+            return error(msg, -32000, "listing failed")
+        if mode == "same-cursor":
+            return answer(msg, {"tools": [], "nextCursor": "again"})
+        if mode == "endless":
+            state["n"] = state.get("n", 0) + 1
+            return answer(msg, {"tools": [], "nextCursor": "c%d" % state["n"]})
+        if mode == "huge":
+            return answer(msg, {"tools": [tool("big", {"description": "x" * (100 << 20)})]})
+        if legacy:
+            return answer(msg, {"tools": [tool("legacy", NON_OBJECT)]})
+        return answer(msg, page(msg))
+    return error(msg, -32601, "Method not found")
+
+
+def stdio(mode, pidfile):
+    if pidfile:
+        with open(pidfile, "w") as f:
+            f.write(str(os.getpid()))
+    if mode == "stubborn":
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode == "exit":
+        sys.stderr.write("starting fake server\nboom: API_KEY is not set\n")
+        sys.stderr.flush()
+        sys.exit(3)
+    if mode == "log-stdout":
+        sys.stdout.write("Starting MCP server on stdio...\n")
+        sys.stdout.flush()
+    state = {}
+    out = sys.stdout
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        msg = json.loads(line)
+        if "id" not in msg or "method" not in msg:
+            continue
+        if mode == "hang":
+            continue
+        if mode == "notify":
+            out.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                                  "params": {"level": "info", "data": "hello"}}) + "\n")
+            out.write(json.dumps({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}) + "\n")
+            out.flush()
+        reply = respond("modern" if mode in ("notify", "stubborn") else mode, msg, state)
+        if reply is not None:
+            out.write(json.dumps(reply) + "\n")
+            out.flush()
+    if mode == "stubborn":
+        while True:
+            time.sleep(1)
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    deletes = []
+
+    def log_message(self, *args):
+        pass
+
+    def send(self, status, body=b"", content_type=None, headers=()):
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_DELETE(self):
+        Handler.deletes.append(self.headers.get("Mcp-Session-Id"))
+        with open(self.server.record, "a") as f:
+            f.write("DELETE %s %s\n" % (self.path, self.headers.get("Mcp-Session-Id")))
+        self.send(200)
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        msg = json.loads(self.rfile.read(length) or b"{}")
+        with open(self.server.record, "a") as f:
+            f.write("POST %s %s %s %s\n" % (self.path, msg.get("method"),
+                                            self.headers.get("Mcp-Session-Id"),
+                                            self.headers.get("MCP-Protocol-Version")))
+        path = self.path
+        if path == "/auth":
+            return self.send(401, b'{"error": "unauthorized"}', "application/json")
+        if path == "/missing":
+            return self.send(404, b"Not Found", "text/plain")
+        if path == "/fail":
+            return self.send(500, b"Internal Server Error: database is down", "text/plain")
+        if path == "/html":
+            return self.send(200, b"<html><body>Welcome</body></html>", "text/html")
+        if path == "/redirect":
+            return self.send(302, b"", None, [("Location", "http://example.invalid/mcp")])
+        if "id" not in msg:
+            return self.send(202)
+        if path == "/legacy":
+            if msg.get("method") != "initialize" and not self.headers.get("Mcp-Session-Id"):
+                return self.send(400, json.dumps(error(msg, -32000, "Bad Request: no session")).encode(),
+                                 "application/json")
+            reply = respond("legacy", msg, {})
+            headers = [("Mcp-Session-Id", "legacy-session")]
+            return self.send(200, json.dumps(reply).encode(), "application/json", headers)
+        reply = respond("modern", msg, {})
+        if path == "/sse":
+            note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
+                               "params": {"level": "info", "data": "working"}})
+            body = ": keep-alive\n\nevent: message\ndata: %s\n\nid: 2\ndata: %s\n\n" % (note, json.dumps(reply))
+            return self.send(200, body.encode(), "text/event-stream")
+        return self.send(200, json.dumps(reply).encode(), "application/json",
+                         [("Mcp-Session-Id", "session-42")])
+
+
+def serve_http(portfile):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.record = portfile + ".log"
+    with open(portfile + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.rename(portfile + ".tmp", portfile)
+    # The test stops it; it also stops by itself after a minute.
+    threading.Timer(60, server.shutdown).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "http":
+        serve_http(sys.argv[2])
+    else:
+        stdio(mode, sys.argv[2] if len(sys.argv) > 2 else None)
