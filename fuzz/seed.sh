@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # Seeds the fuzz corpora, named by hash so that seeding twice adds nothing (the corpus folders
-# are not committed: .gitignore). `bytes` gets every JSON file under testdata/ and
-# ../shared/corpus/jsts (the JSON-Schema-Test-Suite, when it is there); `schemas` reads its input
-# as the generator's choices, not as JSON, so testdata/ is seed enough and the suite's 1,800
-# files would only slow its replay.
+# are not committed: .gitignore). `bytes` gets every JSON file under testdata/, the
+# JSON-Schema-Test-Suite vendored in testdata/jsts included; `schemas` reads its input as the
+# generator's choices, not as JSON, so testdata/ without the suite is seed enough: the suite's
+# 1,800 files would only slow its replay.
 set -euo pipefail
 fuzz="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$fuzz")"
-sources=("$root/testdata")
-[ -d "$root/../shared/corpus/jsts" ] && sources+=("$root/../shared/corpus/jsts")
-seed() { # target, folders...
+seed() { # target, folders [find tests...]
   local target="$1" count=0 file name
   shift
   mkdir -p "$fuzz/corpus/$target"
@@ -20,5 +18,5 @@ seed() { # target, folders...
   done < <(find "$@" -type f -name '*.json' -size -64k -print0)
   echo "seeded $count files into fuzz/corpus/$target"
 }
-seed bytes "${sources[@]}"
-seed schemas "$root/testdata"
+seed bytes "$root/testdata"
+seed schemas "$root/testdata" -not -path "$root/testdata/jsts/*"

@@ -1,7 +1,7 @@
-//! The official JSON-Schema-Test-Suite (`../shared/corpus/jsts`, one schema per file): every
+//! The official JSON-Schema-Test-Suite (vendored in `testdata/jsts`, one schema per file): every
 //! schema there is valid in its draft, so no rule may call one invalid: no error-severity
 //! finding. Portability warnings (a `$ref` to a network URI, say) may fire; they are counted.
-//! Skipped, with a message, when the corpus is not beside the checkout.
+//! A missing corpus fails the tests: they never pass without reading it.
 
 use schema_lint::engine::lint_source;
 use schema_lint::schema::dialect::Draft;
@@ -9,17 +9,21 @@ use schema_lint::settings::Settings;
 use schema_lint::syntax::source::{FileId, SourceFile};
 use std::path::Path;
 
-fn corpus() -> Option<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/jsts");
-    dir.join("manifest.json").exists().then_some(dir)
+/// The vendored corpus folder; panics when it is not there.
+fn corpus() -> std::path::PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsts");
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "the JSON-Schema-Test-Suite corpus is missing: {} has no manifest.json \
+         (it is vendored in the repository; restore testdata/jsts)",
+        dir.display()
+    );
+    dir
 }
 
 #[test]
 fn test_suite_schemas_draw_no_finding() {
-    let Some(root) = corpus() else {
-        eprintln!("skipped: ../shared/corpus/jsts is not there");
-        return;
-    };
+    let root = corpus();
     let mut linted = 0;
     let mut findings = Vec::new();
     let mut warnings = 0;
@@ -69,10 +73,7 @@ fn test_suite_schemas_draw_no_finding() {
 /// call none of them broken.
 #[test]
 fn test_suite_schemas_as_mcp_outputs_draw_no_error() {
-    let Some(root) = corpus() else {
-        eprintln!("skipped: ../shared/corpus/jsts is not there");
-        return;
-    };
+    let root = corpus();
     let mut linted = 0;
     let mut custom_dialects = 0;
     let mut errors = Vec::new();

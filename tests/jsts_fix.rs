@@ -1,4 +1,4 @@
-//! The `$id` repair over the official JSON-Schema-Test-Suite (`../shared/corpus/jsts`): each
+//! The `$id` repair over the official JSON-Schema-Test-Suite (vendored in `testdata/jsts`): each
 //! schema that has identifiers gets them mangled into invalid forms (a space in the middle of
 //! their last path segment, or of their fragment for a draft 4-7 `#anchor` id), with every
 //! `$ref` / `$dynamicRef` that names them respelt to match, so that the mangled schema means
@@ -11,7 +11,7 @@
 //! every mangled file; a file either gets wrong again would be listed, with the bug, in
 //! [`KNOWN_FAILURES`] (empty today).
 //!
-//! Skipped, with a message, when the corpus is not beside the checkout.
+//! A missing corpus fails the tests: they never pass without reading it.
 
 use schema_lint::engine::lint_loaded;
 use schema_lint::fix::fix_run;
@@ -47,10 +47,16 @@ const DATA_KEYWORDS: [&str; 4] = ["enum", "const", "default", "examples"];
 /// The reference keywords the SL201 repair rewrites.
 const REF_KEYWORDS: [&str; 2] = ["$ref", "$dynamicRef"];
 
-/// The corpus folder, when it is there.
-fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/jsts");
-    dir.join("manifest.json").exists().then_some(dir)
+/// The vendored corpus folder; panics when it is not there.
+fn corpus_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/jsts");
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "the JSON-Schema-Test-Suite corpus is missing: {} has no manifest.json \
+         (it is vendored in the repository; restore testdata/jsts)",
+        dir.display()
+    );
+    dir
 }
 
 fn read_json(path: &Path) -> Value {
@@ -857,14 +863,9 @@ fn check_file(
     }
 }
 
-/// Runs every corpus file with identifiers through [`check_file`] in `mode`; `None` when the
-/// corpus is not there.
-fn run_corpus(mode: FixIdMode) -> Option<Tally> {
-    let Some(root) = corpus_dir() else {
-        eprintln!("skipped: ../shared/corpus/jsts is not there");
-        return None;
-    };
-    let corpus = Corpus::load(&root);
+/// Runs every corpus file with identifiers through [`check_file`] in `mode`.
+fn run_corpus(mode: FixIdMode) -> Tally {
+    let corpus = Corpus::load(&corpus_dir());
     let mut tally = Tally::default();
     for (folder, draft, engine) in DRAFTS {
         let registry = corpus.registry(folder, engine);
@@ -886,15 +887,13 @@ fn run_corpus(mode: FixIdMode) -> Option<Tally> {
         }
     }
     eprintln!("{mode:?}: {tally}");
-    Some(tally)
+    tally
 }
 
 /// Checks one repair mode over the corpus: every mangled file repaired, every verdict kept, and
 /// the files of [`KNOWN_FAILURES`] (none today) failing only by staying unfixed.
 fn assert_repair_keeps_every_verdict(mode: FixIdMode) {
-    let Some(tally) = run_corpus(mode) else {
-        return;
-    };
+    let tally = run_corpus(mode);
     eprintln!("ids left alone:\n  {}", tally.skipped_list.join("\n  "));
     let known: BTreeMap<&str, &str> = KNOWN_FAILURES.iter().copied().collect();
     let unexpected: Vec<&str> = tally
