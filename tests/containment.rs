@@ -478,8 +478,8 @@ fn fix_writes_only_inside_the_set_and_never_through_a_symlink() {
     assert_eq!(
         ran.stdout.lines().collect::<Vec<_>>(),
         [
-            "to-outside.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference",
-            "to-outside.json:2:18: SL901 Fix for SL201 not applied: `to-outside.json` is a symlink; schema-lint does not write through symlinks",
+            "to-outside.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "to-outside.json:2:18: error: SL901 Fix for SL201 not applied: `to-outside.json` is a symlink; schema-lint does not write through symlinks",
         ]
     );
     assert!(changed(&outside_before, &snapshot(&dir.join("outside"))).is_empty());

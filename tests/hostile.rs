@@ -47,8 +47,11 @@ fn a_100_mb_file() {
     assert_eq!(
         lines(&ran.stdout),
         [
-            format!("big.json:{line}:18: SL201 `$id` `my_tool:big` is not a valid URI reference"),
-            "tool.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference".to_owned()
+            format!(
+                "big.json:{line}:18: error: SL201 `$id` `my_tool:big` is not a valid URI reference"
+            ),
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference"
+                .to_owned()
         ]
     );
     assert!(changed(&before, &snapshot(&dir.path)).is_empty());
@@ -114,11 +117,11 @@ fn nesting_100_000_levels_deep() {
     assert_eq!(
         lines(&ran.stdout),
         [
-            "schemas/arrays.json:1:258: SL100 Nesting is deeper than 256 levels",
-            "schemas/not.json:1:1800: SL100 Nesting is deeper than 256 levels",
-            "schemas/objects.json:1:1286: SL100 Nesting is deeper than 256 levels",
-            "schemas/unclosed.json:1:2314: SL100 Nesting is deeper than 256 levels",
-            "tool.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "schemas/arrays.json:1:258: error: SL100 Nesting is deeper than 256 levels",
+            "schemas/not.json:1:1800: error: SL100 Nesting is deeper than 256 levels",
+            "schemas/objects.json:1:1286: error: SL100 Nesting is deeper than 256 levels",
+            "schemas/unclosed.json:1:2314: error: SL100 Nesting is deeper than 256 levels",
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
         ]
     );
     let ran = lint_in(
@@ -294,7 +297,7 @@ fn symlink_loops() {
     symlink(".", dir.join("sub/here")).unwrap();
     dir.write("tool.json", FIXABLE);
     let before = snapshot(&dir.path);
-    let loop_error = "SL100 Cannot read the file: Too many levels of symbolic links";
+    let loop_error = "error: SL100 Cannot read the file: Too many levels of symbolic links";
     let ran = lint_in(&dir.path, &["--output-format", "concise", "."], LIMIT);
     assert_eq!(ran.exit(), 2, "{ran:#?}");
     assert_eq!(
@@ -303,7 +306,8 @@ fn symlink_loops() {
             format!("a.json:1:1: {loop_error}"),
             format!("b.json:1:1: {loop_error}"),
             format!("self.json:1:1: {loop_error}"),
-            "tool.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference".to_owned(),
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference"
+                .to_owned(),
         ]
     );
     // Named on the command line, through the folder loop.
@@ -434,9 +438,9 @@ fn an_unreadable_file_and_folder() {
     assert_eq!(
         lines(&ran.stdout),
         [
-            "locked:1:1: SL100 Cannot read the file: permission denied",
-            "secret.json:1:1: SL100 Cannot read the file: permission denied",
-            "tool.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "locked:1:1: error: SL100 Cannot read the file: permission denied",
+            "secret.json:1:1: error: SL100 Cannot read the file: permission denied",
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
         ]
     );
     let ran = as_unprivileged(&dir.path, &["--fix", "--output-format", "concise", "."]);
@@ -485,8 +489,8 @@ fn a_read_only_file_under_fix_is_reported_and_the_rest_fixed() {
     assert_eq!(
         lines(&ran.stdout),
         [
-            "b.json:2:18: SL201 `$id` `my_tool:output` is not a valid URI reference",
-            "b.json:2:18: SL901 Fix for SL201 not applied: `b.json` is read-only",
+            "b.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "b.json:2:18: error: SL901 Fix for SL201 not applied: `b.json` is read-only",
         ]
     );
     assert!(

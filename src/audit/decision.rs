@@ -66,6 +66,78 @@ pub fn record_is_valid(record: &Value) -> bool {
         .is_some_and(|v| v.is_valid(record))
 }
 
+/// Why `record` fails the audit record schema, in plain words, or `None` when it passes:
+/// `protocol 2025-06-18 is not one the design document's decision covers (it knows 2025-11-25
+/// and 2026-07-28), so the call was not validated (target `schema`)`. `explicit`: the record was
+/// written as such (the explicit form), not built from the traffic.
+#[must_use]
+pub fn explain_record(record: &Value, explicit: bool) -> Option<String> {
+    if record_is_valid(record) {
+        return None;
+    }
+    let properties = RECORD_SCHEMA["properties"].as_object();
+    let known: Vec<&str> = RECORD_SCHEMA["properties"]["protocol"]["enum"]
+        .as_array()
+        .map(|e| e.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut why: Vec<String> = Vec::new();
+    let Some(fields) = record.as_object() else {
+        return Some(format!(
+            "the audit record {record} is not an object, so the call was not validated (target \
+             `schema`)"
+        ));
+    };
+    match fields.get("tool") {
+        Some(Value::String(t)) if !t.is_empty() => {}
+        Some(Value::String(_)) => why.push("the tool name is empty".to_owned()),
+        Some(other) => why.push(format!("the tool name is {other}, not a string")),
+        None if explicit => why.push("the record names no tool".to_owned()),
+        None => why.push("the request names no tool".to_owned()),
+    }
+    match fields.get("protocol") {
+        Some(Value::String(p)) if known.contains(&p.as_str()) => {}
+        Some(p) => why.push(format!(
+            "protocol {} is not one the design document's decision covers (it knows {})",
+            p.as_str().map_or_else(|| p.to_string(), str::to_owned),
+            known.join(" and ")
+        )),
+        None if explicit => {
+            why.push("the record has no protocol (`--protocol` sets one)".to_owned());
+        }
+        None => why.push(
+            "the capture gives no protocol for the call (no protocol in the request's `_meta`, \
+             no `initialize` result before it; `--protocol` sets one)"
+                .to_owned(),
+        ),
+    }
+    match fields.get("metaIdTool") {
+        Some(Value::Bool(_)) => {}
+        Some(other) => why.push(format!("`metaIdTool` is {other}, not a boolean")),
+        None => why.push("the record has no `metaIdTool`".to_owned()),
+    }
+    let extra: Vec<&str> = fields
+        .keys()
+        .filter(|k| !properties.is_some_and(|p| p.contains_key(*k)))
+        .map(String::as_str)
+        .collect();
+    if !extra.is_empty() {
+        why.push(format!(
+            "the record has {} the record schema does not allow: {}",
+            if extra.len() == 1 { "a key" } else { "keys" },
+            extra.join(", ")
+        ));
+    }
+    if why.is_empty() {
+        why.push(format!(
+            "the audit record {record} does not match the record schema"
+        ));
+    }
+    Some(format!(
+        "{}, so the call was not validated (target `schema`)",
+        why.join("; ")
+    ))
+}
+
 /// The decision, in the design document's order: a record that fails its schema -> `schema`; no
 /// object `structuredContent` -> `missing`; a `.meta({ id })` tool on 2025-11-25 whose content is
 /// exactly `{"result": {...}}` -> `legacy_wrapper`; everything else -> `validate_root`.
@@ -188,6 +260,44 @@ mod tests {
             structured_content_target(&r, &json!({"structuredContent": {"result": {}, "x": 1}})),
             Target::ValidateRoot
         );
+    }
+
+    #[test]
+    fn why_a_record_fails_in_plain_words() {
+        let explain = |r: Value| explain_record(&r, false);
+        assert_eq!(explain(record("2025-11-25", true)), None);
+        assert_eq!(
+            explain(record("2025-06-18", false)).as_deref(),
+            Some(
+                "protocol 2025-06-18 is not one the design document's decision covers (it knows \
+                 2025-11-25 and 2026-07-28), so the call was not validated (target `schema`)"
+            )
+        );
+        assert_eq!(
+            explain(json!({"tool": "t", "metaIdTool": false})).as_deref(),
+            Some(
+                "the capture gives no protocol for the call (no protocol in the request's \
+                 `_meta`, no `initialize` result before it; `--protocol` sets one), so the call \
+                 was not validated (target `schema`)"
+            )
+        );
+        assert_eq!(
+            explain_record(&json!({"protocol": 7, "metaIdTool": "yes", "x": 1}), true).as_deref(),
+            Some(
+                "the record names no tool; protocol 7 is not one the design document's decision \
+                 covers (it knows 2025-11-25 and 2026-07-28); `metaIdTool` is \"yes\", not a \
+                 boolean; the record has a key the record schema does not allow: x, so the call \
+                 was not validated (target `schema`)"
+            )
+        );
+        assert_eq!(
+            explain_record(&json!({"tool": "", "protocol": "2026-07-28"}), true).as_deref(),
+            Some(
+                "the tool name is empty; the record has no `metaIdTool`, so the call was not \
+                 validated (target `schema`)"
+            )
+        );
+        assert!(explain(json!([1])).unwrap().contains("is not an object"));
     }
 
     #[test]

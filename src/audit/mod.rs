@@ -4,12 +4,16 @@
 
 pub mod capture;
 pub mod decision;
+mod findings;
+pub mod input;
+mod pair;
 
-use crate::diagnostic::meta::{self, RuleMeta};
+use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Severity;
-use capture::{InputError, Message};
-use decision::{is_meta_id_schema, is_result_wrapper, structured_content_target, Target};
-use serde_json::{json, Map, Value};
+use capture::InputError;
+use decision::{is_result_wrapper, structured_content_target, Target};
+use pair::{Exchange, Tool};
+use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 
 /// The `_meta` key that carries the protocol revision on stateless (2026-07-28) requests.
@@ -22,6 +26,9 @@ pub struct Options {
     pub tools: Vec<Value>,
     /// When given: exactly these tools are `.meta({ id })` tools.
     pub meta_id_tools: Option<Vec<String>>,
+    /// The protocol of the calls whose capture gives none (`--protocol`): no `_meta` protocol
+    /// on the request and no `initialize` result before it, or an explicit record without one.
+    pub protocol: Option<String>,
 }
 
 /// A validation error of one call.
@@ -49,7 +56,7 @@ pub struct Finding {
 #[derive(Debug, Clone)]
 pub struct Call {
     /// The request's JSON-RPC id; in the explicit form, the record's 1-based position among
-    /// the capture's messages.
+    /// the capture's records.
     pub id: Value,
     /// 1-based line of the response (or explicit record) in the capture; for a capture that is
     /// one JSON array, its 1-based position there.
@@ -70,8 +77,30 @@ pub struct Call {
     pub errors: Vec<CallError>,
     /// Whether the result says `"isError": true`.
     pub is_error: bool,
+    /// An `isError: true` result without `structuredContent` (the decision says `missing`):
+    /// counted apart, as an error result, and never a failure. The SDK clients accept it: the
+    /// Python client and TS v2 validate no `isError` result, TS v1 requires `structuredContent`
+    /// only of results that are not errors.
+    pub error_result: bool,
+    /// Why the call went to `schema`, in plain words (`None` for the other targets).
+    pub reason: Option<String>,
     /// The call's findings beyond validation (`SL601` to `SL604`).
     pub findings: Vec<Finding>,
+}
+
+impl Call {
+    /// Whether the call fails the audit: invalid, `missing` (but for an error result) or
+    /// `schema`, an error-severity finding, and with `deny_legacy` a `legacy_wrapper` call.
+    #[must_use]
+    pub fn fails(&self, deny_legacy: bool) -> bool {
+        self.valid == Some(false)
+            || (matches!(self.target, Target::Missing | Target::Schema) && !self.error_result)
+            || (deny_legacy && self.target == Target::LegacyWrapper)
+            || self
+                .findings
+                .iter()
+                .any(|f| f.rule.severity == Severity::Error)
+    }
 }
 
 /// A `tools/call` answered with a JSON-RPC error: counted, not a schema failure.
@@ -102,101 +131,87 @@ pub struct Audit {
     pub unanswered: Vec<(Value, usize)>,
     /// Calls to tools that `tools/list` shows without an `outputSchema`: nothing to audit.
     pub without_schema: usize,
+    /// The JSON values of the capture that are neither JSON-RPC messages (bare or in a
+    /// logger's wrapper) nor audit records: skipped, counted, never a failure on their own.
+    pub skipped: Vec<input::Skipped>,
+    /// How the capture is laid out (JSON Lines or one array; traffic or records).
+    pub form: input::Form,
+    /// Why the capture cannot be audited at all, in plain words (an empty capture, nothing in
+    /// it that is a JSON-RPC message or a record, no `tools/call` request): an error. `None`
+    /// when it can be audited.
+    pub unusable: Option<String>,
 }
 
 impl Audit {
-    /// How many calls went to `target`, and how many of those were valid / invalid.
+    /// How many calls went to `target`, and how many of those were valid / invalid. Error
+    /// results are not counted here (see [`Audit::error_results`]).
     #[must_use]
     pub fn count(&self, target: Target) -> (usize, usize, usize) {
-        let calls: Vec<&Call> = self.calls.iter().filter(|c| c.target == target).collect();
+        let calls: Vec<&Call> = self
+            .calls
+            .iter()
+            .filter(|c| c.target == target && !c.error_result)
+            .collect();
         let valid = calls.iter().filter(|c| c.valid == Some(true)).count();
         let invalid = calls.iter().filter(|c| c.valid == Some(false)).count();
         (calls.len(), valid, invalid)
     }
 
-    /// Whether the audit fails: an invalid, missing or `schema` call, an error-severity finding,
-    /// and with `deny_legacy` any `legacy_wrapper` call.
+    /// How many calls are error results (`isError: true` without `structuredContent`).
+    #[must_use]
+    pub fn error_results(&self) -> usize {
+        self.calls.iter().filter(|c| c.error_result).count()
+    }
+
+    /// Whether the audit fails: any call that fails ([`Call::fails`]).
     #[must_use]
     pub fn fails(&self, deny_legacy: bool) -> bool {
-        self.calls.iter().any(|c| {
-            c.valid == Some(false)
-                || matches!(c.target, Target::Missing | Target::Schema)
-                || (deny_legacy && c.target == Target::LegacyWrapper)
-                || c.findings
-                    .iter()
-                    .any(|f| f.rule.severity == Severity::Error)
-        })
+        self.calls.iter().any(|c| c.fails(deny_legacy))
     }
-}
-
-/// A tool as `tools/list` declared it.
-struct Tool {
-    output_schema: Option<Value>,
-}
-
-fn tools_of(list: &Value, into: &mut HashMap<String, Tool>) {
-    let tools = list
-        .get("tools")
-        .or_else(|| list.get("result").and_then(|r| r.get("tools")))
-        .and_then(Value::as_array);
-    for tool in tools.into_iter().flatten() {
-        if let Some(name) = tool.get("name").and_then(Value::as_str) {
-            into.insert(
-                name.to_owned(),
-                Tool {
-                    output_schema: tool.get("outputSchema").cloned(),
-                },
-            );
-        }
-    }
-}
-
-/// A JSON-RPC id as a key: `0` and `"0"` stay apart.
-fn id_key(id: &Value) -> String {
-    id.to_string()
-}
-
-struct Request {
-    id: Value,
-    line: usize,
-    tool: Option<String>,
-    protocol: Option<String>,
 }
 
 /// Audits a capture.
 #[must_use]
 pub fn audit(text: &str, options: &Options) -> Audit {
-    let (messages, input_errors) = capture::read(text);
-    let mut tools: HashMap<String, Tool> = HashMap::new();
-    for list in &options.tools {
-        tools_of(list, &mut tools);
-    }
+    let input = input::sort(capture::read(text));
     let mut out = Audit {
-        input_errors,
+        unusable: input.unusable(),
+        skipped: input.skipped,
+        form: input.form,
+        input_errors: input.errors,
         ..Audit::default()
     };
-    // (record, body, id, line) to decide once every tools/list of the capture is known.
-    let mut pending_calls: Vec<(Value, Value, Value, usize)> = Vec::new();
-    if messages
-        .iter()
-        .any(|m| capture::is_explicit_record(&m.value))
-    {
-        for (i, m) in messages.iter().enumerate() {
-            if capture::is_explicit_record(&m.value) {
-                pending_calls.push((
-                    m.value["record"].clone(),
-                    m.value["body"].clone(),
-                    json!(i + 1),
-                    m.line,
-                ));
-            }
-        }
-    } else {
-        pair(&messages, &mut tools, &mut pending_calls, &mut out, options);
+    if out.unusable.is_some() {
+        return out;
     }
+    let mut tools: HashMap<String, Tool> = HashMap::new();
+    for list in &options.tools {
+        pair::tools_of(list, &mut tools);
+    }
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    for (i, m) in input.records.into_iter().enumerate() {
+        let mut record = m.value["record"].clone();
+        if let (Value::Object(r), Some(p)) = (&mut record, &options.protocol) {
+            r.entry("protocol").or_insert_with(|| json!(p));
+        }
+        exchanges.push(Exchange {
+            record,
+            body: m.value["body"].clone(),
+            id: json!(i + 1),
+            line: m.line,
+        });
+    }
+    pair::pair(
+        &input.messages,
+        &mut tools,
+        &mut exchanges,
+        &mut out,
+        options,
+    );
     let mut validators: HashMap<String, Result<jsonschema::Validator, String>> = HashMap::new();
-    for (record, body, id, line) in pending_calls {
-        let tool_name = record
+    for exchange in exchanges {
+        let tool_name = exchange
+            .record
             .get("tool")
             .and_then(Value::as_str)
             .map(str::to_owned);
@@ -207,155 +222,15 @@ pub fn audit(text: &str, options: &Options) -> Audit {
         }
         let schema = known.and_then(|t| t.output_schema.as_ref());
         let call = judge(
-            &record,
-            &body,
-            id,
-            line,
+            exchange,
             schema,
             tool_name.as_deref(),
+            out.form.records,
             &mut validators,
         );
         out.calls.push(call);
     }
     out
-}
-
-/// A request still waiting for its response.
-struct Pending {
-    method: String,
-    line: usize,
-    /// `Some` for a `tools/call`.
-    call: Option<Request>,
-}
-
-/// Pairs `tools/call` requests with their responses (by id, in any order), following the
-/// protocol of each call: the request's `_meta` protocol, else the session's `initialize`.
-/// Every request is tracked, whoever sent it: JSON-RPC ids are unique per sender only, so a
-/// server's request (`roots/list`, `ping`, ...) may share its id with an open `tools/call`.
-fn pair(
-    messages: &[Message],
-    tools: &mut HashMap<String, Tool>,
-    calls: &mut Vec<(Value, Value, Value, usize)>,
-    out: &mut Audit,
-    options: &Options,
-) {
-    let mut session_protocol: Option<String> = None;
-    let mut pending: HashMap<String, Vec<Pending>> = HashMap::new();
-    for m in messages {
-        let v = &m.value;
-        if let Some(method) = v.get("method").and_then(Value::as_str) {
-            // A notification has no id and gets no response.
-            if let Some(id) = v.get("id") {
-                let call = (method == "tools/call").then(|| {
-                    let params = v.get("params");
-                    let meta_protocol = params
-                        .and_then(|p| p.get("_meta"))
-                        .and_then(|meta| meta.get(PROTOCOL_META))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    Request {
-                        id: id.clone(),
-                        line: m.line,
-                        tool: params
-                            .and_then(|p| p.get("name"))
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                        protocol: meta_protocol.or_else(|| session_protocol.clone()),
-                    }
-                });
-                pending.entry(id_key(id)).or_default().push(Pending {
-                    method: method.to_owned(),
-                    line: m.line,
-                    call,
-                });
-            }
-            continue;
-        }
-        let Some(id) = v.get("id") else { continue };
-        if let Some(result) = v.get("result") {
-            if result.get("tools").is_some_and(Value::is_array) {
-                tools_of(result, tools);
-            }
-            if let Some(p) = result.get("protocolVersion").and_then(Value::as_str) {
-                if result.get("capabilities").is_some() || result.get("serverInfo").is_some() {
-                    session_protocol = Some(p.to_owned());
-                }
-            }
-        }
-        let key = id_key(id);
-        let Some(open) = pending.get_mut(&key).filter(|o| !o.is_empty()) else {
-            continue;
-        };
-        let answered = open.remove(answered_request(open, v));
-        if open.is_empty() {
-            pending.remove(&key);
-        }
-        let Some(request) = answered.call else {
-            continue;
-        };
-        if let Some(error) = v.get("error") {
-            out.rpc_errors.push(RpcError {
-                id: request.id,
-                line: m.line,
-                tool: request.tool,
-                code: error.get("code").and_then(Value::as_i64),
-                message: error
-                    .get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned(),
-            });
-            continue;
-        }
-        let body = v.get("result").cloned().unwrap_or(Value::Null);
-        let mut record = Map::new();
-        if let Some(t) = &request.tool {
-            record.insert("tool".into(), json!(t));
-        }
-        if let Some(p) = &request.protocol {
-            record.insert("protocol".into(), json!(p));
-        }
-        let meta_id = match (&options.meta_id_tools, &request.tool) {
-            (Some(list), Some(t)) => list.iter().any(|x| x == t),
-            (Some(_), None) => false,
-            (None, t) => t
-                .as_ref()
-                .and_then(|t| tools.get(t))
-                .and_then(|t| t.output_schema.as_ref())
-                .is_some_and(is_meta_id_schema),
-        };
-        record.insert("metaIdTool".into(), json!(meta_id));
-        calls.push((Value::Object(record), body, request.id, m.line));
-    }
-    let mut unanswered: Vec<Pending> = pending.into_values().flatten().collect();
-    unanswered.sort_by_key(|p| p.line);
-    for p in unanswered {
-        if let Some(r) = p.call {
-            out.unanswered.push((r.id, r.line));
-        }
-    }
-}
-
-/// Which of the requests open under one id `response` answers: the newest whose kind fits the
-/// response (a request made while another is handled is answered first; a `tools/call` result
-/// carries `content`, `structuredContent` or `isError`, and none of the keys that mark a
-/// sampling, elicitation or roots result), else the newest.
-fn answered_request(open: &[Pending], response: &Value) -> usize {
-    let tool_result = response.get("result").map(is_tool_result);
-    open.iter()
-        .rposition(|p| tool_result.is_none_or(|t| t == (p.method == "tools/call")))
-        .unwrap_or(open.len().saturating_sub(1))
-}
-
-fn is_tool_result(result: &Value) -> bool {
-    result.as_object().is_some_and(|r| {
-        ["content", "structuredContent", "isError"]
-            .iter()
-            .any(|k| r.contains_key(*k))
-            && !["model", "action", "roots"]
-                .iter()
-                .any(|k| r.contains_key(*k))
-    })
 }
 
 fn validator_for<'a>(
@@ -370,15 +245,19 @@ fn validator_for<'a>(
 
 /// Decides and validates one call.
 fn judge(
-    record: &Value,
-    body: &Value,
-    id: Value,
-    line: usize,
+    exchange: Exchange,
     schema: Option<&Value>,
     tool: Option<&str>,
+    explicit: bool,
     validators: &mut HashMap<String, Result<jsonschema::Validator, String>>,
 ) -> Call {
-    let target = structured_content_target(record, body);
+    let Exchange {
+        record,
+        body,
+        id,
+        line,
+    } = exchange;
+    let target = structured_content_target(&record, &body);
     let protocol = record
         .get("protocol")
         .and_then(Value::as_str)
@@ -421,11 +300,10 @@ fn judge(
         _ => None,
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
-    let findings = findings(body, schema, protocol.as_deref(), is_error, target);
+    let findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     Call {
         id,
         line,
-        record: record.clone(),
         tool: tool.map(str::to_owned),
         protocol,
         meta_id_tool: record.get("metaIdTool").and_then(Value::as_bool) == Some(true),
@@ -433,107 +311,13 @@ fn judge(
         valid,
         errors,
         is_error,
+        error_result: is_error && target == Target::Missing && content.is_none(),
+        reason: (target == Target::Schema)
+            .then(|| decision::explain_record(&record, explicit))
+            .flatten(),
+        record,
         findings,
     }
-}
-
-fn rule(code: &str) -> &'static RuleMeta {
-    meta::find(code).unwrap_or(&meta::PARSE_ERROR)
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// The findings `SL601` to `SL604` for one call.
-fn findings(
-    body: &Value,
-    schema: Option<&Value>,
-    protocol: Option<&str>,
-    is_error: bool,
-    target: Target,
-) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let content = body.get("structuredContent");
-    if schema.is_some() && !is_error && content.is_none() {
-        out.push(Finding {
-            rule: rule("SL601"),
-            message: "The tool declares an output schema but the result has no `structuredContent`"
-                .to_owned(),
-        });
-    }
-    if let Some(c) = content.filter(|c| !c.is_object()) {
-        if protocol.is_some_and(|p| p.starts_with("2025-")) {
-            out.push(Finding {
-                rule: rule("SL602"),
-                message: format!(
-                    "`structuredContent` is {} {}, but protocol {} requires an object",
-                    article(kind(c)),
-                    kind(c),
-                    protocol.unwrap_or_default()
-                ),
-            });
-        }
-        if protocol == Some("2026-07-28") && !has_text_fallback(body, c) {
-            out.push(Finding {
-                rule: rule("SL604"),
-                message: format!(
-                    "`structuredContent` is {} {} with no TextContent carrying its JSON",
-                    article(kind(c)),
-                    kind(c)
-                ),
-            });
-        }
-    }
-    if let (Some(schema), Some(Value::Object(c))) = (schema, content) {
-        let wrapped_content = c.len() == 1 && c.contains_key("result");
-        let declares_result = schema
-            .get("properties")
-            .and_then(|p| p.get("result"))
-            .is_some();
-        if is_result_wrapper(schema) && !wrapped_content {
-            out.push(Finding {
-                rule: rule("SL603"),
-                message: "The output schema is a `{\"result\": ...}` wrapper but `structuredContent` is not".to_owned(),
-            });
-        } else if wrapped_content && !declares_result && target != Target::LegacyWrapper {
-            out.push(Finding {
-                rule: rule("SL603"),
-                message: "`structuredContent` is a `{\"result\": ...}` wrapper but the output schema is not".to_owned(),
-            });
-        }
-    }
-    out
-}
-
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    }
-}
-
-/// Whether `content` holds a `TextContent` whose text is `c` as JSON.
-fn has_text_fallback(body: &Value, c: &Value) -> bool {
-    body.get("content")
-        .and_then(Value::as_array)
-        .is_some_and(|blocks| {
-            blocks.iter().any(|b| {
-                b.get("type").and_then(Value::as_str) == Some("text")
-                    && b.get("text")
-                        .and_then(Value::as_str)
-                        .and_then(|t| serde_json::from_str::<Value>(t).ok())
-                        .is_some_and(|parsed| &parsed == c)
-            })
-        })
 }
 
 /// Counts for the summary, by target.
@@ -677,5 +461,149 @@ mod tests {
                 "{schema}"
             );
         }
+    }
+
+    #[test]
+    fn error_results_are_counted_apart_and_do_not_fail() {
+        let capture = format!(
+            "{HANDSHAKE}{}",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"no such city"}],"isError":true}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"n":"x"},"isError":true}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":null,"isError":true}}
+"#
+        );
+        let audit = audit(&capture, &Options::default());
+        let error_results: Vec<bool> = audit.calls.iter().map(|c| c.error_result).collect();
+        // Without `structuredContent`: an error result. With one, even an invalid or a null
+        // one: through the decision like any other result.
+        assert_eq!(error_results, [true, false, false]);
+        assert_eq!(audit.calls[0].target, Target::Missing);
+        assert!(audit.calls[0].findings.is_empty() && !audit.calls[0].fails(false));
+        assert_eq!(audit.error_results(), 1);
+        assert_eq!(audit.count(Target::Missing), (1, 0, 0));
+        assert!(audit.fails(false));
+        let only_errors = format!(
+            "{HANDSHAKE}{}",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"no such city"}],"isError":true}}
+"#
+        );
+        let audit = super::audit(&only_errors, &Options::default());
+        assert!(!audit.fails(true) && audit.error_results() == 1);
+        assert_eq!(summary(&audit)["missing"], json!(0));
+    }
+
+    #[test]
+    fn the_protocol_option_fills_in_only_where_the_capture_gives_none() {
+        let capture = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{},"outputSchema":{"type":"object"}}]}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":{}}}
+"#;
+        let protocols = |protocol: Option<&str>| {
+            let options = Options {
+                protocol: protocol.map(str::to_owned),
+                ..Options::default()
+            };
+            audit(capture, &options)
+                .calls
+                .iter()
+                .map(|c| (c.protocol.clone(), c.target, c.reason.is_some()))
+                .collect::<Vec<_>>()
+        };
+        let p = |s: &str| Some(s.to_owned());
+        assert_eq!(
+            protocols(None),
+            [
+                (None, Target::Schema, true),
+                (p("2026-07-28"), Target::ValidateRoot, false),
+                (p("2025-11-25"), Target::ValidateRoot, false),
+            ]
+        );
+        assert_eq!(
+            protocols(Some("2025-06-18")),
+            [
+                (p("2025-06-18"), Target::Schema, true),
+                (p("2026-07-28"), Target::ValidateRoot, false),
+                (p("2025-11-25"), Target::ValidateRoot, false),
+            ]
+        );
+        assert_eq!(
+            protocols(Some("2025-11-25"))[0],
+            (p("2025-11-25"), Target::ValidateRoot, false)
+        );
+        // An explicit record without a protocol gets it; one with a protocol keeps its own.
+        let records = r#"{"record": {"tool": "t", "metaIdTool": false}, "body": {"structuredContent": {}}}
+{"record": {"tool": "t", "protocol": "2025-06-18", "metaIdTool": false}, "body": {"structuredContent": {}}}
+"#;
+        let options = Options {
+            protocol: p("2026-07-28"),
+            ..Options::default()
+        };
+        let audit = audit(records, &options);
+        let targets: Vec<Target> = audit.calls.iter().map(|c| c.target).collect();
+        assert_eq!(targets, [Target::ValidateRoot, Target::Schema]);
+        assert!(audit.calls[1]
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("protocol 2025-06-18 is not one")));
+    }
+
+    #[test]
+    fn wrapped_captures_are_audited_like_bare_ones() {
+        let bare = format!(
+            "{HANDSHAKE}{}",
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"n":"two"}}}
+"#
+        );
+        let wrapped: String = bare
+            .lines()
+            .enumerate()
+            .map(|(i, line)| match i % 3 {
+                0 => format!("{{\"message\": {line}}}\n"),
+                1 => format!(
+                    "{{\"direction\": \"recv\", \"timestamp\": \"t{i}\", \"message\": {line}}}\n"
+                ),
+                _ => format!("{{\"ts\": {i}, \"data\": {line}}}\n"),
+            })
+            .collect();
+        let (a, b) = (
+            audit(&bare, &Options::default()),
+            audit(&wrapped, &Options::default()),
+        );
+        assert_eq!(calls(&a), calls(&b));
+        assert_eq!(calls(&b), [(json!(2), Target::ValidateRoot, Some(false))]);
+        assert_eq!(b.calls[0].protocol.as_deref(), Some("2025-11-25"));
+        assert!(b.skipped.is_empty() && b.unusable.is_none());
+    }
+
+    #[test]
+    fn captures_that_cannot_be_audited() {
+        let unusable = |text: &str| audit(text, &Options::default()).unusable;
+        assert_eq!(unusable("").as_deref(), Some("the capture is empty"));
+        assert!(unusable("{\"level\":\"info\"}\nnot json\n")
+            .is_some_and(|why| why.starts_with("no JSON-RPC message among 2 lines")));
+        assert!(unusable(HANDSHAKE)
+            .is_some_and(|why| why.starts_with("no tools/call request among 5 JSON-RPC messages")));
+        // Skipped lines alone do not stop an audit.
+        let capture = format!(
+            "{HANDSHAKE}{}",
+            r#"{"level":"info","msg":"x"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"n":2}}}
+"#
+        );
+        let audit = audit(&capture, &Options::default());
+        assert!(audit.unusable.is_none() && !audit.fails(false));
+        assert_eq!(audit.skipped.len(), 1);
+        assert_eq!(audit.skipped[0].line, 6);
     }
 }

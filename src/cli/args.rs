@@ -129,6 +129,15 @@ pub struct CheckArgs {
     #[arg(long)]
     pub only_schemas: bool,
 
+    /// Walk folders without honouring `.gitignore`, `.ignore` and `.git/info/exclude`
+    #[arg(long)]
+    pub no_respect_gitignore: bool,
+
+    /// With `--fix`, never change a file that was not named: a fix that would (a renamed `$id`
+    /// that another file of the project names) is refused
+    #[arg(long)]
+    pub fix_only_named: bool,
+
     /// Print the number of findings per rule instead of the findings
     #[arg(long)]
     pub statistics: bool,
@@ -181,8 +190,9 @@ pub enum AuditFormat {
 /// The options of `schema-lint audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {
-    /// The capture: JSON Lines of JSON-RPC messages, a JSON array of them, or JSON Lines of
-    /// `{"record", "body"}`; `-` reads standard input
+    /// The capture: JSON Lines of JSON-RPC messages (bare, or under a logger's `message` or
+    /// `data` key), a JSON array of them, or JSON Lines of `{"record", "body"}`; `-` reads
+    /// standard input
     pub capture: PathBuf,
 
     /// A tools/list document with the output schemas (needed for the record form; adds to the
@@ -194,6 +204,11 @@ pub struct AuditArgs {
     /// into the schema's own `$defs`/`definitions`)
     #[arg(long, value_delimiter = ',', value_name = "TOOLS")]
     pub meta_id_tools: Option<Vec<String>>,
+
+    /// The protocol of calls whose capture gives none (no protocol in the request's `_meta`,
+    /// no `initialize` result before it; or an explicit record without one)
+    #[arg(long, value_name = "PROTOCOL", value_parser = ["2025-06-18", "2025-11-25", "2026-07-28"])]
+    pub protocol: Option<String>,
 
     /// Also fail on calls that still use the legacy `{"result": ...}` wrapper
     #[arg(long)]

@@ -17,6 +17,7 @@ pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
 pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
     let mut options = crate::audit::Options {
         meta_id_tools: args.meta_id_tools.clone(),
+        protocol: args.protocol.clone(),
         ..crate::audit::Options::default()
     };
     for path in &args.tools {
@@ -46,6 +47,25 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
     };
     let result = crate::audit::audit(&text, &options);
     let name = args.capture.display().to_string();
+    if let Some(why) = &result.unusable {
+        // Nothing was audited: an error, whatever the output format, with the lines that are
+        // not JSON first.
+        use std::fmt::Write;
+        let mut stderr = String::new();
+        for e in &result.input_errors {
+            let _ = writeln!(
+                stderr,
+                "{name}:{}:{}: not JSON: {}",
+                e.line, e.column, e.message
+            );
+        }
+        let _ = writeln!(stderr, "error: {name}: {why}");
+        return Outcome {
+            stderr,
+            code: exit::ERROR,
+            ..Outcome::default()
+        };
+    }
     let stdout = match args.output_format {
         super::args::AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
         super::args::AuditFormat::Json => report::audit::json(&result),

@@ -4,10 +4,11 @@
 use super::args::{CheckArgs, ColorChoice};
 use super::{exit, Outcome};
 use crate::engine::Run;
-use crate::report;
+use crate::report::{self, OutputFormat};
+use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn use_color(choice: ColorChoice) -> bool {
     match choice {
@@ -72,11 +73,33 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
         fix_id: args.fix_id,
         target: args.target.or_else(|| cfg.and_then(|c| c.target)),
         selection,
-        config: config.map(std::sync::Arc::new),
         only_schemas: args.only_schemas,
         memory_budget: (!args.fix && !args.diff)
             .then_some(args.memory_budget.saturating_mul(1 << 20)),
+        respect_ignore_files: !args.no_respect_gitignore,
+        project_root: partial_run_root(paths, cfg.and_then(|c| c.dir.as_deref())),
+        config: config.map(std::sync::Arc::new),
     })
+}
+
+/// The project whose other files a run reads as context: when paths are named (rather than
+/// the whole project walked), the project they belong to, unless one of them is that project's
+/// folder or holds it.
+fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> Option<PathBuf> {
+    if paths.is_empty() {
+        return None;
+    }
+    let start = paths
+        .iter()
+        .find(|p| p.as_os_str() != "-")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let root = crate::workspace::discover::project_root(&start, config_dir);
+    let covers = |p: &PathBuf| {
+        p.as_os_str() != "-"
+            && std::path::absolute(p).is_ok_and(|p| root.starts_with(&p) && p.is_dir())
+    };
+    (!paths.iter().any(covers)).then_some(root)
 }
 
 pub(super) fn check(args: &CheckArgs) -> Outcome {
@@ -128,13 +151,25 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
     let mut outcome = if args.fix || args.diff {
         super::fix::fix(run, args, &settings, style)
     } else {
+        let nothing = run.linted_count() == 0 && !args.quiet;
+        let mut stderr = if nothing
+            && (args.statistics || args.output_format != OutputFormat::Human)
+        {
+            "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
+                .to_owned()
+        } else {
+            String::new()
+        };
+        if !args.quiet {
+            stderr.push_str(&mcp_hint(&run, &settings));
+        }
         let outcome = Outcome {
             stdout: if args.statistics {
                 report::statistics(&run)
             } else {
                 report::render(&run, args.output_format, style)
             },
-            stderr: String::new(),
+            stderr,
             code: exit_code(&run),
         };
         // The process ends right after printing: freeing every span tree one allocation at a
@@ -162,4 +197,46 @@ pub(super) fn exit_code(run: &Run) -> u8 {
     } else {
         exit::CLEAN
     }
+}
+
+/// A note, once per run, when schema files that look like MCP tool output schemas (named or
+/// filed as outputs) are linted as plain JSON Schema, where the MCP rules are off.
+fn mcp_hint(run: &Run, settings: &Settings) -> String {
+    if settings.target.is_some() {
+        return String::new();
+    }
+    let looks_like_output = |path: &Path| {
+        path.components().any(|c| {
+            let c = c.as_os_str().to_string_lossy().to_ascii_lowercase();
+            c.contains("output")
+        })
+    };
+    let outputs: Vec<&str> = run
+        .files
+        .iter()
+        .filter(|f| f.kind == Some(FileKind::Schema) && f.is_linted())
+        .filter(|f| {
+            f.file
+                .path
+                .as_deref()
+                .is_some_and(|p| looks_like_output(p) && !settings.is_mcp_file(Some(p)))
+        })
+        .map(|f| f.file.name.as_str())
+        .collect();
+    let Some(first) = outputs.first() else {
+        return String::new();
+    };
+    format!(
+        "note: {} look{} like MCP tool output schemas (such as `{}`), but schema files are linted \
+         as plain JSON Schema, where the MCP rules (SL5xx) are off: turn them on with \
+         `mcp-files = [\"<glob>\"]` or `target = \"mcp-2025-11-25\"` in schema-lint.toml, or \
+         with `--target mcp-2025-11-25`\n",
+        if outputs.len() == 1 {
+            "1 schema file".to_owned()
+        } else {
+            format!("{} schema files", outputs.len())
+        },
+        if outputs.len() == 1 { "s" } else { "" },
+        report::printable(first)
+    )
 }

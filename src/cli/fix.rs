@@ -6,6 +6,8 @@ use super::{exit, Outcome};
 use crate::engine::Run;
 use crate::report;
 use crate::settings::Settings;
+use crate::syntax::source::{FileId, SourceFile};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -55,13 +57,16 @@ pub(super) fn fix(
     style: report::Style,
 ) -> Outcome {
     let findings_before = run.diagnostics().len();
-    let mut outcome = crate::fix::fix_run(
-        run,
-        settings,
-        args.unsafe_fixes,
-        &crate::fix::write::can_write,
-    );
+    let guard = Guard::of(&run, args.fix_only_named);
+    let can_write = |file: &SourceFile| guard.check(file);
+    let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
     let mut out = Outcome::default();
+    let also: Vec<String> = outcome
+        .changed()
+        .into_iter()
+        .filter(|(f, _)| guard.context.contains(&f.file.id))
+        .map(|(f, _)| format!("`{}`", report::printable(&f.file.name)))
+        .collect();
     let changed: Vec<(PathBuf, Vec<u8>, String, String)> = outcome
         .changed()
         .into_iter()
@@ -105,7 +110,7 @@ pub(super) fn fix(
                 .into_owned()
         });
     let left = outcome.run.diagnostics().len();
-    let summary = format!(
+    let mut summary = format!(
         "Fixed {} in {}; {} left{}\n",
         plural(fixed, "finding"),
         plural(if write_failed { 0 } else { changed.len() }, "file"),
@@ -116,6 +121,13 @@ pub(super) fn fix(
             " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
         }
     );
+    if !also.is_empty() && !write_failed {
+        let _ = writeln!(
+            summary,
+            "Also changed, to follow a renamed `$id`: {} (not named; `--fix-only-named` keeps such files as they are)",
+            also.join(", ")
+        );
+    }
     let mut report = if args.statistics {
         report::statistics(&outcome.run)
     } else {
@@ -144,4 +156,51 @@ pub(super) fn fix(
         exit_code(&outcome.run)
     };
     out
+}
+
+/// Which files a fix may write besides the named ones.
+struct Guard {
+    /// Files of the project that were not named (context): a fix may follow a renamed `$id` into
+    /// them, unless `--fix-only-named` says not to or the named text is standard input (which is
+    /// printed, not written, so no other file may change with it).
+    context: HashSet<FileId>,
+    only_named: bool,
+    from_stdin: bool,
+}
+
+impl Guard {
+    fn of(run: &Run, only_named: bool) -> Self {
+        Self {
+            context: run
+                .files
+                .iter()
+                .filter(|f| f.context)
+                .map(|f| f.file.id)
+                .collect(),
+            only_named,
+            from_stdin: run
+                .files
+                .iter()
+                .any(|f| f.file.path.is_none() && !f.context),
+        }
+    }
+
+    /// Why `file` may not be written, if it may not.
+    fn check(&self, file: &SourceFile) -> Result<(), String> {
+        if self.context.contains(&file.id) {
+            if self.only_named {
+                return Err(format!(
+                    "the fix would also change `{}`, which was not named (`--fix-only-named`)",
+                    file.name
+                ));
+            }
+            if self.from_stdin {
+                return Err(format!(
+                    "the fix would also change `{}`, and fixing standard input changes no other file",
+                    file.name
+                ));
+            }
+        }
+        crate::fix::write::can_write(file)
+    }
 }

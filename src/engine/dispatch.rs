@@ -24,7 +24,13 @@ pub(super) fn lint_document(
         .copied()
         .filter(|r| settings.selection.enabled(r.meta()))
         .collect();
-    let target = settings.target_for(kind, root);
+    // Standard input is matched against the configuration by the name it is given
+    // (`--stdin-filename`).
+    let path = file
+        .path
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from(&file.name));
+    let target = settings.target_for(kind, root, Some(&path));
     let file_cx = FileContext { file, root };
     for rule in &rules {
         rule.check_file(&file_cx, out);
@@ -77,7 +83,7 @@ pub(super) fn lint_document(
             }
         }
     }
-    let per_file = settings.ignored_in(file.path.as_deref());
+    let per_file = settings.ignored_in(Some(&path));
     out.retain(|d| {
         let suppressed = scopes.iter().any(|(scope, sel)| {
             is_within(&d.pointer, scope) && sel.iter().any(|s| matches(s, d.rule))

@@ -3,6 +3,7 @@
 //! ([`stream`]); `--fix` and `--diff` keep every file ([`lint_loaded`]).
 
 mod dispatch;
+mod project;
 mod stream;
 
 use crate::diagnostic::meta::PARSE_ERROR;
@@ -119,7 +120,10 @@ pub(super) fn lint_indexed(
     let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
         .par_iter()
         .map(|f| {
-            let Some(kind) = f.kind.filter(|k| *k != FileKind::Other && !f.settled) else {
+            let Some(kind) = f
+                .kind
+                .filter(|k| *k != FileKind::Other && !f.settled && !f.context)
+            else {
                 return (Vec::new(), None);
             };
             let held;

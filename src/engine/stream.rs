@@ -4,13 +4,14 @@
 //! while the memory budget lasts, else let go and read again when linted.
 
 use super::dispatch::lint_document;
+use super::project::{context_files, Needles};
 use super::{lint_indexed, lint_loaded, Run};
 use crate::index::{IndexInput, RunIndex};
 use crate::rules::RunView;
 use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
-use crate::workspace::discover::{discover, Candidate};
+use crate::workspace::discover::{discover_with, Candidate};
 use crate::workspace::{load_input, Fingerprint, Input, LintedFile};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -105,7 +106,9 @@ pub(super) fn run_in_pool(
     settings: &Settings,
 ) -> Run {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-    let (mut candidates, walk_errors) = discover(paths, &accept);
+    let (mut candidates, walk_errors) =
+        discover_with(paths, &accept, settings.respect_ignore_files);
+    let named = candidates.clone();
     if settings.only_schemas {
         for c in &mut candidates {
             c.explicit = c.path.as_os_str() == "-";
@@ -132,21 +135,36 @@ pub(super) fn run_in_pool(
     }));
     inputs.extend(extra);
     let Some(budget) = settings.memory_budget else {
-        let files: Vec<LintedFile> = inputs
+        let mut files: Vec<LintedFile> = inputs
             .into_par_iter()
             .enumerate()
             .map(|(i, input)| load_input(FileId(i), input))
             .collect();
+        if let Some(root) = &settings.project_root {
+            let mut needles = Needles::default();
+            for f in &files {
+                if let Some(tree) = &f.root {
+                    needles.add(f.file.path.as_deref(), tree);
+                }
+            }
+            let context = context_files(root, &named, &needles, files.len(), settings);
+            files.extend(context);
+        }
         return lint_loaded(files, settings);
     };
     // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
     // the others are read again when linted, one at a time per thread.
     let used = std::sync::atomic::AtomicUsize::new(0);
-    let (mut files, parts): (Vec<LintedFile>, Vec<Option<RunIndex>>) = inputs
+    let with_context = settings.project_root.is_some();
+    let loaded: Vec<(LintedFile, Option<RunIndex>, Needles)> = inputs
         .into_par_iter()
         .enumerate()
         .map(|(i, input)| {
             let mut file = load_input(FileId(i), input);
+            let mut needles = Needles::default();
+            if let (true, Some(tree)) = (with_context, &file.root) {
+                needles.add(file.file.path.as_deref(), tree);
+            }
             let part = index_part(&file, settings);
             if part
                 .as_ref()
@@ -157,9 +175,33 @@ pub(super) fn run_in_pool(
             } else {
                 keep_or_release(&mut file, budget, &used);
             }
-            (file, part)
+            (file, part, needles)
         })
-        .unzip();
+        .collect();
+    let mut files = Vec::with_capacity(loaded.len());
+    let mut parts = Vec::with_capacity(loaded.len());
+    let mut needles = Needles::default();
+    for (file, part, n) in loaded {
+        files.push(file);
+        parts.push(part);
+        needles.merge(n);
+    }
+    if let Some(root) = &settings.project_root {
+        // Context files are indexed, never linted: their trees are let go at once.
+        let context: Vec<(LintedFile, Option<RunIndex>)> =
+            context_files(root, &named, &needles, files.len(), settings)
+                .into_par_iter()
+                .map(|mut file| {
+                    let part = index_part(&file, settings);
+                    keep_or_release(&mut file, 0, &used);
+                    (file, part)
+                })
+                .collect();
+        for (file, part) in context {
+            files.push(file);
+            parts.push(part);
+        }
+    }
     let index = RunIndex::merge(parts.into_iter().flatten().collect());
     // A file settled on its own is linted again if the whole run ties it to another one: a
     // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one

@@ -335,7 +335,9 @@ fn apply_batch(
         let text = apply_edits(&old.file.text, &edits)?;
         let mut source = old.file.clone();
         source.text = Arc::new(text);
+        let context = old.context;
         files[file.0] = load_source(source, true);
+        files[file.0].context = context;
     }
     Ok(lint_loaded(files, settings))
 }

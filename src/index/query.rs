@@ -118,11 +118,21 @@ impl RunIndex {
     }
 
     /// Whether any resource of the run is already called `uri` (absolute) or `raw` (as written).
+    /// The spelling counts too: a client that compiles a tool's schema alone, with no base URI,
+    /// keys its resources by the relative id as written.
     #[must_use]
     pub fn id_taken(&self, raw: &str, resolved: Option<&str>) -> bool {
         resolved.is_some_and(|u| self.by_uri.contains_key(u))
             || self.by_bad_id.contains_key(raw)
             || self.raw_ids.contains(raw)
+    }
+
+    /// Whether any resource of the run is already called `uri`, or has the invalid id `raw`:
+    /// for an id under an absolute `$id`, which every engine resolves against that same base,
+    /// so that the same relative spelling under another base names another resource.
+    #[must_use]
+    pub fn uri_taken(&self, raw: &str, uri: &str) -> bool {
+        self.by_uri.contains_key(uri) || self.by_bad_id.contains_key(raw)
     }
 
     /// The resource `r` names with the part before its `#`, or why there is none.
@@ -146,14 +156,22 @@ impl RunIndex {
         let uri_part = strip_fragment(&r.raw);
         let base = self.resources[r.resource].base.as_deref();
         // An invalid `$id` is found by its spelling, or by where it would resolve once encoded.
+        // Where it would resolve once encoded comes first: the same spelling in another
+        // document (a relative `./t ree` under another base) names another resource. Among
+        // spellings, one of the reference's own schema wins.
         let bad_id = || {
-            self.resources_with_bad_id(uri_part)
-                .first()
+            let lenient = self.resources[r.resource].lenient_base.as_deref();
+            let spelled = self.resources_with_bad_id(uri_part);
+            encoded_absolute(lenient, uri_part)
+                .and_then(|abs| self.by_bad_id_resolved.get(&abs))
+                .and_then(|v| v.first())
                 .or_else(|| {
-                    let lenient = self.resources[r.resource].lenient_base.as_deref();
-                    encoded_absolute(lenient, uri_part)
-                        .and_then(|abs| self.by_bad_id_resolved.get(&abs))
-                        .and_then(|v| v.first())
+                    spelled
+                        .iter()
+                        .find(|&&c| {
+                            self.resources[c].file == r.file && self.resources[c].unit == r.unit
+                        })
+                        .or_else(|| spelled.first())
                 })
                 .copied()
                 .filter(|_| !uri_part.is_empty())

@@ -1,6 +1,7 @@
 //! The audit's output: human (a line per failing call, then the summary) and JSON.
 
 use crate::audit::decision::Target;
+use crate::audit::input::{describe, skipped_places};
 use crate::audit::{summary, Audit, Call};
 use serde_json::{json, Value};
 use std::fmt::Write;
@@ -34,17 +35,30 @@ pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
             e.line, e.column, e.message
         );
     }
+    if let Some(why) = &audit.unusable {
+        let _ = writeln!(out, "error: {name}: {why}");
+        return out;
+    }
+    if !audit.skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "note: {name}: {} skipped: {}",
+            skipped_places(&audit.skipped, audit.form),
+            describe(&audit.skipped, &[], audit.form)
+        );
+    }
     for c in &audit.calls {
         let failing = c.valid == Some(false)
-            || matches!(c.target, Target::Missing | Target::Schema)
+            || (matches!(c.target, Target::Missing | Target::Schema) && !c.error_result)
             || (deny_legacy && c.target == Target::LegacyWrapper);
         if failing {
             let why = match c.target {
-                Target::Schema => format!(
-                    "the audit record {} does not match the record schema (a non-empty `tool`, \
-                     `protocol` 2025-11-25 or 2026-07-28, a boolean `metaIdTool`, nothing else)",
-                    c.record
-                ),
+                Target::Schema => c.reason.clone().unwrap_or_else(|| {
+                    format!(
+                        "the audit record {} does not match the record schema",
+                        c.record
+                    )
+                }),
                 Target::Missing => "no object `structuredContent`".to_owned(),
                 Target::LegacyWrapper if c.valid != Some(false) => {
                     "legacy `{\"result\": ...}` wrapper (--deny-legacy)".to_owned()
@@ -129,6 +143,9 @@ fn summary_line(audit: &Audit) -> String {
         format!("missing {}", audit.count(Target::Missing).0),
         format!("schema {}", audit.count(Target::Schema).0),
     ];
+    if audit.error_results() > 0 {
+        line.push(format!("error results {}", audit.error_results()));
+    }
     if !audit.rpc_errors.is_empty() {
         line.push(format!("JSON-RPC errors {}", audit.rpc_errors.len()));
     }
@@ -139,14 +156,16 @@ fn summary_line(audit: &Audit) -> String {
 }
 
 /// `{"version": 1, "calls": [...], "summary": {...}}`, plus `findings`, `rpc_errors`,
-/// `input_errors` and the `tools/call` requests left `unanswered`.
+/// `input_errors`, the `tools/call` requests left `unanswered`, the `error_results` (counted
+/// apart from `summary.missing`) and the `skipped` values that are not JSON-RPC messages. A
+/// `schema` call has a `reason`, in words.
 #[must_use]
 pub fn json(audit: &Audit) -> String {
     let calls: Vec<Value> = audit
         .calls
         .iter()
         .map(|c| {
-            json!({
+            let mut call = json!({
                 "id": c.id,
                 "line": c.line,
                 "tool": c.tool,
@@ -160,7 +179,11 @@ pub fn json(audit: &Audit) -> String {
                 "findings": c.findings.iter().map(|f| json!({
                     "code": f.rule.code, "name": f.rule.name, "severity": f.rule.severity, "message": f.message,
                 })).collect::<Vec<_>>(),
-            })
+            });
+            if let (Some(reason), Some(o)) = (&c.reason, call.as_object_mut()) {
+                o.insert("reason".to_owned(), json!(reason));
+            }
+            call
         })
         .collect();
     let output = json!({
@@ -177,6 +200,10 @@ pub fn json(audit: &Audit) -> String {
         })).collect::<Vec<_>>(),
         "summary": summary(audit),
         "without_output_schema": audit.without_schema,
+        "error_results": audit.error_results(),
+        "skipped": audit.skipped.iter().map(|s| json!({
+            "line": s.line, "kind": s.kind, "keys": s.keys,
+        })).collect::<Vec<_>>(),
     });
     let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
     text.push('\n');

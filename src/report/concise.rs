@@ -1,4 +1,5 @@
-//! `path:line:col: CODE message`, one line per finding: stable, for problem matchers and grep.
+//! `path:line:col: severity: CODE message` (severity `error`, `warning` or `info`), one line per
+//! finding: stable, for problem matchers (which classify it by the severity) and grep.
 
 use super::printable::printable;
 use super::{position, LineCache};
@@ -12,10 +13,11 @@ pub(crate) fn render(run: &Run) -> String {
         let pos = position(run, d, &mut cache);
         let _ = writeln!(
             out,
-            "{}:{}:{}: {} {}",
+            "{}:{}:{}: {}: {} {}",
             printable(&run.source(d.file).name),
             pos.start.line,
             pos.start.column,
+            d.severity,
             d.rule.code,
             printable(&d.message)
         );

@@ -189,6 +189,10 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 fn summary_line(s: &Summary) -> String {
+    if s.findings == 0 && s.files == 0 {
+        return "No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
+            .to_owned();
+    }
     if s.findings == 0 {
         return format!("All checks passed ({} linted)\n", plural(s.files, "file"));
     }

@@ -22,6 +22,7 @@ struct Raw {
     target: Option<Target>,
     default_dialect: Option<String>,
     per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
+    mcp_files: Option<Vec<String>>,
     rules: Option<RulesRaw>,
 }
 
@@ -71,6 +72,9 @@ pub struct Config {
     pub default_dialect: Option<Draft>,
     /// `[per-file-ignores]`: for files matching each glob, the selectors of rules not reported.
     pub per_file_ignores: Vec<(GlobMatcher, Vec<String>)>,
+    /// Schema files linted as MCP tool schemas (`mcp-files`): `mcp-2025-11-25` instead of
+    /// `json-schema`, unless a target is set.
+    pub mcp_files: Vec<GlobMatcher>,
     /// `[rules.SL506]`.
     pub complexity: ComplexityBounds,
 }
@@ -141,7 +145,11 @@ pub fn load(path: &Path) -> Result<Config, String> {
     }
     Ok(Config {
         path: Some(path.to_path_buf()),
-        dir: path.parent().map(Path::to_path_buf),
+        // Absolute, so that patterns match whatever the working folder (a config found in the
+        // working folder itself has an empty parent).
+        dir: std::path::absolute(path)
+            .ok()
+            .and_then(|p| lexical(&p).parent().map(Path::to_path_buf)),
         include: globs(raw.include)?,
         exclude: globs(raw.exclude)?,
         select: raw.select,
@@ -150,6 +158,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
         target: raw.target,
         default_dialect,
         per_file_ignores,
+        mcp_files: globs(raw.mcp_files)?,
         complexity: raw.rules.and_then(|r| r.sl506).unwrap_or_default(),
     })
 }
@@ -157,7 +166,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
 impl Config {
     /// `path` relative to the configuration's folder, for matching globs.
     fn relative(&self, path: &Path) -> PathBuf {
-        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let absolute = lexical(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
         self.dir
             .as_ref()
             .and_then(|d| {
@@ -177,6 +186,13 @@ impl Config {
             && !self.exclude.iter().any(|g| g.is_match(&relative))
     }
 
+    /// Whether `mcp-files` lists the file at `path`.
+    #[must_use]
+    pub fn is_mcp_file(&self, path: &Path) -> bool {
+        let relative = self.relative(path);
+        self.mcp_files.iter().any(|g| g.is_match(&relative))
+    }
+
     /// The selectors `per-file-ignores` gives the file at `path`.
     #[must_use]
     pub fn ignored_in(&self, path: &Path) -> Vec<&str> {
@@ -187,6 +203,24 @@ impl Config {
             .flat_map(|(_, codes)| codes.iter().map(String::as_str))
             .collect()
     }
+}
+
+/// `path` with its `.` and `..` components resolved by name (`a/b/../c` -> `a/c`), as
+/// `std::path::absolute` leaves them.
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::schema::units::{noted_protocol, FileKind};
 use crate::syntax::document::Node;
 use config::Config;
 use select::Selection;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use target::Target;
 
@@ -37,6 +38,12 @@ pub struct Settings {
     /// files past it are let go once indexed and read again when linted. `None` keeps every
     /// file (what `--fix` needs).
     pub memory_budget: Option<usize>,
+    /// Whether folder walks honour `.gitignore`, `.ignore` and `.git/info/exclude`.
+    pub respect_ignore_files: bool,
+    /// The project the named files belong to, when the run names files rather than walking the
+    /// whole project (pre-commit, one file, standard input): its other schema files are read as
+    /// context, so that references resolve as in a full run. `None`: no context.
+    pub project_root: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -49,6 +56,8 @@ impl Default for Settings {
             config: None,
             only_schemas: false,
             memory_budget: None,
+            respect_ignore_files: true,
+            project_root: None,
         }
     }
 }
@@ -58,13 +67,26 @@ impl Settings {
     /// configuration's), else the protocol revision a dumped `tools/list` notes it was listed
     /// with, else `mcp-2025-11-25` for `tools/list` documents and `json-schema` for schemas.
     #[must_use]
-    pub fn target_for(&self, kind: FileKind, root: &Node) -> Target {
-        self.target.unwrap_or(match kind {
+    pub fn target_for(&self, kind: FileKind, root: &Node, path: Option<&Path>) -> Target {
+        if let Some(target) = self.target {
+            return target;
+        }
+        match kind {
             FileKind::ToolsList => noted_protocol(root)
                 .and_then(Target::of_protocol)
                 .unwrap_or(Target::Mcp20251125),
+            _ if self.is_mcp_file(path) => Target::Mcp20251125,
             _ => Target::JsonSchema,
-        })
+        }
+    }
+
+    /// Whether the configuration's `mcp-files` lists the schema file at `path`.
+    #[must_use]
+    pub fn is_mcp_file(&self, path: Option<&Path>) -> bool {
+        match (&self.config, path) {
+            (Some(config), Some(path)) => config.is_mcp_file(path),
+            _ => false,
+        }
     }
 
     /// The selectors `per-file-ignores` gives the file at `path`.

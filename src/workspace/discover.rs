@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use walkdir::WalkDir;
 
 /// A file to read. `explicit` files are always linted; the others only when they hold a schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,23 +31,67 @@ fn is_skipped_dir(name: &str) -> bool {
     SKIPPED_DIRS.contains(&name) || (name.starts_with('.') && name != "." && name != "..")
 }
 
-/// Whether a file's name marks it as a schema, so that a parse failure found by a walk is
-/// reported: `*.schema.json`, or a file inside a folder named `schema` or `schemas`.
+/// Whether a file's name marks it as a schema or a tool's schema, so that a parse failure found
+/// by a walk is reported: a folder on its path whose name has the word `schema`, `tool` or
+/// `output` (`schemas/`, `tools/`, `output_schemas/`), or a file name that has one of them beside
+/// another word (`tool.schema.json`, `get_weather.output.json`; not `schemas.json`, a list more
+/// often than a schema).
 #[must_use]
 pub fn named_as_schema(path: &Path) -> bool {
+    const WORDS: [&str; 6] = ["schema", "schemas", "tool", "tools", "output", "outputs"];
+    let words = |name: &str| -> Vec<String> {
+        name.split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect()
+    };
+    let in_folder = path.parent().is_some_and(|dir| {
+        dir.components().any(|c| {
+            words(&c.as_os_str().to_string_lossy())
+                .iter()
+                .any(|w| WORDS.contains(&w.as_str()))
+        })
+    });
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem_words = words(&stem);
+    in_folder || (stem_words.len() > 1 && stem_words.iter().any(|w| WORDS.contains(&w.as_str())))
+}
+
+/// Whether a file that does not parse meant to be a schema or a `tools/list` document, so that
+/// a walk reports it instead of passing over it: its name says so ([`named_as_schema`]) or its
+/// text holds `"$id"`, `"outputSchema"`, `"inputSchema"`, or a `"$schema"` naming a
+/// json-schema.org meta-schema. Configuration files that editors let hold comments
+/// (`tsconfig.json`, `.eslintrc.json`, VS Code's `settings.json` ...) name the schema they follow
+/// in `$schema` too, and are left alone.
+#[must_use]
+pub fn meant_as_schema(path: &Path, bytes: &[u8]) -> bool {
+    const COMMENTED_CONFIGS: [&str; 9] = [
+        "tsconfig",
+        "jsconfig",
+        ".eslintrc",
+        "devcontainer",
+        "settings.json",
+        "launch.json",
+        "tasks.json",
+        "extensions.json",
+        "biome.json",
+    ];
     let name = path
         .file_name()
-        .and_then(|n| n.to_str())
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    if name.to_ascii_lowercase().ends_with(".schema.json") {
-        return true;
+    if COMMENTED_CONFIGS.iter().any(|c| name.starts_with(c)) {
+        return false;
     }
-    path.parent().is_some_and(|dir| {
-        dir.components().any(|c| {
-            let c = c.as_os_str().to_string_lossy().to_ascii_lowercase();
-            c == "schema" || c == "schemas"
-        })
-    })
+    let holds = |needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    named_as_schema(path)
+        || holds(b"\"$id\"")
+        || holds(b"\"outputSchema\"")
+        || holds(b"\"inputSchema\"")
+        || (holds(b"\"$schema\"") && holds(b"json-schema.org/"))
 }
 
 fn is_json(path: &Path) -> bool {
@@ -83,10 +126,22 @@ fn file_key(path: &Path) -> FileKey {
 
 /// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
 /// `accept` filters the files found in folders (files named explicitly are always linted).
+/// Folder walks honour `.gitignore`, `.ignore` and `.git/info/exclude`.
 #[must_use]
 pub fn discover(
     paths: &[PathBuf],
     accept: &dyn Fn(&Path) -> bool,
+) -> (Vec<Candidate>, Vec<WalkError>) {
+    discover_with(paths, accept, true)
+}
+
+/// [`discover`], with `respect_ignore_files` deciding whether folder walks honour `.gitignore`,
+/// `.ignore` and `.git/info/exclude` (`--no-respect-gitignore` turns it off).
+#[must_use]
+pub fn discover_with(
+    paths: &[PathBuf],
+    accept: &dyn Fn(&Path) -> bool,
+    respect_ignore_files: bool,
 ) -> (Vec<Candidate>, Vec<WalkError>) {
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -119,38 +174,153 @@ pub fn discover(
             push(&mut out, root.clone(), true);
             continue;
         }
-        let walker = WalkDir::new(root)
-            .follow_links(false)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_entry(|e| {
-                e.depth() == 0
-                    || !e.file_type().is_dir()
-                    || !is_skipped_dir(&e.file_name().to_string_lossy())
-            });
-        for entry in walker {
-            match entry {
-                Ok(entry) => {
-                    let path = entry.path();
-                    // A symlink to a folder is not followed. One that leads nowhere (dangling,
-                    // or a loop) is taken like a file, so that reading it reports why.
-                    let is_file = entry.file_type().is_file()
-                        || (entry.file_type().is_symlink()
-                            && std::fs::metadata(path).map_or(true, |m| !m.is_dir()));
-                    if is_file && is_json(path) && accept(path) {
-                        push(&mut out, path.to_path_buf(), false);
-                    }
-                }
-                Err(e) => errors.push(WalkError {
-                    path: e.path().map_or_else(|| root.clone(), Path::to_path_buf),
-                    message: e
-                        .io_error()
-                        .map_or_else(|| e.to_string(), ToString::to_string),
-                }),
-            }
-        }
+        walk_folder(
+            root,
+            accept,
+            respect_ignore_files,
+            &mut errors,
+            &mut |path| {
+                push(&mut out, path, false);
+            },
+        );
     }
     (out, errors)
+}
+
+/// The `*.json` files under `root` that `accept` takes, in sorted order, without following
+/// symlinked folders and skipping `.git`, `node_modules`, `target`, hidden folders and, when
+/// `respect_ignore_files`, what `.gitignore`, `.ignore` and `.git/info/exclude` ignore.
+fn walk_folder(
+    root: &Path,
+    accept: &dyn Fn(&Path) -> bool,
+    respect_ignore_files: bool,
+    errors: &mut Vec<WalkError>,
+    found: &mut dyn FnMut(PathBuf),
+) {
+    let walker = ignore::WalkBuilder::new(root)
+        .follow_links(false)
+        .hidden(false)
+        .parents(true)
+        .ignore(respect_ignore_files)
+        .git_ignore(respect_ignore_files)
+        .git_global(false)
+        .git_exclude(respect_ignore_files)
+        .require_git(false)
+        .sort_by_file_name(std::cmp::Ord::cmp)
+        .filter_entry(|e| {
+            e.depth() == 0
+                || !e.file_type().is_some_and(|t| t.is_dir())
+                || !is_skipped_dir(&e.file_name().to_string_lossy())
+        })
+        .build();
+    for entry in walker {
+        match entry {
+            Ok(entry) => {
+                let path = entry.path();
+                let Some(kind) = entry.file_type() else {
+                    continue;
+                };
+                // A symlink to a folder is not followed. One that leads nowhere (dangling, or a
+                // loop) is taken like a file, so that reading it reports why.
+                let is_file = kind.is_file()
+                    || (kind.is_symlink() && std::fs::metadata(path).map_or(true, |m| !m.is_dir()));
+                if is_file && is_json(path) && accept(path) {
+                    found(path.to_path_buf());
+                }
+            }
+            Err(e) => errors.push(WalkError {
+                path: walk_error_path(&e).unwrap_or_else(|| root.to_path_buf()),
+                message: walk_error_message(&e),
+            }),
+        }
+    }
+}
+
+/// The path a walk error is about.
+fn walk_error_path(error: &ignore::Error) -> Option<PathBuf> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        _ => None,
+    }
+}
+
+/// A walk error's reason, without the path it names (reports show the path already).
+fn walk_error_message(error: &ignore::Error) -> String {
+    match error {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_error_message(err),
+        ignore::Error::Io(e) => e.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// The project a run belongs to: `config_dir` (the folder of the `schema-lint.toml` in force),
+/// else the root of the version-control checkout holding `start` (the nearest folder with a
+/// `.git`, `.hg`, `.jj` or `.svn`), else the working folder (or, for a path outside it, the
+/// path's own folder).
+#[must_use]
+pub fn project_root(start: &Path, config_dir: Option<&Path>) -> PathBuf {
+    if let Some(dir) = config_dir {
+        return dir.to_path_buf();
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let start = std::path::absolute(start).unwrap_or_else(|_| cwd.clone());
+    let mut dir = if start.is_dir() {
+        Some(start.as_path())
+    } else {
+        start.parent()
+    };
+    while let Some(d) = dir {
+        if [".git", ".hg", ".jj", ".svn"]
+            .iter()
+            .any(|m| d.join(m).exists())
+        {
+            return d.to_path_buf();
+        }
+        dir = d.parent();
+    }
+    // No project marker: the working folder, or the named file's own folder when it lies
+    // outside the working folder.
+    if start.starts_with(&cwd) {
+        cwd
+    } else if start.is_dir() {
+        start
+    } else {
+        start.parent().map_or(cwd, Path::to_path_buf)
+    }
+}
+
+/// The files of the project under `root` (as a folder walk of it finds them) that are not among
+/// `named`: what a partial run (pre-commit, one file, standard input) reads as context.
+#[must_use]
+pub fn other_files(
+    root: &Path,
+    accept: &dyn Fn(&Path) -> bool,
+    respect_ignore_files: bool,
+    named: &[Candidate],
+) -> Vec<PathBuf> {
+    let named: std::collections::HashSet<FileKey> = named
+        .iter()
+        .filter(|c| c.path.as_os_str() != "-")
+        .map(|c| file_key(&c.path))
+        .collect();
+    let mut out = Vec::new();
+    walk_folder(
+        root,
+        accept,
+        respect_ignore_files,
+        &mut Vec::new(),
+        &mut |path| {
+            if !named.contains(&file_key(&path)) {
+                out.push(path);
+            }
+        },
+    );
+    out
 }
 
 #[cfg(test)]
@@ -164,6 +334,13 @@ mod tests {
         assert!(named_as_schema(Path::new("x/Schema/deep/tool.json")));
         assert!(!named_as_schema(Path::new("tsconfig.json")));
         assert!(!named_as_schema(Path::new("schemas.json")));
+        assert!(named_as_schema(Path::new(
+            "outputs/get_weather.output.json"
+        )));
+        assert!(named_as_schema(Path::new("get_weather.output.json")));
+        assert!(named_as_schema(Path::new("output_schemas/a.json")));
+        assert!(!named_as_schema(Path::new("src/config.json")));
+        assert!(!named_as_schema(Path::new("toolbox/settings.json")));
     }
 
     #[cfg(unix)]

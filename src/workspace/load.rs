@@ -1,7 +1,7 @@
 //! Loading: reading a file (or standard input), decoding it, parsing it strictly and deciding
 //! what it holds. A file that cannot be loaded carries its SL100 finding.
 
-use super::discover::{named_as_schema, Candidate};
+use super::discover::{meant_as_schema, Candidate};
 use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::schema::units::{classify, FileKind};
@@ -34,6 +34,12 @@ pub struct LintedFile {
     /// file: a reference from another file lands in it, or one of its own references resolves
     /// elsewhere once every file's ids are known.
     pub settled: bool,
+    /// Whether the file is *context*: a file of the project that was not named on the command
+    /// line (a pre-commit run, one file, standard input), read only because its text mentions
+    /// what the named files declare or reference. It is indexed, so that references resolve as
+    /// in a run over the whole project, and a fix may follow a renamed `$id` into it; it is never
+    /// linted, and nothing is reported about it.
+    pub context: bool,
 }
 
 impl LintedFile {
@@ -41,7 +47,7 @@ impl LintedFile {
     /// whose failure to load is worth reporting).
     #[must_use]
     pub fn is_linted(&self) -> bool {
-        !matches!(self.kind, Some(FileKind::Other))
+        !self.context && !matches!(self.kind, Some(FileKind::Other))
     }
 
     /// Whether reading or parsing the file failed.
@@ -104,7 +110,9 @@ pub enum Input {
     },
 }
 
-fn display_name(path: &std::path::Path) -> String {
+/// How reports name a file at `path`: `/` separators, no leading `./`.
+#[must_use]
+pub fn display_name(path: &std::path::Path) -> String {
     let s = path.to_string_lossy().replace('\\', "/");
     s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
 }
@@ -130,7 +138,6 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             (display_name(&c.path), Some(c.path), c.explicit, read)
         }
     };
-    let reportable = explicit || path.as_deref().is_some_and(named_as_schema);
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {
@@ -139,6 +146,7 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             return load_failure(file, Span::new(0, 0), message);
         }
     };
+    let reportable = explicit || path.as_deref().is_some_and(|p| meant_as_schema(p, &bytes));
     match String::from_utf8(bytes) {
         Ok(text) => load_source(
             SourceFile::from_string(id, name, path, text, explicit),
@@ -195,6 +203,7 @@ fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
         diagnostics: vec![diagnostic],
         released: None,
         settled: false,
+        context: false,
     }
 }
 
@@ -206,6 +215,7 @@ fn skipped(file: SourceFile) -> LintedFile {
         diagnostics: Vec::new(),
         released: None,
         settled: false,
+        context: false,
     }
 }
 
@@ -237,5 +247,6 @@ fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFil
         diagnostics: Vec::new(),
         released: None,
         settled: false,
+        context: false,
     }
 }

@@ -3,7 +3,11 @@
 # whose .pre-commit-config.yaml points at this checkout at its current commit:
 #   1. the check hook fails and names the finding;
 #   2. the fix hook repairs the file and fails, as fixers do, because it changed it;
-#   3. a second run of both passes.
+#   3. a second run of both passes;
+#   4. with two linked files and only one staged, the check hook resolves the reference into the
+#      unstaged one (from the root and from a subfolder);
+#   5. the fix hook, given only the file whose `$id` it renames, follows the rename into the
+#      unstaged file that names it, and says so; the whole repository then lints clean.
 # Usage: tests/integration/pre_commit.sh   (from the repository root; needs the commit checked in)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -67,4 +71,42 @@ grep -q '"name": "demo"' package.json || fail "package.json changed"
 
 echo "== 3. a second run passes"
 "$venv/bin/pre-commit" run --all-files || fail "the second run did not pass"
-echo "pre-commit integration: 3 passed, 0 failed"
+
+# Two linked files, only one of them staged: the hooks get only the staged file, and schema-lint
+# still reads the other one as context.
+cat > schemas/ticket.json <<'JSON'
+{
+  "$id": "urn:my_tool:ticket",
+  "type": "object",
+  "properties": {"id": {"type": "string"}}
+}
+JSON
+cat > schemas/list.json <<'JSON'
+{
+  "type": "object",
+  "properties": {"items": {"type": "array", "items": {"$ref": "urn:my_tool:ticket"}}}
+}
+JSON
+git add -A && git commit -qm "two linked schemas" --no-verify
+
+echo "== 4. only list.json staged: its reference into ticket.json resolves (from the root and a subfolder)"
+sed -i 's/"type": "object",/"type": "object", "title": "List",/' schemas/list.json
+git add schemas/list.json
+out=$("$venv/bin/pre-commit" run schema-lint 2>&1) || { echo "$out"; fail "the check hook failed on a staged list.json"; }
+echo "$out" | grep -q "SL30[23]" && fail "the check hook did not see ticket.json: $out"
+out=$(cd schemas && "$venv/bin/pre-commit" run schema-lint 2>&1) || { echo "$out"; fail "the check hook failed from a subfolder"; }
+git commit -qm "list title" --no-verify
+
+echo "== 5. only ticket.json staged: the fix hook renames its \$id and follows it into list.json"
+sed -i 's/"type": "object",/"type": "object", "title": "Ticket",/' schemas/ticket.json
+git add schemas/ticket.json
+set +e
+out=$(cd schemas && "$venv/bin/pre-commit" run schema-lint-fix 2>&1); code=$?
+set -e
+echo "$out" | tail -8
+[ "$code" -ne 0 ] || fail "the fix hook passed although it changed files"
+grep -q '"\$id": "urn:my-tool:ticket"' schemas/ticket.json || fail "the fix hook did not rename the \$id"
+grep -q '"\$ref": "urn:my-tool:ticket"' schemas/list.json || fail "the fix hook left list.json's \$ref dangling"
+echo "$out" | grep -q "Also changed" || fail "the fix hook did not say it also changed list.json"
+"$venv/bin/pre-commit" run --all-files || fail "the whole repository does not lint clean after the fix"
+echo "pre-commit integration: 5 passed, 0 failed"

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::fix::Edit;
 use crate::diagnostic::fix::{Applicability, Fix};
-use crate::rules::edits::rename::{rename_edits, unique_id};
+use crate::rules::edits::rename::{rename_edits, unique_id, RefForm};
 use crate::rules::UnitContext;
 use crate::schema::walk::Subschema;
 use crate::settings::FixIdMode;
@@ -80,7 +80,7 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
     let repaired = underscore_repair(value)?;
     let repaired = crate::syntax::uri::normalize_reference(&repaired).unwrap_or(repaired);
     let new = unique_id(index, resource, &repaired);
-    let edits = rename_edits(cx.run, resource, &new);
+    let edits = rename_edits(cx.run, resource, &new, RefForm::Kept);
     let ref_count = edits.len() - 1;
     let title = match ref_count {
         0 => format!("Rename `{keyword}` `{value}` to `{new}`"),

@@ -26,9 +26,20 @@ impl Rule for InvalidIdUri {
             };
             let keyword = sub.draft.id_keyword();
             let help = match underscore_repair(value) {
+                // A bare name (`my_tool_output`) can become a URN; a path (`./b_ase.json`) or
+                // a URL stays what it is.
+                Some(fixed) if fixed.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+                    && !fixed.starts_with('.')
+                    && !fixed.to_ascii_lowercase().ends_with(".json") =>
+                {
+                    format!(
+                        "Rename it to `{fixed}`, or to an absolute URI such as `urn:mcp:{fixed}`, and update the \
+                         `$ref`s that name it; or drop the `{keyword}` and reach this schema through `$defs`"
+                    )
+                }
                 Some(fixed) => format!(
-                    "Rename it to `{fixed}`, or to an absolute URI such as `urn:mcp:{fixed}`, and update the \
-                     `$ref`s that name it; or drop the `{keyword}` and reach this schema through `$defs`"
+                    "Rename it to `{fixed}` and update the `$ref`s that name it; or drop the `{keyword}` \
+                     and reach this schema through `$defs`"
                 ),
                 None => format!(
                     "This value needs a human: write a valid URI reference ({}), or drop the `{keyword}`",

@@ -3,7 +3,7 @@
 use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::meta::SL206 as META;
 use crate::diagnostic::Diagnostic;
-use crate::rules::edits::rename::rename_edits;
+use crate::rules::edits::rename::{rename_edits, RefForm};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::uri::strip_fragment;
 use crate::syntax::uri::{check_uri_reference, normalize_reference, urn_problem};
@@ -69,7 +69,7 @@ fn normalize_fix(cx: &UnitContext<'_>, pointer: &str, value: &str, normal: &str)
         .filter(|r| strip_fragment(&r.raw) == old_uri)
         .map(|r| (r.file, r.span))
         .collect();
-    let mut edits = rename_edits(cx.run, resource, normal);
+    let mut edits = rename_edits(cx.run, resource, normal, RefForm::Normal);
     if edits.is_empty() {
         return None;
     }

@@ -1,0 +1,105 @@
+//! The audit's findings beyond the four targets: `SL601` to `SL604`, per call.
+
+use super::decision::{is_result_wrapper, Target};
+use super::Finding;
+use crate::diagnostic::meta::{self, RuleMeta};
+use serde_json::Value;
+
+fn rule(code: &str) -> &'static RuleMeta {
+    meta::find(code).unwrap_or(&meta::PARSE_ERROR)
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The findings `SL601` to `SL604` for one call.
+pub(super) fn findings(
+    body: &Value,
+    schema: Option<&Value>,
+    protocol: Option<&str>,
+    is_error: bool,
+    target: Target,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let content = body.get("structuredContent");
+    if schema.is_some() && !is_error && content.is_none() {
+        out.push(Finding {
+            rule: rule("SL601"),
+            message: "The tool declares an output schema but the result has no `structuredContent`"
+                .to_owned(),
+        });
+    }
+    if let Some(c) = content.filter(|c| !c.is_object()) {
+        if protocol.is_some_and(|p| p.starts_with("2025-")) {
+            out.push(Finding {
+                rule: rule("SL602"),
+                message: format!(
+                    "`structuredContent` is {} {}, but protocol {} requires an object",
+                    article(kind(c)),
+                    kind(c),
+                    protocol.unwrap_or_default()
+                ),
+            });
+        }
+        if protocol == Some("2026-07-28") && !has_text_fallback(body, c) {
+            out.push(Finding {
+                rule: rule("SL604"),
+                message: format!(
+                    "`structuredContent` is {} {} with no TextContent carrying its JSON",
+                    article(kind(c)),
+                    kind(c)
+                ),
+            });
+        }
+    }
+    if let (Some(schema), Some(Value::Object(c))) = (schema, content) {
+        let wrapped_content = c.len() == 1 && c.contains_key("result");
+        let declares_result = schema
+            .get("properties")
+            .and_then(|p| p.get("result"))
+            .is_some();
+        if is_result_wrapper(schema) && !wrapped_content {
+            out.push(Finding {
+                rule: rule("SL603"),
+                message: "The output schema is a `{\"result\": ...}` wrapper but `structuredContent` is not".to_owned(),
+            });
+        } else if wrapped_content && !declares_result && target != Target::LegacyWrapper {
+            out.push(Finding {
+                rule: rule("SL603"),
+                message: "`structuredContent` is a `{\"result\": ...}` wrapper but the output schema is not".to_owned(),
+            });
+        }
+    }
+    out
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// Whether `content` holds a `TextContent` whose text is `c` as JSON.
+fn has_text_fallback(body: &Value, c: &Value) -> bool {
+    body.get("content")
+        .and_then(Value::as_array)
+        .is_some_and(|blocks| {
+            blocks.iter().any(|b| {
+                b.get("type").and_then(Value::as_str) == Some("text")
+                    && b.get("text")
+                        .and_then(Value::as_str)
+                        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+                        .is_some_and(|parsed| &parsed == c)
+            })
+        })
+}

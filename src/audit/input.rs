@@ -1,0 +1,560 @@
+//! What a capture holds, and whether it can be audited at all.
+//!
+//! Each JSON value [`super::capture::read`] finds is one of:
+//! - a JSON-RPC message: an object with `"jsonrpc": "2.0"` and a string `method` (a request or a
+//!   notification) or an `id` with a `result` or an `error` (a response). A logger that drops
+//!   `jsonrpc` is understood too, as long as the object has JSON-RPC members only;
+//! - a logger's wrapper around messages: an object that is no message itself and whose `message`
+//!   or `data` member (exactly one of the two) is a message or a batch of messages. Whatever the
+//!   logger puts beside it (`direction`, `timestamp`, `time`, `ts`, ...) is ignored: the order of
+//!   the capture is the order of the traffic;
+//! - an audit record of the explicit form, `{"record", "body"}` (a capture holding any is read as
+//!   records);
+//! - anything else: skipped, counted, and described in words ([`describe`]).
+//!
+//! A capture cannot be audited ([`Input::unusable`]) when it is empty, when nothing in it is a
+//! JSON-RPC message or a record, or when none of its messages is a `tools/call` request.
+
+use super::capture::{is_explicit_record, Capture, InputError, Message};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The members of a JSON-RPC 2.0 message.
+const RPC_KEYS: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+
+/// The members a logger's wrapper may hold its message under.
+pub const PAYLOAD_KEYS: [&str; 2] = ["message", "data"];
+
+/// A JSON value of the capture that is neither a JSON-RPC message (bare or wrapped) nor an audit
+/// record: skipped and counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// 1-based line of the value (its position, in a capture that is one JSON array).
+    pub line: usize,
+    /// What it is: `object`, `array`, `string`, `number`, `boolean`, `null`, or `message` (a
+    /// JSON-RPC message in a capture of audit records).
+    pub kind: &'static str,
+    /// An object's keys, sorted (empty for the other kinds).
+    pub keys: Vec<String>,
+}
+
+impl Skipped {
+    fn of(line: usize, value: &Value, records: bool) -> Skipped {
+        let kind = match value {
+            Value::Object(_) if records && is_message(value) => "message",
+            Value::Object(_) => "object",
+            Value::Array(_) => "array",
+            Value::String(_) => "string",
+            Value::Number(_) => "number",
+            Value::Bool(_) => "boolean",
+            Value::Null => "null",
+        };
+        let mut keys: Vec<String> = value
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        keys.sort();
+        Skipped { line, kind, keys }
+    }
+}
+
+/// How a capture is laid out.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Form {
+    /// One JSON array (positions are places in it), not JSON Lines.
+    pub array: bool,
+    /// Audit records of the explicit form, not JSON-RPC traffic.
+    pub records: bool,
+}
+
+impl Form {
+    /// What a position is called, singular and plural.
+    fn place(self) -> (&'static str, &'static str) {
+        if self.array {
+            ("element", "elements")
+        } else {
+            ("line", "lines")
+        }
+    }
+}
+
+/// A capture, sorted out.
+#[derive(Debug, Default)]
+pub struct Input {
+    /// The JSON-RPC messages, out of their wrappers (each at the line of its wrapper).
+    pub messages: Vec<Message>,
+    /// The explicit audit records (`{"record", "body"}`).
+    pub records: Vec<Message>,
+    /// The JSON values that are neither.
+    pub skipped: Vec<Skipped>,
+    /// The lines that are not JSON.
+    pub errors: Vec<InputError>,
+    /// How the capture is laid out.
+    pub form: Form,
+}
+
+/// Whether `value` is a JSON-RPC message (see the module's documentation).
+#[must_use]
+pub fn is_message(value: &Value) -> bool {
+    let Some(o) = value.as_object() else {
+        return false;
+    };
+    let shaped = o.get("method").is_some_and(Value::is_string)
+        || (o.contains_key("id") && (o.contains_key("result") || o.contains_key("error")));
+    shaped
+        && match o.get("jsonrpc") {
+            Some(version) => version == "2.0",
+            None => o.keys().all(|k| RPC_KEYS.contains(&k.as_str())),
+        }
+}
+
+fn holds_messages(payload: &Value) -> bool {
+    is_message(payload)
+        || payload
+            .as_array()
+            .is_some_and(|batch| !batch.is_empty() && batch.iter().all(is_message))
+}
+
+/// The messages a logger's wrapper holds, or the value back when it is no wrapper.
+fn unwrap(value: Value) -> Result<Vec<Value>, Value> {
+    let Value::Object(mut o) = value else {
+        return Err(value);
+    };
+    let keys: Vec<&str> = PAYLOAD_KEYS
+        .into_iter()
+        .filter(|k| o.get(*k).is_some_and(holds_messages))
+        .collect();
+    let payload = match keys.as_slice() {
+        [key] => o.remove(*key),
+        _ => None,
+    };
+    match payload {
+        Some(Value::Array(batch)) => Ok(batch),
+        Some(message) => Ok(vec![message]),
+        None => Err(Value::Object(o)),
+    }
+}
+
+/// Sorts a capture's values into messages (unwrapped), records, and the rest.
+#[must_use]
+pub fn sort(capture: Capture) -> Input {
+    let records = capture
+        .messages
+        .iter()
+        .any(|m| is_explicit_record(&m.value));
+    let mut input = Input {
+        errors: capture.errors,
+        form: Form {
+            array: capture.array,
+            records,
+        },
+        ..Input::default()
+    };
+    for Message { line, value } in capture.messages {
+        if records {
+            if is_explicit_record(&value) {
+                input.records.push(Message { line, value });
+            } else {
+                input.skipped.push(Skipped::of(line, &value, true));
+            }
+        } else if is_message(&value) {
+            input.messages.push(Message { line, value });
+        } else {
+            match unwrap(value) {
+                Ok(inner) => input
+                    .messages
+                    .extend(inner.into_iter().map(|value| Message { line, value })),
+                Err(value) => input.skipped.push(Skipped::of(line, &value, false)),
+            }
+        }
+    }
+    input
+}
+
+impl Input {
+    /// Why the capture cannot be audited, in plain words; `None` when it can.
+    #[must_use]
+    pub fn unusable(&self) -> Option<String> {
+        let not_json: Vec<usize> = self.errors.iter().map(|e| e.line).collect();
+        if self.messages.is_empty() && self.records.is_empty() {
+            if self.skipped.is_empty() && not_json.is_empty() {
+                return Some(if self.form.array {
+                    "the capture is an empty JSON array".to_owned()
+                } else {
+                    "the capture is empty".to_owned()
+                });
+            }
+            let places: BTreeSet<usize> = self
+                .skipped
+                .iter()
+                .map(|s| s.line)
+                .chain(not_json.iter().copied())
+                .collect();
+            let (one, many) = if self.form.array && not_json.is_empty() {
+                self.form.place()
+            } else {
+                ("line", "lines")
+            };
+            return Some(format!(
+                "no JSON-RPC message among {} {}: {}",
+                places.len(),
+                if places.len() == 1 { one } else { many },
+                describe(&self.skipped, &not_json, self.form)
+            ));
+        }
+        let is_call = |m: &Message| {
+            m.value.get("method").and_then(Value::as_str) == Some("tools/call")
+                && m.value.get("id").is_some()
+        };
+        if self.form.records || self.messages.iter().any(is_call) {
+            return None;
+        }
+        let methods: BTreeSet<&str> = self
+            .messages
+            .iter()
+            .filter_map(|m| m.value.get("method").and_then(Value::as_str))
+            .collect();
+        let n = self.messages.len();
+        let mut why = format!(
+            "no tools/call request among {n} JSON-RPC message{} ({})",
+            if n == 1 { "" } else { "s" },
+            if methods.is_empty() {
+                "responses only".to_owned()
+            } else {
+                format!("methods: {}", list(methods.iter(), 10))
+            }
+        );
+        if !self.skipped.is_empty() || !not_json.is_empty() {
+            why.push_str("; besides them, ");
+            why.push_str(&describe(&self.skipped, &not_json, self.form));
+        }
+        Some(why)
+    }
+}
+
+/// The kinds of skipped values, in the order [`describe`] tells them, with their names in
+/// words: in a capture of JSON-RPC traffic, and in one of audit records.
+const KINDS: [(&str, [&str; 2], [&str; 2]); 7] = [
+    (
+        "object",
+        [
+            "JSON object that is not a JSON-RPC message",
+            "JSON objects that are not JSON-RPC messages",
+        ],
+        [
+            "JSON object that is not an audit record",
+            "JSON objects that are not audit records",
+        ],
+    ),
+    (
+        "message",
+        ["JSON-RPC message", "JSON-RPC messages"],
+        [
+            "JSON-RPC message among audit records",
+            "JSON-RPC messages among audit records",
+        ],
+    ),
+    (
+        "array",
+        ["JSON array", "JSON arrays"],
+        ["JSON array", "JSON arrays"],
+    ),
+    (
+        "string",
+        ["JSON string", "JSON strings"],
+        ["JSON string", "JSON strings"],
+    ),
+    (
+        "number",
+        ["JSON number", "JSON numbers"],
+        ["JSON number", "JSON numbers"],
+    ),
+    (
+        "boolean",
+        ["JSON boolean", "JSON booleans"],
+        ["JSON boolean", "JSON booleans"],
+    ),
+    (
+        "null",
+        ["JSON null", "JSON nulls"],
+        ["JSON null", "JSON nulls"],
+    ),
+];
+
+/// The skipped values and the lines that are not JSON, in words: `2 JSON objects that are not
+/// JSON-RPC messages (keys: level, msg, time; lines 1, 2), 1 line that is not JSON (line 3)`.
+#[must_use]
+pub fn describe(skipped: &[Skipped], not_json: &[usize], form: Form) -> String {
+    let mut parts = Vec::new();
+    for (kind, traffic, records) in KINDS {
+        let these: Vec<&Skipped> = skipped.iter().filter(|s| s.kind == kind).collect();
+        if these.is_empty() {
+            continue;
+        }
+        let [one, many] = if form.records { records } else { traffic };
+        let mut details = Vec::new();
+        let keys: BTreeSet<&str> = these
+            .iter()
+            .flat_map(|s| s.keys.iter().map(String::as_str))
+            .collect();
+        if kind == "object" && !keys.is_empty() {
+            details.push(format!("keys: {}", list(keys.iter(), 8)));
+        }
+        details.push(places(these.iter().map(|s| s.line), form.place()));
+        parts.push(format!(
+            "{} {} ({})",
+            these.len(),
+            if these.len() == 1 { one } else { many },
+            details.join("; ")
+        ));
+    }
+    if !not_json.is_empty() {
+        parts.push(format!(
+            "{} {} ({})",
+            not_json.len(),
+            if not_json.len() == 1 {
+                "line that is not JSON"
+            } else {
+                "lines that are not JSON"
+            },
+            places(not_json.iter().copied(), ("line", "lines"))
+        ));
+    }
+    parts.join(", ")
+}
+
+/// How many distinct places (lines, or elements of an array) the skipped values are at.
+#[must_use]
+pub fn skipped_places(skipped: &[Skipped], form: Form) -> String {
+    let n = skipped
+        .iter()
+        .map(|s| s.line)
+        .collect::<BTreeSet<_>>()
+        .len();
+    let (one, many) = form.place();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `lines 1, 2, 3, 4, 5, ...`: where, the first five places.
+fn places(at: impl Iterator<Item = usize>, (one, many): (&str, &str)) -> String {
+    let at: BTreeSet<usize> = at.collect();
+    format!(
+        "{} {}",
+        if at.len() == 1 { one } else { many },
+        list(at.iter(), 5)
+    )
+}
+
+/// `a, b, c, ...`: the first `max` items.
+fn list<T: ToString>(items: impl ExactSizeIterator<Item = T>, max: usize) -> String {
+    let more = items.len() > max;
+    let mut words: Vec<String> = items.take(max).map(|i| i.to_string()).collect();
+    if more {
+        words.push("...".to_owned());
+    }
+    words.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::capture::read;
+    use super::*;
+    use serde_json::json;
+
+    fn sorted(text: &str) -> Input {
+        sort(read(text))
+    }
+
+    #[test]
+    fn what_a_message_is() {
+        assert!(is_message(&json!({"jsonrpc": "2.0", "method": "ping"})));
+        assert!(is_message(
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {}})
+        ));
+        assert!(is_message(
+            &json!({"jsonrpc": "2.0", "id": null, "error": {"code": 1, "message": "x"}})
+        ));
+        // A logger that drops `jsonrpc`, and one that adds its own keys beside it.
+        assert!(is_message(
+            &json!({"id": 1, "method": "tools/call", "params": {}})
+        ));
+        assert!(is_message(
+            &json!({"jsonrpc": "2.0", "id": 1, "result": {}, "direction": "recv"})
+        ));
+        // Another logger's shape, an HTTP access log, another JSON-RPC version, a bare id.
+        assert!(!is_message(
+            &json!({"level": "info", "msg": "hi", "time": 1})
+        ));
+        assert!(!is_message(
+            &json!({"method": "POST", "url": "/mcp", "id": "r1"})
+        ));
+        assert!(!is_message(
+            &json!({"jsonrpc": "1.0", "id": 1, "result": 2})
+        ));
+        assert!(!is_message(&json!({"jsonrpc": "2.0", "id": 1})));
+        assert!(!is_message(&json!([{"jsonrpc": "2.0", "method": "ping"}])));
+    }
+
+    #[test]
+    fn wrapped_shapes_are_unwrapped() {
+        let text = r#"{"message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}}
+{"direction": "send", "timestamp": "2026-01-01T00:00:00Z", "message": {"jsonrpc": "2.0", "id": 2, "method": "ping"}}
+{"direction": "recv", "time": 1767225600, "message": {"jsonrpc": "2.0", "id": 1, "result": {}}}
+{"ts": 1.5, "data": {"jsonrpc": "2.0", "method": "notifications/initialized"}}
+{"direction": "recv", "message": [{"jsonrpc": "2.0", "id": 3, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {}}]}
+{"jsonrpc": "2.0", "id": 4, "method": "tools/call"}
+"#;
+        let input = sorted(text);
+        let got: Vec<(usize, Value)> = input
+            .messages
+            .iter()
+            .map(|m| (m.line, m.value["id"].clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, json!(1)),
+                (2, json!(2)),
+                (3, json!(1)),
+                (4, Value::Null),
+                (5, json!(3)),
+                (5, json!(2)),
+                (6, json!(4)),
+            ]
+        );
+        assert!(input.skipped.is_empty() && input.unusable().is_none());
+    }
+
+    #[test]
+    fn what_is_not_unwrapped() {
+        // The payload is not a message; both `message` and `data` hold one; a message as a string.
+        let text = r#"{"level": "info", "message": "server started", "time": 1}
+{"message": {"jsonrpc": "2.0", "method": "a"}, "data": {"jsonrpc": "2.0", "method": "b"}}
+{"message": "{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}"}
+{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+"#;
+        let input = sorted(text);
+        assert_eq!(input.messages.len(), 1);
+        let skipped: Vec<(usize, &str, Vec<String>)> = input
+            .skipped
+            .iter()
+            .map(|s| (s.line, s.kind, s.keys.clone()))
+            .collect();
+        assert_eq!(
+            skipped,
+            [
+                (
+                    1,
+                    "object",
+                    vec!["level".into(), "message".into(), "time".into()]
+                ),
+                (2, "object", vec!["data".into(), "message".into()]),
+                (3, "object", vec!["message".into()]),
+            ]
+        );
+        assert_eq!(
+            describe(&input.skipped, &[], input.form),
+            "3 JSON objects that are not JSON-RPC messages (keys: data, level, message, time; \
+             lines 1, 2, 3)"
+        );
+    }
+
+    #[test]
+    fn an_empty_capture() {
+        for text in ["", "\n\n  \n", "\u{feff}"] {
+            assert_eq!(
+                sorted(text).unusable().as_deref(),
+                Some("the capture is empty")
+            );
+        }
+        assert_eq!(
+            sorted(" [ ] ").unusable().as_deref(),
+            Some("the capture is an empty JSON array")
+        );
+    }
+
+    #[test]
+    fn a_capture_of_something_else() {
+        let text = "{\"level\":\"info\",\"msg\":\"up\",\"time\":1}\n{\"level\":\"debug\",\"msg\":\"x\",\"time\":2}\nGET /mcp 200\n";
+        assert_eq!(
+            sorted(text).unusable().as_deref(),
+            Some(
+                "no JSON-RPC message among 3 lines: 2 JSON objects that are not JSON-RPC \
+                 messages (keys: level, msg, time; lines 1, 2), 1 line that is not JSON (line 3)"
+            )
+        );
+        let text = "\"a\"\n1\n2\nnull\ntrue\n[[1]]\n";
+        assert_eq!(
+            sorted(text).unusable().as_deref(),
+            Some(
+                "no JSON-RPC message among 6 lines: 1 JSON array (line 6), 1 JSON string \
+                 (line 1), 2 JSON numbers (lines 2, 3), 1 JSON boolean (line 5), 1 JSON null \
+                 (line 4)"
+            )
+        );
+        assert_eq!(
+            sorted("[{\"a\": 1}, {\"b\": 2}]").unusable().as_deref(),
+            Some(
+                "no JSON-RPC message among 2 elements: 2 JSON objects that are not JSON-RPC \
+                 messages (keys: a, b; elements 1, 2)"
+            )
+        );
+        // A broken JSON array is one error at its line.
+        assert_eq!(
+            sorted("[{\"a\": 1},\n oops]").unusable().as_deref(),
+            Some("no JSON-RPC message among 1 line: 1 line that is not JSON (line 2)")
+        );
+        // Many places are cut short.
+        let many = "{\"k\": 1}\n".repeat(7);
+        assert!(sorted(&many)
+            .unusable()
+            .unwrap()
+            .ends_with("(keys: k; lines 1, 2, 3, 4, 5, ...)"));
+    }
+
+    #[test]
+    fn a_capture_without_calls() {
+        let text = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}
+{"level":"info","msg":"done"}
+"#;
+        assert_eq!(
+            sorted(text).unusable().as_deref(),
+            Some(
+                "no tools/call request among 5 JSON-RPC messages (methods: initialize, \
+                 notifications/initialized, tools/list); besides them, 1 JSON object that is \
+                 not a JSON-RPC message (keys: level, msg; line 6)"
+            )
+        );
+        assert_eq!(
+            sorted("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n")
+                .unusable()
+                .as_deref(),
+            Some("no tools/call request among 1 JSON-RPC message (responses only)")
+        );
+        // A tools/call without an id is a notification nobody answers: no call either.
+        assert!(sorted("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\"}\n")
+            .unusable()
+            .is_some());
+    }
+
+    #[test]
+    fn a_capture_of_records() {
+        let text = r#"{"record": {"tool": "t", "protocol": "2025-11-25", "metaIdTool": false}, "body": {}}
+{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+{"note": "x"}
+"#;
+        let input = sorted(text);
+        assert!(input.form.records && input.unusable().is_none());
+        assert_eq!(input.records.len(), 1);
+        assert_eq!(
+            describe(&input.skipped, &[], input.form),
+            "1 JSON object that is not an audit record (keys: note; line 3), 1 JSON-RPC message \
+             among audit records (line 2)"
+        );
+        assert_eq!(skipped_places(&input.skipped, input.form), "2 lines");
+    }
+}

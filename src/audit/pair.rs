@@ -1,0 +1,202 @@
+//! Pairing each `tools/call` request of a capture with its response, and finding each call's
+//! protocol and the tools' output schemas on the way.
+
+use super::capture::Message;
+use super::decision::is_meta_id_schema;
+use super::{Audit, Options, RpcError, PROTOCOL_META};
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+
+/// A call to decide once every `tools/list` of the capture is known: the audit record built for
+/// it, the result, the request's id, and the line of the response.
+pub(super) struct Exchange {
+    pub record: Value,
+    pub body: Value,
+    pub id: Value,
+    pub line: usize,
+}
+
+/// A tool as `tools/list` declared it.
+pub(super) struct Tool {
+    pub output_schema: Option<Value>,
+}
+
+pub(super) fn tools_of(list: &Value, into: &mut HashMap<String, Tool>) {
+    let tools = list
+        .get("tools")
+        .or_else(|| list.get("result").and_then(|r| r.get("tools")))
+        .and_then(Value::as_array);
+    for tool in tools.into_iter().flatten() {
+        if let Some(name) = tool.get("name").and_then(Value::as_str) {
+            into.insert(
+                name.to_owned(),
+                Tool {
+                    output_schema: tool.get("outputSchema").cloned(),
+                },
+            );
+        }
+    }
+}
+
+/// A JSON-RPC id as a key: `0` and `"0"` stay apart.
+fn id_key(id: &Value) -> String {
+    id.to_string()
+}
+
+struct Request {
+    id: Value,
+    line: usize,
+    tool: Option<String>,
+    protocol: Option<String>,
+}
+
+/// A request still waiting for its response.
+struct Pending {
+    method: String,
+    line: usize,
+    /// `Some` for a `tools/call`.
+    call: Option<Request>,
+}
+
+/// Pairs `tools/call` requests with their responses (by id, in any order), following the
+/// protocol of each call: the request's `_meta` protocol, else the session's `initialize`, else
+/// `--protocol` ([`Options::protocol`]).
+/// Every request is tracked, whoever sent it: JSON-RPC ids are unique per sender only, so a
+/// server's request (`roots/list`, `ping`, ...) may share its id with an open `tools/call`.
+pub(super) fn pair(
+    messages: &[Message],
+    tools: &mut HashMap<String, Tool>,
+    calls: &mut Vec<Exchange>,
+    out: &mut Audit,
+    options: &Options,
+) {
+    let mut session_protocol: Option<String> = None;
+    let mut pending: HashMap<String, Vec<Pending>> = HashMap::new();
+    for m in messages {
+        let v = &m.value;
+        if let Some(method) = v.get("method").and_then(Value::as_str) {
+            // A notification has no id and gets no response.
+            if let Some(id) = v.get("id") {
+                let call = (method == "tools/call").then(|| {
+                    let params = v.get("params");
+                    let meta_protocol = params
+                        .and_then(|p| p.get("_meta"))
+                        .and_then(|meta| meta.get(PROTOCOL_META))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
+                    Request {
+                        id: id.clone(),
+                        line: m.line,
+                        tool: params
+                            .and_then(|p| p.get("name"))
+                            .and_then(Value::as_str)
+                            .map(str::to_owned),
+                        protocol: meta_protocol
+                            .or_else(|| session_protocol.clone())
+                            .or_else(|| options.protocol.clone()),
+                    }
+                });
+                pending.entry(id_key(id)).or_default().push(Pending {
+                    method: method.to_owned(),
+                    line: m.line,
+                    call,
+                });
+            }
+            continue;
+        }
+        let Some(id) = v.get("id") else { continue };
+        if let Some(result) = v.get("result") {
+            if result.get("tools").is_some_and(Value::is_array) {
+                tools_of(result, tools);
+            }
+            if let Some(p) = result.get("protocolVersion").and_then(Value::as_str) {
+                if result.get("capabilities").is_some() || result.get("serverInfo").is_some() {
+                    session_protocol = Some(p.to_owned());
+                }
+            }
+        }
+        let key = id_key(id);
+        let Some(open) = pending.get_mut(&key).filter(|o| !o.is_empty()) else {
+            continue;
+        };
+        let answered = open.remove(answered_request(open, v));
+        if open.is_empty() {
+            pending.remove(&key);
+        }
+        let Some(request) = answered.call else {
+            continue;
+        };
+        if let Some(error) = v.get("error") {
+            out.rpc_errors.push(RpcError {
+                id: request.id,
+                line: m.line,
+                tool: request.tool,
+                code: error.get("code").and_then(Value::as_i64),
+                message: error
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+            });
+            continue;
+        }
+        calls.push(Exchange {
+            record: record_of(&request, tools, options),
+            body: v.get("result").cloned().unwrap_or(Value::Null),
+            id: request.id,
+            line: m.line,
+        });
+    }
+    let mut unanswered: Vec<Pending> = pending.into_values().flatten().collect();
+    unanswered.sort_by_key(|p| p.line);
+    for p in unanswered {
+        if let Some(r) = p.call {
+            out.unanswered.push((r.id, r.line));
+        }
+    }
+}
+
+/// The audit record of a call: its tool and protocol when known, and whether the tool is a
+/// `.meta({ id })` tool (`--meta-id-tools`, else its output schema says).
+fn record_of(request: &Request, tools: &HashMap<String, Tool>, options: &Options) -> Value {
+    let mut record = Map::new();
+    if let Some(t) = &request.tool {
+        record.insert("tool".into(), json!(t));
+    }
+    if let Some(p) = &request.protocol {
+        record.insert("protocol".into(), json!(p));
+    }
+    let meta_id = match (&options.meta_id_tools, &request.tool) {
+        (Some(list), Some(t)) => list.iter().any(|x| x == t),
+        (Some(_), None) => false,
+        (None, t) => t
+            .as_ref()
+            .and_then(|t| tools.get(t))
+            .and_then(|t| t.output_schema.as_ref())
+            .is_some_and(is_meta_id_schema),
+    };
+    record.insert("metaIdTool".into(), json!(meta_id));
+    Value::Object(record)
+}
+
+/// Which of the requests open under one id `response` answers: the newest whose kind fits the
+/// response (a request made while another is handled is answered first; a `tools/call` result
+/// carries `content`, `structuredContent` or `isError`, and none of the keys that mark a
+/// sampling, elicitation or roots result), else the newest.
+fn answered_request(open: &[Pending], response: &Value) -> usize {
+    let tool_result = response.get("result").map(is_tool_result);
+    open.iter()
+        .rposition(|p| tool_result.is_none_or(|t| t == (p.method == "tools/call")))
+        .unwrap_or(open.len().saturating_sub(1))
+}
+
+fn is_tool_result(result: &Value) -> bool {
+    result.as_object().is_some_and(|r| {
+        ["content", "structuredContent", "isError"]
+            .iter()
+            .any(|k| r.contains_key(*k))
+            && !["model", "action", "roots"]
+                .iter()
+                .any(|k| r.contains_key(*k))
+    })
+}
