@@ -15,6 +15,10 @@ side on the same machine in one run: wall time (median of --runs), files/s, MB/s
                they cannot handle, so they get the valid ones)
   start-up     schema-lint on one small file
 
+With --schemastore, the same on SchemaStore's 951 real schemas (../shared/corpus/schemastore, read
+as draft-07 where they name no dialect): parse-only, check, --fix and --diff on a copy, and the
+peers `jsonschema lint` and `jsonschema metaschema` on a 200-file sample.
+
 Prints a Markdown table (paste it into BENCHMARKS.md).
 """
 import argparse
@@ -77,7 +81,14 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--schemastore", action="store_true",
+                    help="measure SchemaStore's real schemas instead of the generated corpora")
     args = ap.parse_args()
+    if args.schemastore:
+        if not args.no_build:
+            sh(["cargo", "build", "--release", "--bin", "schema-lint", "--example", "parse_only"], cwd=ROOT)
+        schemastore(args)
+        return
     os.makedirs(WORK, exist_ok=True)
     if not os.path.isdir(os.path.join(CORPUS, "small")):
         sh([sys.executable, os.path.join(ROOT, "benches", "gen_corpus.py"), CORPUS])
@@ -150,6 +161,68 @@ def main():
     row("ajv compile (first 300)", sub_n, sub_mb, ajv, peak, None, code)
     print(f"\nschema-lint check vs jsonschema lint: {lint / ours:.1f}x the throughput; "
           f"vs jsonschema metaschema: {meta / ours:.1f}x; vs ajv compile: {(sub_n / ajv) and (n / ours) / (sub_n / ajv):.1f}x")
+
+
+def schemastore(args):
+    """SchemaStore: check, --fix and --diff against parse-only, and the Sourcemeta peers."""
+    source = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "schemastore", "schemas")
+    files = listing(source)
+    n, mb = corpus_stats(files)
+    lint = [LINT, "--isolated", "-q", "--default-dialect", "draft7", "--output-format", "concise"]
+    copy = os.path.join(WORK, "schemastore-copy")
+
+    def fresh_copy():
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(source, copy)
+
+    print(f"machine: {os.cpu_count()} cores; SchemaStore: {n} files, {mb:.1f} MB\n")
+    print("| case | files | MB | seconds | files/s | MB/s | peak MB | vs parse-only | exit |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    base, peak, code = measure([PARSE, source], args.runs)
+    row("parse-only", n, mb, base, peak, None, code)
+    check, peak, code = measure(lint + [source], args.runs)
+    row("check", n, mb, check, peak, base, code)
+    fix, peak, code = measure(lint + ["--fix", copy], args.runs, setup=fresh_copy)
+    row("--fix (on a copy)", n, mb, fix, peak, base, code)
+    diff, peak, code = measure(lint + ["--diff", copy], args.runs, setup=fresh_copy)
+    row("--diff", n, mb, diff, peak, base, code)
+    vector = [f for f in files if os.path.basename(f) == "vector.json"]
+    if vector:
+        vdir = os.path.join(WORK, "vector")
+
+        def fresh_vector():
+            shutil.rmtree(vdir, ignore_errors=True)
+            os.makedirs(vdir)
+            shutil.copy(vector[0], vdir)
+
+        vn, vmb = corpus_stats(vector)
+        wall, peak, code = measure(lint + ["--fix", vdir], args.runs, setup=fresh_vector)
+        row("vector.json --fix", vn, vmb, wall, peak, None, code)
+    print(f"\n--fix / check: {fix / check:.1f}x; --diff / check: {diff / check:.1f}x")
+    if args.no_peers:
+        return
+    if not os.path.exists(os.path.join(PEERS, "node_modules", ".bin", "jsonschema")):
+        os.makedirs(PEERS, exist_ok=True)
+        sh(["npm", "install", "--silent", "--prefix", PEERS] + PEER_PACKAGES)
+    bin_ = os.path.join(PEERS, "node_modules", ".bin")
+    sample = os.path.join(WORK, "schemastore-200")
+    shutil.rmtree(sample, ignore_errors=True)
+    os.makedirs(sample)
+    for f in files[:200]:
+        shutil.copy(f, sample)
+    sn, smb = corpus_stats(listing(sample))
+    print("\npeers, on the first 200 files (sorted by name):\n")
+    print("| case | files | MB | seconds | files/s | MB/s | peak MB | vs parse-only | exit |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    base, peak, code = measure([PARSE, sample], args.runs)
+    row("parse-only", sn, smb, base, peak, None, code)
+    ours, peak, code = measure(lint + [sample], args.runs)
+    row("schema-lint check", sn, smb, ours, peak, base, code)
+    slint, peak, code = measure([os.path.join(bin_, "jsonschema"), "lint", sample], 1)
+    row("jsonschema lint", sn, smb, slint, peak, base, code)
+    meta, peak, code = measure([os.path.join(bin_, "jsonschema"), "metaschema", sample], 1)
+    row("jsonschema metaschema", sn, smb, meta, peak, base, code)
+    print(f"\nschema-lint check vs jsonschema lint: {slint / ours:.1f}x; vs metaschema: {meta / ours:.1f}x")
 
 
 if __name__ == "__main__":

@@ -162,15 +162,7 @@ fn fix_run_in_pool(
         }
         match apply_batch(&run, &batch, settings) {
             Ok(after) => {
-                let failures: Vec<(usize, String)> = batch
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, (_, _, fix))| {
-                        verify(&run, &after, fix, settings.default_draft)
-                            .err()
-                            .map(|e| (i, e))
-                    })
-                    .collect();
+                let failures = batch_failures(&run, &after, &batch, settings);
                 if failures.is_empty() {
                     applied.extend(
                         batch
@@ -218,6 +210,51 @@ fn fix_run_in_pool(
         applied,
         rejected,
         converged,
+    }
+}
+
+/// Which fixes of an applied batch fail their proof, with why. The batch is proven once, as one
+/// fix made of every edit and move of its fixes: the same checks, over every file the batch
+/// touched, each file compiled once (where proving each fix alone compiled a file once per fix
+/// that touched it). Only when the batch fails is each fix proven alone, to find the culprits;
+/// should each pass alone, they failed together, and each is tried alone in a later pass.
+fn batch_failures(
+    before: &Run,
+    after: &Run,
+    batch: &[(Key, Diagnostic, Fix)],
+    settings: &Settings,
+) -> Vec<(usize, String)> {
+    let whole = Fix {
+        title: String::new(),
+        applicability: Applicability::Safe,
+        edits: batch
+            .iter()
+            .flat_map(|(_, _, f)| f.edits.iter().cloned())
+            .collect(),
+        moves: batch
+            .iter()
+            .flat_map(|(_, _, f)| f.moves.iter().cloned())
+            .collect(),
+    };
+    let Err(together) = verify(before, after, &whole, settings.default_draft) else {
+        return Vec::new();
+    };
+    if batch.len() == 1 {
+        return vec![(0, together)];
+    }
+    let alone: Vec<(usize, String)> = batch
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, _, fix))| {
+            verify(before, after, fix, settings.default_draft)
+                .err()
+                .map(|e| (i, e))
+        })
+        .collect();
+    if alone.is_empty() {
+        (0..batch.len()).map(|i| (i, together.clone())).collect()
+    } else {
+        alone
     }
 }
 

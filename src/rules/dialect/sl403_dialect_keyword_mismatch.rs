@@ -5,7 +5,7 @@ use super::ancestry::{referenced_below, Ancestry};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL403 as META;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::index::Resolution;
+use crate::index::{RefEntry, Resolution};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::schema::walk::Subschema;
@@ -21,6 +21,9 @@ impl Rule for DialectKeywordMismatch {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let mut ancestry: Option<Ancestry> = None;
+        // Where the references into this file land, resolved once per schema: only a
+        // `$defs` that some reference lands in is reported.
+        let mut landings: Option<Vec<(String, &RefEntry)>> = None;
         for (i, sub) in cx.subschemas.iter().enumerate() {
             if sub.node.as_object().is_none() {
                 continue;
@@ -48,7 +51,7 @@ impl Rule for DialectKeywordMismatch {
                 if let Some(deps) = sub.node.member("dependencies") {
                     out.push(dependencies(cx, sub, deps));
                 }
-            } else if let Some(d) = defs_only(cx, sub) {
+            } else if let Some(d) = defs_only(cx, sub, &mut landings) {
                 out.push(d);
             }
         }
@@ -271,7 +274,11 @@ fn dependencies(cx: &UnitContext<'_>, sub: &Subschema<'_>, deps: &Member) -> Dia
 
 /// `$defs` under draft-04/06/07, used as the definitions container: the subschema has a `$defs`
 /// object, no `definitions`, and a `$ref` of the run lands inside the `$defs`.
-fn defs_only(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Diagnostic> {
+fn defs_only<'a>(
+    cx: &UnitContext<'a>,
+    sub: &Subschema<'_>,
+    landings: &mut Option<Vec<(String, &'a RefEntry)>>,
+) -> Option<Diagnostic> {
     let defs = sub.node.member("$defs")?;
     if defs.value.as_object().is_none_or(<[Member]>::is_empty)
         || sub.node.get("definitions").is_some()
@@ -279,20 +286,20 @@ fn defs_only(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Diagnostic> {
         return None;
     }
     let container = pointer_of(sub, "$defs");
-    let refs: Vec<_> = cx
-        .run
-        .index
-        .refs
-        .iter()
-        .filter(|r| {
-            matches!(
-                cx.run.index.resolve(r, |f| cx.run.root(f)),
-                Resolution::Found { file, pointer } if file == cx.file.id
-                    && crate::syntax::document::is_within(&pointer, &container) && pointer != container
-            )
-        })
-        .collect();
-    let first = refs.first()?;
+    // Only references whose document part names a resource of this file can land in it.
+    let landings = landings.get_or_insert_with(|| {
+        let index = cx.run.index;
+        index
+            .refs_into(cx.file.id)
+            .filter_map(|r| match index.resolve(r, |f| cx.run.root(f)) {
+                Resolution::Found { file, pointer } if file == cx.file.id => Some((pointer, r)),
+                _ => None,
+            })
+            .collect()
+    });
+    let (_, first) = landings.iter().find(|(pointer, _)| {
+        crate::syntax::document::is_within(pointer, &container) && *pointer != container
+    })?;
     let draft = sub.draft;
     let mut diagnostic = Diagnostic::new(
         &META,
