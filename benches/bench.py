@@ -171,9 +171,15 @@ def schemastore(args):
     lint = [LINT, "--isolated", "-q", "--default-dialect", "draft7", "--output-format", "concise"]
     copy = os.path.join(WORK, "schemastore-copy")
 
+    def writable(folder):
+        # The corpus is shared read-only: the copies must be writable, or every fix is refused.
+        for name in os.listdir(folder):
+            os.chmod(os.path.join(folder, name), 0o644)
+
     def fresh_copy():
         shutil.rmtree(copy, ignore_errors=True)
         shutil.copytree(source, copy)
+        writable(copy)
 
     print(f"machine: {os.cpu_count()} cores; SchemaStore: {n} files, {mb:.1f} MB\n")
     print("| case | files | MB | seconds | files/s | MB/s | peak MB | vs parse-only | exit |")
@@ -194,6 +200,7 @@ def schemastore(args):
             shutil.rmtree(vdir, ignore_errors=True)
             os.makedirs(vdir)
             shutil.copy(vector[0], vdir)
+            writable(vdir)
 
         vn, vmb = corpus_stats(vector)
         wall, peak, code = measure(lint + ["--fix", vdir], args.runs, setup=fresh_vector)

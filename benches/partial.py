@@ -77,7 +77,8 @@ def main():
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
     project = generate(args.files, args.seed)
-    target = os.path.join("schemas", "group10", f"file{args.files // 2:04d}.json")
+    middle = args.files // 2
+    target = os.path.join("schemas", f"group{middle % 20:02d}", f"file{middle:04d}.json")
     alone = os.path.join(WORK, "alone")
     shutil.rmtree(alone, ignore_errors=True)
     os.makedirs(os.path.join(alone, ".git"))

@@ -179,7 +179,7 @@ pub fn discover_with(
             accept,
             respect_ignore_files,
             &mut errors,
-            &mut |path| {
+            &mut |path, _| {
                 push(&mut out, path, false);
             },
         );
@@ -195,7 +195,7 @@ fn walk_folder(
     accept: &dyn Fn(&Path) -> bool,
     respect_ignore_files: bool,
     errors: &mut Vec<WalkError>,
-    found: &mut dyn FnMut(PathBuf),
+    found: &mut dyn FnMut(PathBuf, Option<u64>),
 ) {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
@@ -225,7 +225,7 @@ fn walk_folder(
                 let is_file = kind.is_file()
                     || (kind.is_symlink() && std::fs::metadata(path).map_or(true, |m| !m.is_dir()));
                 if is_file && is_json(path) && accept(path) {
-                    found(path.to_path_buf());
+                    found(path.to_path_buf(), inode(&entry));
                 }
             }
             Err(e) => errors.push(WalkError {
@@ -308,19 +308,44 @@ pub fn other_files(
         .filter(|c| c.path.as_os_str() != "-")
         .map(|c| file_key(&c.path))
         .collect();
+    // The walk knows each file's inode without a `stat`: only a file whose inode is a named
+    // file's needs the full comparison (device and inode).
+    let named_inodes: std::collections::HashSet<u64> = named
+        .iter()
+        .filter_map(|k| match k {
+            #[cfg(unix)]
+            FileKey::Inode(_, ino) => Some(*ino),
+            FileKey::Path(_) => None,
+        })
+        .collect();
+    let by_path = named.iter().any(|k| matches!(k, FileKey::Path(_)));
     let mut out = Vec::new();
     walk_folder(
         root,
         accept,
         respect_ignore_files,
         &mut Vec::new(),
-        &mut |path| {
-            if !named.contains(&file_key(&path)) {
+        &mut |path, ino| {
+            let maybe_named = by_path || ino.is_none_or(|i| named_inodes.contains(&i));
+            if !maybe_named || !named.contains(&file_key(&path)) {
                 out.push(path);
             }
         },
     );
     out
+}
+
+/// The inode of a walked entry, when the platform gives it without a `stat`.
+fn inode(entry: &ignore::DirEntry) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        entry.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = entry;
+        None
+    }
 }
 
 #[cfg(test)]
