@@ -5,7 +5,9 @@
 //!   order), read from its doc's header, the one place it is declared:
 //!   `# CODE name`, then `Category: … · Severity: … · Fix: …[ · Default: off]`, then the summary;
 //! - `registry.rs`: the rules that lint, one `&family::module::Type` per `impl Rule for Type` in
-//!   `src/rules/<family>/slNNN_<name>.rs`, in code order.
+//!   `src/rules/<family>/slNNN_<name>.rs`, in code order;
+//! - `breaks.rs`: the engine tier's model, `testdata/engines/breaks.json` (which clients each
+//!   class of findings breaks, and how), as `(class, &[Break])` pairs sorted by class.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -64,6 +66,65 @@ fn main() {
     write(&out_dir, "docs.rs", &embedded);
     write(&out_dir, "rule_meta.rs", &metas);
     write(&out_dir, "registry.rs", &registry(&root.join("src/rules")));
+    write(
+        &out_dir,
+        "breaks.rs",
+        &breaks(&root.join("testdata/engines/breaks.json")),
+    );
+}
+
+/// `&[("SL201/malformed-scheme", &[Break { .. }, ...]), ...]` from the engine tier's
+/// `breaks.json`: `{class: [{"client", "effect", "detail"}]}`.
+fn breaks(path: &Path) -> String {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (tests/integration/engines.sh --write makes it)",
+            path.display()
+        )
+    });
+    let model: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut classes: Vec<_> = model.iter().collect();
+    classes.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = String::from("&[\n");
+    for (class, entries) in classes {
+        let _ = write!(out, "    ({class:?}, &[");
+        for entry in entries
+            .as_array()
+            .unwrap_or_else(|| panic!("{class}: not a list"))
+        {
+            let field = |key: &str| {
+                entry[key]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{class}: an entry without `{key}`"))
+            };
+            let client = match field("client") {
+                "ts-sdk-v1" => "TsSdkV1",
+                "ts-sdk-v2" => "TsSdkV2",
+                "python-sdk" => "PythonSdk",
+                "python-sdk+format" => "PythonSdkFormat",
+                "jsonschema-rs" => "JsonschemaRs",
+                other => panic!("{class}: unknown client `{other}`"),
+            };
+            let effect = match field("effect") {
+                "compile-error" => "CompileError",
+                "unresolved-reference" => "UnresolvedReference",
+                "wrong-binding" => "WrongBinding",
+                "rejects-valid-output" => "RejectsValidOutput",
+                "accepts-invalid-output" => "AcceptsInvalidOutput",
+                other => panic!("{class}: unknown effect `{other}`"),
+            };
+            let _ = write!(
+                out,
+                "Break {{ client: Client::{client}, effect: Effect::{effect}, detail: {:?} }}, ",
+                field("detail")
+            );
+        }
+        out.push_str("]),\n");
+    }
+    out.push(']');
+    out
 }
 
 fn write(dir: &str, name: &str, text: &str) {

@@ -1,7 +1,24 @@
 //! The official JSON-Schema-Test-Suite (vendored in `testdata/jsts`, one schema per file): every
 //! schema there is valid in its draft, so no rule may call one invalid: no error-severity
-//! finding. Portability warnings (a `$ref` to a network URI, say) may fire; they are counted.
-//! A missing corpus fails the tests: they never pass without reading it.
+//! finding, except where a valid schema is one that default MCP clients cannot use: it needs a
+//! document they do not hold (a `$ref` to the suite's remotes or to a meta-schema a client does
+//! not ship, a custom meta-schema as `$schema`), or Ajv refuses it (`"enum": []`, a `$id` in an
+//! unknown keyword that a subschema declares too, an anchor Ajv reads twice or finds invalid). The engine
+//! tier measured those failures, and an error says that a default MCP client breaks. Portability warnings may fire; they are counted. A
+//! missing corpus fails the tests: they never pass without reading it.
+
+/// Whether a finding says that default MCP clients cannot use a valid schema.
+fn clients_cannot_use(d: &schema_lint::diagnostic::Diagnostic) -> bool {
+    d.class.is_some_and(|c| {
+        c == "SL303/remote"
+            || c.starts_with("SL303/meta-schema:")
+            || c == "SL402/unknown"
+            || c == "SL405/empty"
+            || c == "SL204/in-unknown-keyword"
+            || c == "SL204/duplicate-anchor"
+            || c == "SL205/ajv-only"
+    })
+}
 
 use schema_lint::engine::lint_source;
 use schema_lint::schema::dialect::Draft;
@@ -49,7 +66,8 @@ fn test_suite_schemas_draw_no_finding() {
             let file = SourceFile::new(FileId(0), name.clone(), Some(path), &text, true);
             let result = lint_source(file, &settings, true);
             for d in &result.diagnostics {
-                if d.severity == schema_lint::diagnostic::Severity::Error {
+                if d.severity == schema_lint::diagnostic::Severity::Error && !clients_cannot_use(d)
+                {
                     findings.push(format!("{name}: {} {}", d.rule.code, d.message));
                 } else {
                     warnings += 1;
@@ -115,6 +133,7 @@ fn test_suite_schemas_as_mcp_outputs_draw_no_error() {
                     .iter()
                     .filter(|d| d.severity == schema_lint::diagnostic::Severity::Error)
                     .filter(|d| !(custom_dialect && d.rule.code == "SL402"))
+                    .filter(|d| !clients_cannot_use(d))
                     .map(|d| format!("{name}: {} {}", d.rule.code, d.message)),
             );
             custom_dialects += usize::from(custom_dialect);

@@ -38,6 +38,18 @@ pub enum Command {
         /// A code (`SL201`) or a name (`invalid-id-uri`)
         rule: String,
     },
+    /// Run the language server (LSP over standard input and output): findings and fixes in
+    /// editors as you type
+    Server(LanguageServerArgs),
+}
+
+/// The options of `schema-lint server`.
+#[derive(Debug, Args)]
+pub struct LanguageServerArgs {
+    /// Speak over standard input and output: the only transport, and the default (accepted
+    /// because language clients pass it)
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// When the human format uses colour.
@@ -137,6 +149,12 @@ pub struct CheckArgs {
     /// that another file of the project names) is refused
     #[arg(long)]
     pub fix_only_named: bool,
+
+    /// Report as errors the findings that break only stricter engines (Python's jsonschema
+    /// with its format extras, the Rust jsonschema crate), not just those that break a default
+    /// MCP client
+    #[arg(long)]
+    pub strict: bool,
 
     /// Print the number of findings per rule instead of the findings
     #[arg(long)]

@@ -78,6 +78,7 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
             .then_some(args.memory_budget.saturating_mul(1 << 20)),
         respect_ignore_files: !args.no_respect_gitignore,
         project_root: partial_run_root(paths, cfg.and_then(|c| c.dir.as_deref())),
+        strict: args.strict || cfg.is_some_and(|c| c.strict),
         config: config.map(std::sync::Arc::new),
     })
 }

@@ -6,6 +6,7 @@ mod audit;
 mod check;
 mod fix;
 mod live;
+mod server;
 
 use crate::report;
 use crate::rules::docs;
@@ -50,6 +51,7 @@ pub fn execute(cli: Cli) -> Outcome {
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
+        Some(Command::Server(args)) => server::server(&args),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {

@@ -1,10 +1,12 @@
 //! The one diagnostic type every rule produces ([`Diagnostic`]), the metadata of the rules
-//! ([`meta`]), and fixes as byte edits ([`fix`]).
+//! ([`meta`]), fixes as byte edits ([`fix`]), and which clients a finding breaks ([`breaks`]).
 
+pub mod breaks;
 pub mod fix;
 pub mod meta;
 
 use crate::syntax::source::{FileId, Span};
+use breaks::Break;
 use fix::Fix;
 use meta::RuleMeta;
 use serde::Serialize;
@@ -69,6 +71,12 @@ pub struct Diagnostic {
     pub pointer: String,
     /// The repair offered for the finding, if any.
     pub fix: Option<Fix>,
+    /// The class of the finding in the engine tier's model (`SL201/malformed-scheme`), when
+    /// the rule gives one: it decides [`Diagnostic::breaks`] and the severity.
+    pub class: Option<&'static str>,
+    /// The clients the finding's class breaks, as measured; empty when none does, or when the
+    /// finding has no class.
+    pub breaks: &'static [Break],
 }
 
 impl Diagnostic {
@@ -93,6 +101,8 @@ impl Diagnostic {
             note: None,
             pointer: String::new(),
             fix: None,
+            class: None,
+            breaks: &[],
         }
     }
 
@@ -140,6 +150,32 @@ impl Diagnostic {
     pub fn pointer(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = pointer.into();
         self
+    }
+
+    /// Names the finding's class in the engine tier's model (`SL201/malformed-scheme`), which
+    /// sets the clients it breaks. A class the model does not know breaks nothing (and fails
+    /// debug builds: every class a rule names needs a case in `testdata/engines/cases/`).
+    #[must_use]
+    pub fn class(mut self, class: &'static str) -> Self {
+        let known = breaks::of(class);
+        debug_assert!(known.is_some(), "no engine case of the class `{class}`");
+        self.class = Some(class);
+        self.breaks = known.unwrap_or_default();
+        self
+    }
+
+    /// The note with the client note written from [`Diagnostic::breaks`] after it, for a
+    /// finding with a class; the note alone otherwise.
+    #[must_use]
+    pub fn full_note(&self) -> Option<String> {
+        let clients = self.class.map(|_| breaks::describe(self.breaks));
+        match (&self.note, clients) {
+            (Some(note), Some(clients)) => {
+                Some(format!("{}. {clients}", note.trim_end_matches('.')))
+            }
+            (None, Some(clients)) => Some(clients),
+            (note, None) => note.clone(),
+        }
     }
 
     /// Attaches a repair.

@@ -2,7 +2,7 @@
 //! severities, names the tool in findings of a `tools/list` document, and drops what
 //! `x-schema-lint-ignore` and `per-file-ignores` suppress.
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{breaks, Diagnostic, Severity};
 use crate::rules::{self, FileContext, RunView, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
 use crate::schema::walk::walk;
@@ -65,10 +65,16 @@ pub(super) fn lint_document(
             };
             let from = out.len();
             rule.check_unit(&cx, out);
-            // The target's severity, where the rule kept its default one.
+            // The target's severity, where the rule kept its default one; for a finding with a
+            // class, who breaks: an error only when a default MCP client does (or, `strict`,
+            // any engine), never one when no client breaks.
             for d in &mut out[from..] {
                 if d.severity == d.rule.severity {
                     d.severity = severity;
+                }
+                if d.class.is_some() {
+                    d.severity = breaks::severity(d.breaks, settings.strict)
+                        .unwrap_or_else(|| d.severity.max(Severity::Warning));
                 }
             }
         }

@@ -53,7 +53,8 @@ impl miette::Diagnostic for View<'_> {
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
         let help = self.d.help.as_deref().map(printable);
-        let note = self.d.note.as_deref().map(printable);
+        let full_note = self.d.full_note();
+        let note = full_note.as_deref().map(printable);
         match (help, note) {
             (None, None) => None,
             (Some(h), None) => Some(Box::new(h.into_owned())),

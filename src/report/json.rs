@@ -1,6 +1,7 @@
 //! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
 
 use super::{position, LineCache, Summary};
+use crate::diagnostic::breaks::Break;
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::Severity;
 use crate::engine::Run;
@@ -29,7 +30,11 @@ struct JsonDiagnostic<'a> {
     pointer: &'a str,
     message: &'a str,
     help: Option<&'a str>,
-    note: Option<&'a str>,
+    /// The note, ending with the client note written from `breaks` when the finding has a
+    /// class in the engine tier's model.
+    note: Option<String>,
+    /// The clients that break, each `{client, effect, detail}`; empty when none does.
+    breaks: &'a [Break],
     fix: Option<JsonFix<'a>>,
 }
 
@@ -74,7 +79,8 @@ pub(crate) fn render(run: &Run) -> String {
                 pointer: &d.pointer,
                 message: &d.message,
                 help: d.help.as_deref(),
-                note: d.note.as_deref(),
+                note: d.full_note(),
+                breaks: d.breaks,
                 fix: d.fix.as_ref().map(|f| JsonFix {
                     applicability: f.applicability,
                     title: &f.title,

@@ -77,6 +77,7 @@ pub(crate) fn render(run: &Run) -> String {
                     },
                     "logicalLocations": [{"fullyQualifiedName": d.pointer, "kind": "element"}],
                 }],
+                "properties": {"breaks": d.breaks},
             });
             if let Some(fix) = &d.fix {
                 let mut by_file: std::collections::BTreeMap<crate::syntax::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();

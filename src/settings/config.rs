@@ -23,6 +23,7 @@ struct Raw {
     default_dialect: Option<String>,
     per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
     mcp_files: Option<Vec<String>>,
+    strict: Option<bool>,
     rules: Option<RulesRaw>,
 }
 
@@ -77,6 +78,8 @@ pub struct Config {
     pub mcp_files: Vec<GlobMatcher>,
     /// `[rules.SL506]`.
     pub complexity: ComplexityBounds,
+    /// `strict`: findings that break only stricter engines are errors (as `--strict`).
+    pub strict: bool,
 }
 
 /// The nearest `schema-lint.toml` in `start`'s folder or above, relative to the working
@@ -160,6 +163,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
         per_file_ignores,
         mcp_files: globs(raw.mcp_files)?,
         complexity: raw.rules.and_then(|r| r.sl506).unwrap_or_default(),
+        strict: raw.strict.unwrap_or(false),
     })
 }
 

@@ -44,6 +44,10 @@ pub struct Settings {
     /// whole project (pre-commit, one file, standard input): its other schema files are read as
     /// context, so that references resolve as in a full run. `None`: no context.
     pub project_root: Option<PathBuf>,
+    /// `--strict` (or `strict = true`): findings that break only stricter engines (Python's
+    /// `jsonschema` with its format extras, the Rust crate), or that clients only check less
+    /// for, are errors rather than warnings.
+    pub strict: bool,
 }
 
 impl Default for Settings {
@@ -58,6 +62,7 @@ impl Default for Settings {
             memory_budget: None,
             respect_ignore_files: true,
             project_root: None,
+            strict: false,
         }
     }
 }

@@ -80,6 +80,21 @@ pub fn check_uri_reference(value: &str) -> Result<(), UriProblem> {
     })
 }
 
+/// Whether what stands before the first `:` of `value` (and before any `/`, `?` or `#`) is meant
+/// as a scheme but cannot be one (`my_tool:output`): fast-uri, Ajv's URI library, refuses such a
+/// value while parsing it (`URI scheme is malformed.`), where it takes other RFC 3986 violations.
+#[must_use]
+pub fn has_malformed_scheme(value: &str) -> bool {
+    let head = &value[..value.find(['/', '?', '#']).unwrap_or(value.len())];
+    let Some((scheme, _)) = head.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    let valid = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    !scheme.is_empty() && !valid
+}
+
 /// Why Ajv (fast-uri) cannot handle an absolute `urn:` URI that RFC 3986 accepts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UrnProblem {

@@ -5,3 +5,4 @@ pub(super) mod sl401_schema_invalid;
 pub(super) mod sl402_unknown_dialect;
 pub(super) mod sl403_dialect_keyword_mismatch;
 pub(super) mod sl404_nested_schema_keyword;
+pub(super) mod sl405_empty_enum;

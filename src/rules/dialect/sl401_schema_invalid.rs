@@ -27,6 +27,73 @@ const MAP_KEYWORDS: [&str; 6] = [
     "dependencies",
 ];
 
+/// Keywords whose value Ajv checks the JSON type of while compiling, in every class (`minLength
+/// value must be ["number"]`), measured on Ajv 8; it does not check annotations (`title`,
+/// `description`, `examples` ...).
+const AJV_TYPED: [&str; 38] = [
+    "type",
+    "enum",
+    "required",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "dependencies",
+    "items",
+    "additionalItems",
+    "contains",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "pattern",
+    "format",
+    "uniqueItems",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "prefixItems",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "dependentSchemas",
+    "dependentRequired",
+];
+
+/// The class of a meta-schema failure in the engine tier's model: a keyword value of a JSON
+/// type Ajv refuses (or a `type` naming no type), or anything else, which Ajv compiles.
+fn class_of(tokens: &[String], error: &ValidationError<'_>) -> &'static str {
+    let at = |back: usize| {
+        tokens
+            .len()
+            .checked_sub(back)
+            .map_or("", |i| tokens[i].as_str())
+    };
+    // A token right below `properties` (and the like) names an entry, not a keyword.
+    let is_keyword = |back: usize| !MAP_KEYWORDS.contains(&at(back + 1));
+    match error.kind() {
+        ValidationErrorKind::Type { .. } if AJV_TYPED.contains(&at(1)) && is_keyword(1) => {
+            "SL401/keyword-type"
+        }
+        // `type`, or an entry of it, naming no JSON type.
+        _ if (at(1) == "type" && is_keyword(1)) || (at(2) == "type" && is_keyword(2)) => {
+            "SL401/keyword-type"
+        }
+        _ => "SL401/other",
+    }
+}
+
 /// Values longer than this are not quoted in a message.
 const MAX_QUOTED: usize = 40;
 
@@ -235,11 +302,10 @@ fn diagnostic(
         .label(label)
         .help(help)
         .note(format!(
-            "The {draft} meta-schema rejects it. The TS v2 and Python clients check a schema against \
-             its meta-schema before they use it and fail the tool (`Tool 't' has an invalid outputSchema`, \
-             Python's `SchemaError`), the Rust jsonschema crate refuses to compile it, and MCP \
-             2025-11-25 requires schemas to be valid in their dialect"
+            "The {draft} meta-schema rejects it, and MCP 2025-11-25 requires schemas to be valid in \
+             their dialect"
         ))
+        .class(class_of(&tokens, error))
         .pointer(format!("{base_pointer}{path}"))
 }
 

@@ -11,9 +11,14 @@ use crate::syntax::literal::literal;
 
 pub struct UnknownDialect;
 
-const UNKNOWN_NOTE: &str = "The TS v2 client has engines for 2020-12, 2019-09, draft-07 and draft-06 \
-only and throws for any other `$schema`; the Python client silently validates the schema as 2020-12 \
-instead; the Rust jsonschema crate refuses to compile it (`Unknown meta-schema`)";
+const UNKNOWN_NOTE: &str = "An engine knows the dialects it implements by their meta-schema URIs \
+(`http://json-schema.org/draft-07/schema#`, `https://json-schema.org/draft/2020-12/schema`); what \
+it does with another one is its own choice";
+
+const HTTPS_NOTE: &str =
+    "The draft-04, draft-06 and draft-07 meta-schemas are named with `http:`. \
+Python's jsonschema looks a `$schema` up as written and reads a schema whose `$schema` it does \
+not know as 2020-12, where this schema means something else";
 
 const STRICT_HOSTS_NOTE: &str = "MCP 2025-11-25 made 2020-12 the default dialect. Hosts whose \
 validator supports 2020-12 only reject the tool: `Tool 't' has an invalid outputSchema: JSON Schema \
@@ -38,8 +43,19 @@ impl Rule for UnknownDialect {
         let pointer = format!("{}/$schema", cx.unit.pointer);
         match Draft::from_schema_uri(value) {
             None => out.push(unknown(cx, member, value).pointer(pointer)),
+            // Python's jsonschema knows these dialects by their `http:` URIs only.
+            Some(draft)
+                if draft <= Draft::Draft7
+                    && value.starts_with("https:")
+                    && !reads_the_same_in_2020_12(root, draft) =>
+            {
+                out.push(https_legacy(cx, member, value, draft).pointer(pointer));
+            }
             Some(draft) if cx.target.is_mcp() && draft < Draft::Draft201909 => {
-                out.push(legacy(cx, root, member, draft).pointer(pointer));
+                // Ajv's draft-07 class (the TS v1 client's) refuses the draft-04 `id` keyword.
+                let uses_id =
+                    draft == Draft::Draft4 && cx.subschemas.iter().any(|s| s.id().is_some());
+                out.push(legacy(cx, root, member, draft, uses_id).pointer(pointer));
             }
             Some(_) => {}
         }
@@ -117,25 +133,58 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
     .label(label)
     .help(help)
     .note(UNKNOWN_NOTE)
+    .class("SL402/unknown")
 }
 
-fn legacy(cx: &UnitContext<'_>, root: &Node, member: &Member, draft: Draft) -> Diagnostic {
-    let (severity, message, note) = if draft == Draft::Draft4 {
+fn https_legacy(cx: &UnitContext<'_>, member: &Member, value: &str, draft: Draft) -> Diagnostic {
+    Diagnostic::new(
+        &META,
+        cx.file.id,
+        member.value.span,
+        format!("`$schema` `{value}` names {draft} with `https:`, which not every engine knows"),
+    )
+    .label("`https:`, where the meta-schema's URI has `http:`")
+    .help(format!("Write `{}`", draft.uri()))
+    .note(HTTPS_NOTE)
+    .class("SL402/https-legacy")
+    .fix(Fix {
+        title: format!("Write `{}`", draft.uri()),
+        // Python's jsonschema then reads another dialect: what validates there changes.
+        applicability: Applicability::Unsafe,
+        edits: vec![Edit {
+            file: cx.file.id,
+            span: member.value.span,
+            content: literal(draft.uri()),
+        }],
+        moves: Vec::new(),
+    })
+}
+
+fn legacy(
+    cx: &UnitContext<'_>,
+    root: &Node,
+    member: &Member,
+    draft: Draft,
+    uses_id: bool,
+) -> Diagnostic {
+    let (severity, message, class) = if draft == Draft::Draft4 {
         (
             Severity::Error,
-            format!("`$schema` declares {draft}, which the TS v2 client cannot validate"),
-            "The TS v2 client has engines for 2020-12, 2019-09, draft-07 and draft-06 only and throws \
-             for draft-04; hosts whose validator supports 2020-12 only reject the tool too \
-             (typescript-sdk #2532 and #2721, claude-ai-mcp #1016)"
-                .to_owned(),
+            format!("`$schema` declares {draft}, which not every MCP client can validate"),
+            if uses_id {
+                "SL402/draft4-id"
+            } else {
+                "SL402/draft4"
+            },
         )
     } else {
         (
             Severity::Warning,
             format!("`$schema` declares {draft}, which strict MCP hosts reject"),
-            STRICT_HOSTS_NOTE.to_owned(),
+            "SL402/legacy",
         )
     };
+    let note = STRICT_HOSTS_NOTE;
     let fix = reads_the_same_in_2020_12(root, draft).then(|| Fix {
         title: format!("Declare 2020-12 instead of {draft}"),
         applicability: Applicability::Unsafe,
@@ -163,7 +212,8 @@ fn legacy(cx: &UnitContext<'_>, root: &Node, member: &Member, draft: Draft) -> D
         .severity(severity)
         .label(format!("{draft}"))
         .help(help)
-        .note(note);
+        .note(note)
+        .class(class);
     match fix {
         Some(fix) => diagnostic.fix(fix),
         None => diagnostic,
@@ -216,7 +266,7 @@ const INERT_BESIDE_REF: [&str; 10] = [
 /// Whether every engine validates the same instances when `$schema` changes from `draft` to
 /// 2020-12: no keyword of [`DIFFERING`], no array-form `items`, nothing but annotations beside a
 /// `$ref`.
-fn reads_the_same_in_2020_12(node: &Node, draft: Draft) -> bool {
+pub(super) fn reads_the_same_in_2020_12(node: &Node, draft: Draft) -> bool {
     if draft != Draft::Draft7 && draft != Draft::Draft6 {
         return false;
     }

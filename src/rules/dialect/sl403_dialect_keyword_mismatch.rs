@@ -155,10 +155,10 @@ fn array_items(
     ))
     .note(
         "2020-12 moved the tuple form of `items` to `prefixItems` and gave `items` the role of \
-         `additionalItems`. The 2020-12 meta-schema rejects an array here: the TS v2 and Python \
-         clients refuse the schema and the Rust jsonschema crate does not compile it, while the TS v1 \
-         client (draft-07 Ajv) reads it as a tuple",
+         `additionalItems`: the 2020-12 meta-schema rejects an array here, while a draft-07 engine \
+         reads it as a tuple",
     )
+    .class("SL403/items-array")
     .pointer(pointer_of(sub, "items"));
     if let Some(a) = additional {
         diagnostic = diagnostic.related(
@@ -197,10 +197,10 @@ fn additional_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, additional: &Memb
     .label("removed in 2020-12")
     .help("Use `items` for the elements after `prefixItems`")
     .note(
-        "2020-12 removed `additionalItems`. Ajv2020, which the TS v2 client uses, does not apply it, \
-         so the elements it was meant to restrict pass unchecked; the Rust jsonschema crate still \
-         applies it: the clients disagree",
+        "2020-12 removed `additionalItems`: an engine that reads the schema as 2020-12 does not \
+         apply it, so the elements it was meant to restrict pass unchecked",
     )
+    .class("SL403/additional-items")
     .pointer(pointer_of(sub, "additionalItems"));
     match fix {
         Some(fix) => diagnostic.fix(fix),
@@ -244,9 +244,10 @@ fn prefix_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, prefix: &Member) -> D
         Draft::Draft202012.uri()
     ))
     .note(format!(
-        "`prefixItems` arrived in 2020-12. {draft} engines ignore it, so wrong data passes: the TS v1 \
-         client (draft-07 Ajv) and Python's {draft} validator do not check the tuple"
+        "`prefixItems` arrived in 2020-12: an engine that reads the schema as {draft} ignores it, so \
+         the tuple is not checked"
     ))
+    .class("SL403/prefix-items")
     .pointer(pointer_of(sub, "prefixItems"));
     match fix {
         Some(fix) => diagnostic.fix(fix),
@@ -266,9 +267,10 @@ fn dependencies(cx: &UnitContext<'_>, sub: &Subschema<'_>, deps: &Member) -> Dia
     .label(format!("replaced in {draft}"))
     .help("Move the entries whose value is an array of property names to `dependentRequired`, and those whose value is a schema to `dependentSchemas`")
     .note(format!(
-        "Python's {draft} validator ignores `dependencies`, so the dependencies go unchecked there, \
-         while Ajv and the Rust jsonschema crate still apply it: the clients disagree"
+        "2019-09 split `dependencies` into `dependentRequired` and `dependentSchemas`; engines \
+         disagree on whether a {draft} schema still means anything by it"
     ))
+    .class("SL403/dependencies")
     .pointer(pointer_of(sub, "dependencies"))
 }
 
@@ -314,12 +316,12 @@ fn defs_only<'a>(
         Draft::Draft202012.uri()
     ))
     .note(format!(
-        "`$defs` arrived in 2019-09. {draft} engines resolve `#/$defs/...` as a plain JSON pointer, so \
-         the references work, but the entries are not schemas there: Python's jsonschema and the Rust \
-         crate do not index a `$id` or anchor inside (Ajv does), so references to them and relative \
-         references inside depend on the client, and tools that walk {draft} schemas by keyword \
-         (bundlers, code generators, this linter) skip the entries"
+        "`$defs` arrived in 2019-09. A `#/$defs/...` reference resolves as a plain JSON pointer, but \
+         the entries are not schemas in {draft}: tools that walk {draft} schemas by keyword (bundlers, \
+         code generators, this linter) skip them, and a `$id` or anchor inside is an engine's choice \
+         to honour"
     ))
+    .class("SL403/defs")
     .pointer(container);
     if first.file == cx.file.id {
         diagnostic = diagnostic.related(first.file, first.span, "refers into `$defs`");

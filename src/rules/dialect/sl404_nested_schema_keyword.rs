@@ -10,10 +10,10 @@ use crate::schema::dialect::Draft;
 
 pub struct NestedSchemaKeyword;
 
-const NOTE: &str = "JSON Schema allows `$schema` only at the root of a schema resource (draft-07: only \
-at the document root). Clients disagree on one elsewhere: Python's jsonschema and the Rust jsonschema \
-crate switch dialect at this subschema, while Ajv (both TypeScript clients) ignores it, so the \
-subschema means different things to different clients";
+const NOTE: &str =
+    "JSON Schema allows `$schema` only at the root of a schema resource (draft-07: only \
+at the document root), and engines differ on one elsewhere: some keep the dialect in force, some \
+apply part of the named dialect's rules to the subschema";
 
 impl Rule for NestedSchemaKeyword {
     fn meta(&self) -> &'static RuleMeta {
@@ -68,6 +68,17 @@ impl Rule for NestedSchemaKeyword {
                 .label(label)
                 .help(help)
                 .note(NOTE)
+                .class(if redundant {
+                    "SL404/redundant"
+                } else if named.is_some_and(|d| {
+                    in_force == Draft::Draft202012
+                        && super::sl402_unknown_dialect::reads_the_same_in_2020_12(sub.node, d)
+                }) {
+                    // Nothing in the subschema means something else in the two dialects.
+                    "SL404/same-meaning"
+                } else {
+                    "SL404/meaning-differs"
+                })
                 .pointer(format!("{}/$schema", sub.pointer));
             out.push(if redundant {
                 diagnostic.fix(Fix {

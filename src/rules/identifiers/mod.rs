@@ -1,5 +1,6 @@
 //! `SL2xx`: `$id`, `$anchor` and `$dynamicAnchor`.
 
+mod ajv_ids;
 pub(super) mod sl201_invalid_id_uri;
 pub(super) mod sl202_id_has_fragment;
 pub(super) mod sl203_urn_not_portable;

@@ -3,14 +3,9 @@
 use crate::diagnostic::meta::SL201 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::syntax::uri::{check_uri_reference, underscore_repair};
+use crate::syntax::uri::{check_uri_reference, has_malformed_scheme, underscore_repair};
 
 pub struct InvalidIdUri;
-
-pub(crate) const CLIENTS_NOTE: &str = "Ajv with fast-uri 3.1.6 / 4.1.5 or later throws `URI scheme is malformed.` \
-while compiling, so the TypeScript v1 client's `listTools()` fails and every tool of the server is lost \
-(TS v2 fails this tool); Python's jsonschema with its format extras reports `is not a 'uri-reference'`, \
-and the Rust jsonschema crate refuses to compile the schema";
 
 impl Rule for InvalidIdUri {
     fn meta(&self) -> &'static RuleMeta {
@@ -54,7 +49,12 @@ impl Rule for InvalidIdUri {
             )
             .label(problem.label)
             .help(help)
-            .note(format!("{}. {CLIENTS_NOTE}", capitalise(&problem.reason)))
+            .note(capitalise(&problem.reason))
+            .class(if has_malformed_scheme(value) {
+                "SL201/malformed-scheme"
+            } else {
+                "SL201/invalid"
+            })
             .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),

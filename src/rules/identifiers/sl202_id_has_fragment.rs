@@ -53,11 +53,12 @@ impl Rule for IdHasFragment {
                 .label("fragment not allowed in `$id`")
                 .help(help)
                 .note(format!(
-                    "The {} meta-schema restricts `$id` to the pattern `^[^#]*#?$`: the schema fails \
-                     meta-schema validation, which the TS v2 and Python clients run before using it. \
-                     Plain-name fragments moved to `$anchor` in 2019-09",
+                    "The {} meta-schema restricts `$id` to the pattern `^[^#]*#?$`, so the schema is \
+                     invalid in its dialect, and engines that check a schema against its meta-schema \
+                     refuse it. Plain-name fragments moved to `$anchor` in 2019-09",
                     sub.draft
                 ))
+                .class("SL202/fragment")
                 .pointer(format!("{}/$id", sub.pointer));
             // `{"$id": "#foo"}` -> `{"$anchor": "foo"}`: `$ref`s to `#foo` keep working.
             let member = sub.node.member("$id");

@@ -1,4 +1,6 @@
-//! SL203 urn-not-portable: an absolute `urn:` `$id` that RFC 3986 accepts but Ajv rejects.
+//! SL203 urn-not-portable: a root `urn:` `$id` that RFC 3986 accepts but Ajv rejects. Ajv
+//! handles the same URN on a nested subschema (measured: `testdata/engines/`), so only a
+//! schema's root is reported.
 
 use crate::diagnostic::meta::SL203 as META;
 use crate::diagnostic::Diagnostic;
@@ -13,7 +15,8 @@ impl Rule for UrnNotPortable {
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        for sub in cx.subschemas {
+        // The root comes first; Ajv refuses such a URN only there.
+        for sub in cx.subschemas.iter().take(1) {
             let Some(id) = sub.id() else { continue };
             let Some(value) = id.as_str() else { continue };
             if check_uri_reference(value).is_err() {
@@ -28,19 +31,20 @@ impl Rule for UrnNotPortable {
                 None => "Give the URN a namespace and a namespace-specific string, as in `urn:mcp:my_tool:output`".to_owned(),
             };
             let diagnostic = Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    id.string_sub_span(cx.text(), problem.range.clone()),
-                    format!("`{keyword}` `{value}` is a URN that Ajv cannot handle"),
-                )
-                .label(problem.label)
-                .help(help)
-                .note(format!(
-                    "RFC 3986 accepts it, but {}: Ajv (fast-uri) throws `URN without nid cannot be \
-                     serialized` or loses part of the id, so TypeScript clients cannot compile the schema",
-                    problem.reason
-                ))
-                .pointer(format!("{}/{keyword}", sub.pointer));
+                &META,
+                cx.file.id,
+                id.string_sub_span(cx.text(), problem.range.clone()),
+                format!("`{keyword}` `{value}` is a URN that Ajv cannot handle"),
+            )
+            .label(problem.label)
+            .help(help)
+            .note(format!(
+                "RFC 3986 accepts it, but {}: fast-uri, Ajv's URI library, cannot serialise it \
+                     when it is a schema's root `$id`",
+                problem.reason
+            ))
+            .class("SL203/root")
+            .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,

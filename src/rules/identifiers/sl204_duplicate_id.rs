@@ -117,18 +117,69 @@ impl Rule for DuplicateId {
                     "Give one of the two subschemas another `{keyword}`, or keep one subschema in `$defs` \
                      and `$ref` it from both places"
                 ))
-                .note(
-                    "Ajv refuses a schema in which one URI names two subschemas (`reference ... resolves \
-                     to more than one schema`): the TypeScript v1 client's `listTools()` throws and every \
-                     tool of the server is lost, the TS v2 client fails this tool. Other engines keep one \
-                     of the two, so `$ref`s to it may land on the wrong subschema",
-                )
+                .note("One URI names two different subschemas, so a `$ref` to it is ambiguous")
+                .class("SL204/in-document")
                 .pointer(format!("{}/{keyword}", later.pointer)),
             );
         }
         if cx.unit.role == Role::OutputSchema {
             across_tools(cx, &mine, out);
         }
+        if let Some(unit_root) = cx.root.pointer(&cx.unit.pointer) {
+            seen_by_ajv(cx, &super::ajv_ids::seen(unit_root, &cx.unit.pointer), out);
+        }
+    }
+}
+
+/// What only Ajv's walk finds twice: a `$id` in an unknown keyword that another place declares
+/// too, and an anchor (`$anchor`, `$dynamicAnchor`, a draft-07 `"$id": "#name"` reached through
+/// an unknown keyword) declared twice under one base URI. Two real `$id`s are reported above.
+fn seen_by_ajv(cx: &UnitContext<'_>, seen: &[super::ajv_ids::Seen<'_>], out: &mut Vec<Diagnostic>) {
+    let is_anchor = |s: &super::ajv_ids::Seen<'_>| s.key.contains('#');
+    for (j, later) in seen.iter().enumerate() {
+        let anchor = is_anchor(later);
+        let first = seen[..j].iter().find(|s| {
+            s.key == later.key
+                && is_anchor(s) == anchor
+                && (later.hidden
+                    || s.hidden
+                    || (anchor && (s.keyword != "$id" || later.keyword != "$id")))
+        });
+        let Some(first) = first else { continue };
+        let raw = later.value.as_str().unwrap_or_default();
+        let (message, class) = if anchor {
+            (
+                format!(
+                    "`{}` `{raw}` names an anchor already declared in this document",
+                    later.keyword
+                ),
+                "SL204/duplicate-anchor",
+            )
+        } else {
+            (
+                format!("`$id` `{raw}` is already declared in this document, and Ajv reads this one too"),
+                "SL204/in-unknown-keyword",
+            )
+        };
+        let note = if later.hidden || first.hidden {
+            "Ajv walks the object value of any key as a schema (not arrays, not `const`, `enum` or \
+             `default`), so it collects identifiers that other engines take as data"
+        } else {
+            "One anchor names two subschemas of a resource, so a `$ref` to it is ambiguous"
+        };
+        out.push(
+            Diagnostic::new(&META, cx.file.id, later.value.span, message)
+                .label("declared again here")
+                .related(cx.file.id, first.value.span, "first declared here")
+                .help(if anchor {
+                    "Give one of the two subschemas another anchor name"
+                } else {
+                    "Remove or rename the `$id` inside the unknown keyword"
+                })
+                .note(note)
+                .class(class)
+                .pointer(format!("{}/{}", later.pointer, later.keyword)),
+        );
     }
 }
 
@@ -176,9 +227,9 @@ fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnosti
             ))
             .note(format!(
                 "The TypeScript clients look a compiled validator up by `$id` before they compile a \
-                 schema, so this tool's output is validated against tool `{tool}`'s schema (or \
-                 compiling it throws `reference ... resolves to more than one schema`)"
+                 schema (`getSchema($id) ?? compile(schema)`), and find tool `{tool}`'s"
             ))
+            .class("SL204/across-tools")
             .pointer(format!("{}/{keyword}", later.pointer)),
         );
     }

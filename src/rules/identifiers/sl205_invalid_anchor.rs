@@ -49,6 +49,35 @@ fn problem(name: &str, draft: Draft) -> Option<Problem> {
     })
 }
 
+/// Whether Ajv takes `name` as an anchor: `^[A-Za-z_][-A-Za-z0-9._]*$`, whatever the dialect.
+fn ajv_accepts(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || "-._".contains(c))
+}
+
+/// Whether the 2019-09 meta-schema takes `name`: `^[A-Za-z][-A-Za-z0-9.:_]*$`.
+fn meta_2019_accepts(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "-.:_".contains(c))
+}
+
+/// The class of an invalid name in the engine tier's model: refused by Ajv and the
+/// meta-schema alike, or (2019-09 only) by one of the two.
+fn class_of(name: &str, draft: Draft) -> &'static str {
+    if draft != Draft::Draft201909 {
+        return "SL205/invalid-name";
+    }
+    match (ajv_accepts(name), meta_2019_accepts(name)) {
+        (true, false) => "SL205/underscore-2019",
+        (false, true) => "SL205/colon-2019",
+        _ => "SL205/invalid-name",
+    }
+}
+
 /// A valid name close to `name`: each offending character becomes `_`, with a prefix where the
 /// first character cannot start a name.
 fn suggestion(name: &str, draft: Draft) -> String {
@@ -118,16 +147,65 @@ impl Rule for InvalidAnchor {
                         suggestion(name, sub.draft)
                     ))
                     .note(format!(
-                        "Ajv throws `invalid anchor \"{name}\"` while compiling the schema, so the TypeScript \
-                         v1 client's `listTools()` fails and every tool of the server is lost (TS v2 fails \
-                         this tool); the {} meta-schema restricts the name too, so the Python client's \
-                         `check_schema` refuses it",
-                        sub.draft
+                        "Ajv takes an anchor name matching `^[A-Za-z_][-A-Za-z0-9._]*$`, the {} \
+                         meta-schema one matching `{}`",
+                        sub.draft,
+                        if sub.draft == Draft::Draft201909 {
+                            "^[A-Za-z][-A-Za-z0-9.:_]*$"
+                        } else {
+                            "^[A-Za-z_][-A-Za-z0-9._]*$"
+                        }
                     ))
+                    .class(class_of(name, sub.draft))
                     .pointer(format!("{}/{keyword}", sub.pointer)),
                 );
             }
         }
+        ajv_only(cx, out);
+    }
+}
+
+/// Anchors only Ajv looks at: under draft-07 and earlier (where `$anchor` is no keyword), and
+/// in objects it reaches through an unknown keyword. Ajv checks their names all the same.
+fn ajv_only(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+    let Some(unit_root) = cx.root.pointer(&cx.unit.pointer) else {
+        return;
+    };
+    let legacy = cx.unit.draft < Draft::Draft201909;
+    for s in super::ajv_ids::seen(unit_root, &cx.unit.pointer) {
+        if s.keyword == "$id" || !(s.hidden || legacy) {
+            continue;
+        }
+        let Some(name) = s.value.as_str() else {
+            continue;
+        };
+        if super::ajv_ids::ajv_anchor_name(name) {
+            continue;
+        }
+        let keyword = s.keyword;
+        out.push(
+            Diagnostic::new(
+                &META,
+                cx.file.id,
+                s.value.span,
+                format!("`{keyword}` `{name}` is not a valid anchor name, and Ajv reads it"),
+            )
+            .label(if s.hidden {
+                "inside an unknown keyword, where Ajv still looks"
+            } else {
+                "not a keyword of this dialect, but Ajv checks it"
+            })
+            .help(format!(
+                "Rename it (say, to `{}`), or remove it: this dialect gives it no meaning",
+                suggestion(name, Draft::Draft202012)
+            ))
+            .note(
+                "Ajv collects anchors wherever it walks, in every dialect and through the object \
+                 values of unknown keywords, and takes a name matching `^[A-Za-z_][-A-Za-z0-9._]*$`",
+            )
+            .class("SL205/ajv-only")
+            .pointer(format!("{}/{keyword}", s.pointer)),
+        );
     }
 }
 

@@ -1,4 +1,7 @@
-//! SL206 id-not-normalized: a valid `$id` that is not in RFC 3986 normal form.
+//! SL206 id-not-normalized: a valid `$id` that is not in RFC 3986 normal form, where that breaks
+//! a client. Measured (`testdata/engines/`): Ajv resolves an `$id` against the `$id` of the
+//! schema around it, which normalises it, so only a subschema's `$id` with no `$id` above it
+//! stays as written, and a `$ref` to it fails; a default or empty port never matters.
 
 use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::meta::SL206 as META;
@@ -26,7 +29,10 @@ impl Rule for IdNotNormalized {
             let Some(normal) = normalize_reference(value) else {
                 continue;
             };
-            if normal == value {
+            if normal == value || without_default_port(value) == normal {
+                continue;
+            }
+            if !breaks_ajv(cx, &sub.pointer) {
                 continue;
             }
             let old_uri = strip_fragment(value);
@@ -41,18 +47,69 @@ impl Rule for IdNotNormalized {
             .label(format!("normal form: `{new_uri}`"))
             .help(format!("Write it as `{normal}`"))
             .note(
-                "Ajv stores a `$id` as written but looks a `$ref` up after normalising it (lower-case \
-                 scheme and host, upper-case percent-encoding, no encoded unreserved characters, no \
-                 `.` or `..` segments), so every `$ref` to this schema fails with `can't resolve \
-                 reference` in the TypeScript clients (TS v1 then loses every tool of the server in \
-                 `listTools()`)",
+                "No `$id` above this subschema gives Ajv a base to resolve it against, so Ajv stores \
+                 it as written, but it looks a `$ref` up after normalising it (lower-case scheme and \
+                 host, upper-case percent-encoding, no encoded unreserved characters, no `.` or `..` \
+                 segments), and a `$ref` of this document names it",
             )
+            .class("SL206/referenced")
             .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match normalize_fix(cx, &sub.pointer, value, &normal) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,
             });
         }
+    }
+}
+
+/// Whether Ajv keeps this subschema's `$id` as written and a `$ref` of the document names it:
+/// the subschema is not the unit's root, no subschema around it declares a `$id`, and a
+/// reference of the unit resolves to it.
+fn breaks_ajv(cx: &UnitContext<'_>, pointer: &str) -> bool {
+    let index = cx.run.index;
+    let Some(resource) = index.resource_at(cx.file.id, pointer) else {
+        return false;
+    };
+    if pointer == cx.unit.pointer {
+        return false;
+    }
+    let mut parent = index.parent_resource(resource);
+    while let Some(p) = parent {
+        if index.resources[p].id.is_some() {
+            return false;
+        }
+        parent = index.parent_resource(p);
+    }
+    index
+        .refs_in(cx.file.id, cx.unit_no)
+        .iter()
+        .any(|r| index.target_resource(r) == Ok(resource))
+}
+
+/// `value` without an empty port or the default port of its scheme (`https://a:443/x` ->
+/// `https://a/x`), which Ajv never trips on.
+fn without_default_port(value: &str) -> String {
+    let Some((scheme, rest)) = value.split_once("://") else {
+        return value.to_owned();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    let Some(colon) = authority
+        .rfind(':')
+        .filter(|&c| !authority[c..].contains(']'))
+    else {
+        return value.to_owned();
+    };
+    let port = &authority[colon + 1..];
+    let default = match scheme.to_ascii_lowercase().as_str() {
+        "http" | "ws" => "80",
+        "https" | "wss" => "443",
+        _ => "",
+    };
+    if port.is_empty() || port == default {
+        format!("{scheme}://{}{}", &authority[..colon], &rest[end..])
+    } else {
+        value.to_owned()
     }
 }
 

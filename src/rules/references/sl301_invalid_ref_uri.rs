@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::index::Resolution;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::literal::literal;
-use crate::syntax::uri::{check_uri_reference, percent_encode_repair};
+use crate::syntax::uri::{check_uri_reference, has_malformed_scheme, percent_encode_repair};
 
 pub struct InvalidRefUri;
 
@@ -33,11 +33,8 @@ impl Rule for InvalidRefUri {
                 format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
             )
             .label(problem.label)
-            .note(format!(
-                "{}. Ajv throws while compiling the schema (the TypeScript v1 client then loses every \
-                 tool of the server), and the Python and Rust engines cannot resolve the reference",
-                problem.reason
-            ))
+            .note(capitalise(&problem.reason))
+            .class(class_of(&r.raw))
             .pointer(pointer);
             match target.and_then(|t| crate::rules::edits::id_fix::resource_id_fix(cx, t)) {
                 Some(fix) => {
@@ -61,6 +58,44 @@ impl Rule for InvalidRefUri {
             out.push(diagnostic);
         }
     }
+}
+
+/// The class of an invalid reference in the engine tier's model. Ajv parses a reference with
+/// fast-uri, which refuses a malformed scheme and a `%` that starts no escape; it drops a `#`
+/// that ends the fragment (`#/$defs/C#` becomes `#/$defs/C`); it binds a fragment with other
+/// characters RFC 3986 does not allow (`<`, a space, `{`, non-ASCII ...) to the subschema it
+/// names; it does not find a `$id` through a reference with such characters before the `#`.
+fn class_of(raw: &str) -> &'static str {
+    let bytes = raw.as_bytes();
+    let bad_percent = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && !(bytes.get(i + 1).is_some_and(u8::is_ascii_hexdigit)
+                && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
+    });
+    if has_malformed_scheme(raw) {
+        return "SL301/malformed-scheme";
+    }
+    if bad_percent {
+        return "SL301/bad-percent";
+    }
+    let Some((before, fragment)) = raw.split_once('#') else {
+        return "SL301/invalid-char";
+    };
+    if fragment.ends_with('#') || fragment.ends_with("#/") {
+        return "SL301/trailing-hash";
+    }
+    if check_uri_reference(before).is_err() {
+        return "SL301/invalid-char";
+    }
+    "SL301/fragment-chars"
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Percent-encoding the offending characters, when the encoded reference resolves in the run.

@@ -15,11 +15,8 @@ use std::ops::Range;
 
 pub struct UnresolvedRef;
 
-const NOTE: &str =
-    "The TypeScript v1 client compiles every output schema inside `listTools()` and \
-throws on an unresolvable `$ref`, so every tool of the server is lost; the TS v2 client fails this \
-tool; the Python client resolves only same-document references (its registry is empty) and fails \
-on this one; the Rust jsonschema crate refuses to compile the schema";
+const NOTE: &str = "Nothing in this document or in the linted set answers to it, and a tool's \
+schema reaches a client alone";
 
 /// Why a reference leads nowhere: where in its value, and what is missing there.
 struct Why {
@@ -35,6 +32,7 @@ impl Rule for UnresolvedRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
+        let mut reach = None;
         for r in index.refs_in(cx.file.id, cx.unit_no) {
             // A reference that is not a URI reference at all is SL301's finding.
             if crate::syntax::uri::check_uri_reference(&r.raw).is_err() {
@@ -72,6 +70,19 @@ impl Rule for UnresolvedRef {
             )
             .label(why.label)
             .note(NOTE)
+            .class(
+                if !reach
+                    .get_or_insert_with(|| super::reach::Reach::of(cx))
+                    .is_reached(&r.holder(cx.root))
+                {
+                    // No client compiles the entry that holds it.
+                    "SL302/unreachable"
+                } else if strip_fragment(&r.raw).is_empty() {
+                    "SL302/missing"
+                } else {
+                    "SL302/other-document"
+                },
+            )
             .pointer(pointer);
             diagnostic = match container_swap(cx, r) {
                 Some(new) => diagnostic

@@ -1,5 +1,7 @@
 //! SL303 remote-ref: a `$ref` or `$dynamicRef` to an `http(s)` URI that no schema of the linted
-//! set declares. Nothing is ever fetched, so it resolves only where someone preloads it.
+//! set declares. Nothing is ever fetched, so it resolves only where someone preloads it. A
+//! meta-schema is reported only where a client does not ship it (measured: each Ajv class and the
+//! Rust crate ship the meta-schema of their own dialect only).
 
 use crate::diagnostic::meta::SL303 as META;
 use crate::diagnostic::Diagnostic;
@@ -31,40 +33,103 @@ impl Rule for RemoteRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
+        let mut reach = None;
         for r in index.refs_in(cx.file.id, cx.unit_no) {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;
             };
-            if is_meta_schema(&uri) {
-                continue;
-            }
+            // No client compiles a `$defs` entry that nothing references.
+            let reached = reach
+                .get_or_insert_with(|| super::reach::Reach::of(cx))
+                .is_reached(&r.holder(cx.root));
+            let class = if is_meta_schema(&uri) {
+                match meta_schema_class(cx.unit.draft, &uri) {
+                    Some(class)
+                        if crate::diagnostic::breaks::of(class).is_some_and(|b| !b.is_empty()) =>
+                    {
+                        class
+                    }
+                    _ => continue,
+                }
+            } else if reached {
+                "SL303/remote"
+            } else {
+                "SL303/unreachable"
+            };
             let pointer = r.pointer(cx.root);
             let uri_part = strip_fragment(&r.raw);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), 0..uri_part.len())
             });
+            let remote = class == "SL303/remote" || class == "SL303/unreachable";
+            let message = if remote {
+                format!(
+                    "`{}` `{}` names a remote schema that is never fetched",
+                    r.keyword, r.raw
+                )
+            } else {
+                format!(
+                    "`{}` `{}` names a meta-schema that not every client ships",
+                    r.keyword, r.raw
+                )
+            };
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    span,
-                    format!("`{}` `{}` names a remote schema that is never fetched", r.keyword, r.raw),
-                )
-                .label("not in the linted set, never fetched")
-                .help(
+                Diagnostic::new(&META, cx.file.id, span, message)
+                .label(if remote {
+                    "not in the linted set, never fetched"
+                } else {
+                    "the meta-schema of another dialect than some clients read this schema in"
+                })
+                .help(if remote {
                     "Copy the referenced schema into this schema's `$defs` and reference it as \
-                     `#/$defs/...`, or lint the file that declares this `$id` together with this one",
-                )
-                .note(
-                    "MCP 2026-07-28 says a `$ref` to a network URI MUST NOT be dereferenced automatically, \
-                     and no MCP SDK fetches one: the TypeScript v1 client's `listTools()` throws on the \
-                     unresolvable reference (every tool of the server is lost), the TS v2 client fails \
-                     this tool, and the Python client resolves only same-document references",
-                )
+                     `#/$defs/...`, or lint the file that declares this `$id` together with this one"
+                } else {
+                    "Copy the part of the meta-schema you need into this schema's `$defs`, or \
+                     describe the value with a schema of your own"
+                })
+                .note(if remote {
+                    "MCP 2026-07-28 says a `$ref` to a network URI MUST NOT be dereferenced \
+                     automatically, and SHOULD be rejected when it does not resolve"
+                } else {
+                    "A meta-schema resolves where the engine ships it, and engines ship the \
+                     meta-schemas of the dialects they implement"
+                })
+                .class(class)
                 .pointer(pointer),
             );
         }
     }
+}
+
+/// The class of a `$ref` to a dialect's meta-schema from a schema of `draft`
+/// (`SL303/meta-schema:draft7>2020-12`); `None` from a draft-04 schema, which the TS v2 client
+/// refuses whatever it references (SL402), or for another URI (a vocabulary meta-schema).
+fn meta_schema_class(draft: Draft, uri: &str) -> Option<&'static str> {
+    let named = Draft::from_schema_uri(uri)?;
+    let class = match (draft, named) {
+        (Draft::Draft4, _) => return None,
+        (Draft::Draft6, Draft::Draft4) => "SL303/meta-schema:draft6>draft4",
+        (Draft::Draft6, Draft::Draft6) => "SL303/meta-schema:draft6>draft6",
+        (Draft::Draft6, Draft::Draft7) => "SL303/meta-schema:draft6>draft7",
+        (Draft::Draft6, Draft::Draft201909) => "SL303/meta-schema:draft6>2019-09",
+        (Draft::Draft6, Draft::Draft202012) => "SL303/meta-schema:draft6>2020-12",
+        (Draft::Draft7, Draft::Draft4) => "SL303/meta-schema:draft7>draft4",
+        (Draft::Draft7, Draft::Draft6) => "SL303/meta-schema:draft7>draft6",
+        (Draft::Draft7, Draft::Draft7) => "SL303/meta-schema:draft7>draft7",
+        (Draft::Draft7, Draft::Draft201909) => "SL303/meta-schema:draft7>2019-09",
+        (Draft::Draft7, Draft::Draft202012) => "SL303/meta-schema:draft7>2020-12",
+        (Draft::Draft201909, Draft::Draft4) => "SL303/meta-schema:2019-09>draft4",
+        (Draft::Draft201909, Draft::Draft6) => "SL303/meta-schema:2019-09>draft6",
+        (Draft::Draft201909, Draft::Draft7) => "SL303/meta-schema:2019-09>draft7",
+        (Draft::Draft201909, Draft::Draft201909) => "SL303/meta-schema:2019-09>2019-09",
+        (Draft::Draft201909, Draft::Draft202012) => "SL303/meta-schema:2019-09>2020-12",
+        (Draft::Draft202012, Draft::Draft4) => "SL303/meta-schema:2020-12>draft4",
+        (Draft::Draft202012, Draft::Draft6) => "SL303/meta-schema:2020-12>draft6",
+        (Draft::Draft202012, Draft::Draft7) => "SL303/meta-schema:2020-12>draft7",
+        (Draft::Draft202012, Draft::Draft201909) => "SL303/meta-schema:2020-12>2019-09",
+        (Draft::Draft202012, Draft::Draft202012) => "SL303/meta-schema:2020-12>2020-12",
+    };
+    Some(class)
 }
 
 #[cfg(test)]

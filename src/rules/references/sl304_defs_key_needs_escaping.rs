@@ -7,7 +7,7 @@ use super::defs_keys::{
 };
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL304 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::index::RefEntry;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::defs::safe_key;
@@ -19,9 +19,7 @@ pub struct DefsKeyNeedsEscaping;
 
 const NOTE: &str = "In a `$ref`, a JSON pointer must write `/` in a key as `~1` and `~` as `~0` \
 (RFC 6901), and `%` as `%25` (RFC 3986); people and generators often do not (fast-uri #85: `$defs` \
-keys with `/` or `%` need `~1` / `%25` in pointers). A reference that misses an escape resolves to \
-nothing: Ajv throws while compiling (the TypeScript v1 client's `listTools()` then loses every \
-tool of the server), the Python and Rust engines fail to resolve it";
+keys with `/` or `%` need `~1` / `%25` in pointers)";
 
 /// How each character of a key must be written in a reference.
 fn escape_of(c: char) -> &'static str {
@@ -88,6 +86,7 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
         container_fragment(&entry.container)
     ))
     .note(NOTE)
+    .class("SL304/key")
     .pointer(entry.pointer.clone());
     let mut edits = vec![Edit {
         file: cx.file.id,
@@ -170,26 +169,30 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
         .find(|e| e.pointer == step.pointer)?;
     let correct = rewrite_ref(&r.raw, &tokens, &step, &encode_token(entry.key))?;
     let pointer = r.pointer(cx.root);
-    let (message, label, severity) = match step.spelling {
+    let (message, label, class) = match step.spelling {
         Spelling::BareTilde => (
             format!(
                 "`{}` `{}` does not escape `~` in the key `{}`",
                 r.keyword, r.raw, entry.key
             ),
             "`~` must be written `~0`".to_owned(),
-            Severity::Warning,
+            "SL304/bare-tilde",
         ),
         _ => (
             format!(
                 "`{}` `{}` names the `{}` key `{}` without escaping it",
                 r.keyword, r.raw, entry.keyword, entry.key
             ),
-            "this reference resolves to nothing".to_owned(),
-            Severity::Error,
+            "this reference does not name the key".to_owned(),
+            if entry.key.contains('/') {
+                "SL304/unescaped-slash"
+            } else {
+                "SL304/unescaped-percent"
+            },
         ),
     };
     let mut diagnostic = Diagnostic::new(&META, cx.file.id, r.span, message)
-        .severity(severity)
+        .class(class)
         .label(label);
     if file == cx.file.id {
         diagnostic = diagnostic.related(file, entry.key_span, "the key");

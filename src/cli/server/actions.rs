@@ -1,0 +1,225 @@
+//! Code actions: each finding's fix as a `quickfix`, and `source.fixAll.schema-lint`, every safe
+//! fix of a document. Only what passes the proof `--fix` gives every fix is offered: a quick fix
+//! is applied alone to the run and checked by [`crate::fix::verify::verify`] (the proof the fix
+//! loop runs on each fix of a pass); the fix-all runs the fix loop itself,
+//! [`crate::fix::fix_run`], and offers the texts it changed. Either may change other files than
+//! the document (a renamed `$id` and the `$ref`s that name it): the `WorkspaceEdit` spans them.
+
+use super::convert::{self, line_edits, workspace_edit};
+use super::position::Encoding;
+use super::state::{Project, State};
+use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
+use crate::engine::{lint_loaded, Run};
+use crate::syntax::source::{FileId, SourceFile, Span};
+use crate::workspace::load_source;
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, NumberOrString,
+    WorkspaceEdit,
+};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
+
+/// The kind of the fix-all action.
+pub(crate) const FIX_ALL: &str = "source.fixAll.schema-lint";
+
+/// The code actions for a range of a document.
+pub(crate) fn code_actions(
+    state: &mut State,
+    params: &CodeActionParams,
+) -> Vec<CodeActionOrCommand> {
+    let encoding = state.encoding;
+    let allow_unsafe = state.options.unsafe_fixes;
+    let uri = &params.text_document.uri;
+    let Some((project, file)) = state.project_of(uri) else {
+        return Vec::new();
+    };
+    let wants = |kind: &str| {
+        params.context.only.as_ref().is_none_or(|only| {
+            only.iter().any(|o| {
+                let o = o.as_str();
+                kind == o
+                    || kind
+                        .strip_prefix(o)
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+        })
+    };
+    let mut out = Vec::new();
+    if wants(CodeActionKind::QUICKFIX.as_str()) {
+        let lines = project.lines(file, encoding);
+        let (from, to) = (
+            lines.offset(params.range.start),
+            lines.offset(params.range.end),
+        );
+        // The findings the client names (by the `data` of their diagnostics), and those in range.
+        let named: HashSet<(String, String)> = params
+            .context
+            .diagnostics
+            .iter()
+            .filter(|d| d.source.as_deref() == Some(convert::SOURCE))
+            .filter_map(|d| {
+                let code = match &d.code {
+                    Some(NumberOrString::String(code)) => code.clone(),
+                    _ => return None,
+                };
+                let pointer = d.data.as_ref()?.get("pointer")?.as_str()?.to_owned();
+                Some((code, pointer))
+            })
+            .collect();
+        let findings = &project.run.files[file.0].diagnostics;
+        let wanted: Vec<usize> = findings
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| {
+                d.fix
+                    .as_ref()
+                    .is_some_and(|f| offered(f.applicability, allow_unsafe))
+            })
+            .filter(|(_, d)| {
+                (d.span.start <= to && from <= d.span.end)
+                    || named.contains(&(d.rule.code.to_owned(), d.pointer.clone()))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        for i in wanted {
+            let Some(edit) = quick_fix(project, file, i, encoding) else {
+                continue;
+            };
+            let d = &project.run.files[file.0].diagnostics[i];
+            let Some(fix) = &d.fix else { continue };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: format!("{} ({})", fix.title, d.rule.code),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![convert::diagnostic(project, d, encoding)]),
+                edit: Some(edit),
+                is_preferred: Some(fix.applicability == Applicability::Safe),
+                ..CodeAction::default()
+            }));
+        }
+    }
+    let any_safe = project.run.files[file.0].diagnostics.iter().any(|d| {
+        d.fix
+            .as_ref()
+            .is_some_and(|f| f.applicability == Applicability::Safe)
+    });
+    if any_safe && wants(FIX_ALL) {
+        if let Some(edit) = fix_all(project, file, encoding) {
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: "Fix all safe schema-lint findings".to_owned(),
+                kind: Some(CodeActionKind::new(FIX_ALL)),
+                edit: Some(edit),
+                ..CodeAction::default()
+            }));
+        }
+    }
+    out
+}
+
+fn offered(applicability: Applicability, allow_unsafe: bool) -> bool {
+    match applicability {
+        Applicability::Safe => true,
+        Applicability::Unsafe => allow_unsafe,
+        Applicability::DisplayOnly => false,
+    }
+}
+
+/// Whether a fix may change a file: an open document always may (the editor changes the
+/// buffer), a file on disk when `--fix` would write it (not through a symlink, not read-only).
+fn writable(project: &Project, file: FileId) -> Result<(), String> {
+    if project.open[file.0] {
+        return Ok(());
+    }
+    crate::fix::write::can_write(&project.run.files[file.0].file)
+}
+
+/// The edit of finding `index` of `file`, when its fix passes the proof (worked out once per
+/// run).
+fn quick_fix(
+    project: &mut Project,
+    file: FileId,
+    index: usize,
+    encoding: Encoding,
+) -> Option<WorkspaceEdit> {
+    if let Some(known) = project.fixes.get(&Some(index)) {
+        return known.clone();
+    }
+    let finding = project.run.files[file.0].diagnostics.get(index);
+    let fix = finding.and_then(|d| d.fix.as_ref()).filter(|fix| {
+        fix.edits.iter().all(|e| writable(project, e.file).is_ok())
+            && prove(&project.run, fix, &project.settings).is_ok()
+    });
+    let edit = fix.and_then(|fix| {
+        workspace_edit(
+            project,
+            fix.edits
+                .iter()
+                .map(|e| (e.file, e.span, e.content.as_str())),
+            encoding,
+        )
+    });
+    project.fixes.insert(Some(index), edit.clone());
+    edit
+}
+
+/// Applies `fix` alone to `run` and proves it, as one pass of the fix loop proves each fix.
+fn prove(run: &Run, fix: &Fix, settings: &crate::settings::Settings) -> Result<(), String> {
+    let mut by_file: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
+    for e in &fix.edits {
+        by_file.entry(e.file).or_default().push(e);
+    }
+    let mut files = run.files.clone();
+    for (file, edits) in by_file {
+        let old = &files[file.0];
+        let text = apply_edits(&old.file.text, &edits)?;
+        let source = SourceFile {
+            text: Arc::new(text),
+            ..old.file.clone()
+        };
+        let context = old.context;
+        files[file.0] = load_source(source, true);
+        files[file.0].context = context;
+    }
+    let after = lint_loaded(files, settings);
+    crate::fix::verify::verify(run, &after, fix, settings.default_draft)
+}
+
+/// Every safe fix of `file`, by the fix loop, as the edits of the texts it changed. The other
+/// open documents of the run are context for it, as the files not named are for `check --fix
+/// FILE`: their own findings are not fixed, but a fix may follow a renamed `$id` into them.
+fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<WorkspaceEdit> {
+    if let Some(known) = project.fixes.get(&None) {
+        return known.clone();
+    }
+    let mut files = project.run.files.clone();
+    for (i, f) in files.iter_mut().enumerate() {
+        if i != file.0 && !f.context {
+            f.context = true;
+            f.diagnostics.clear();
+        }
+    }
+    let run = Run {
+        files,
+        index: project.run.index.clone(),
+    };
+    let shared: &Project = project;
+    let check = |source: &SourceFile| writable(shared, source.id);
+    let outcome = crate::fix::fix_run(run, &shared.settings, false, &check);
+    let mut edits: Vec<(FileId, Span, String)> = Vec::new();
+    for (changed, old) in outcome.changed() {
+        let id = changed.file.id;
+        for (span, content) in line_edits(old, &changed.file.text) {
+            edits.push((id, span, content));
+        }
+    }
+    let edit = if edits.is_empty() {
+        None
+    } else {
+        workspace_edit(
+            project,
+            edits.iter().map(|(f, s, c)| (*f, *s, c.as_str())),
+            encoding,
+        )
+    };
+    project.fixes.insert(None, edit.clone());
+    edit
+}

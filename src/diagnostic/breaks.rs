@@ -1,0 +1,301 @@
+//! Which clients break, and how: the model the engine tier measures.
+//!
+//! `tests/integration/engines.sh` runs the cases of `testdata/engines/` through the engines MCP
+//! clients run ([`Client`]) and derives, for each case class (`SL201/malformed-scheme`: a rule's
+//! code and a key the rule computes), the clients its cases break and the [`Effect`] on each,
+//! into the checked-in `testdata/engines/breaks.json`. `build.rs` turns that file into the table
+//! below, so a finding can claim of a client only what was observed: a rule names the class of
+//! each finding ([`super::Diagnostic::class`]), which sets the finding's [`Break`]s, its client
+//! note ([`describe`]) and, through [`severity`], how serious it is.
+
+use super::Severity;
+use serde::Serialize;
+use std::fmt;
+use std::fmt::Write as _;
+
+/// A client whose engine the tier runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Client {
+    /// The TypeScript SDK 1.x client: Ajv's draft-07 class for every schema.
+    #[serde(rename = "ts-sdk-v1")]
+    TsSdkV1,
+    /// The TypeScript SDK 2.x client: the Ajv class the `$schema` names.
+    #[serde(rename = "ts-sdk-v2")]
+    TsSdkV2,
+    /// The Python SDK client: `jsonschema`, without its format extras.
+    #[serde(rename = "python-sdk")]
+    PythonSdk,
+    /// The Python SDK client where `jsonschema`'s format extras are installed.
+    #[serde(rename = "python-sdk+format")]
+    PythonSdkFormat,
+    /// The Rust `jsonschema` crate.
+    #[serde(rename = "jsonschema-rs")]
+    JsonschemaRs,
+}
+
+impl Client {
+    /// Every client, in the order reports list them.
+    pub const ALL: [Client; 5] = [
+        Client::TsSdkV1,
+        Client::TsSdkV2,
+        Client::PythonSdk,
+        Client::PythonSdkFormat,
+        Client::JsonschemaRs,
+    ];
+
+    /// The client's name in reports and in `breaks.json` (`ts-sdk-v1`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Client::TsSdkV1 => "ts-sdk-v1",
+            Client::TsSdkV2 => "ts-sdk-v2",
+            Client::PythonSdk => "python-sdk",
+            Client::PythonSdkFormat => "python-sdk+format",
+            Client::JsonschemaRs => "jsonschema-rs",
+        }
+    }
+
+    /// Whether an MCP SDK client runs this engine as installed by default (the Python client's
+    /// format extras and the Rust crate are stricter engines some users run).
+    #[must_use]
+    pub fn is_default(self) -> bool {
+        matches!(self, Client::TsSdkV1 | Client::TsSdkV2 | Client::PythonSdk)
+    }
+
+    /// What a schema the client cannot compile or resolve costs its user (measured on the SDKs).
+    fn consequence(self) -> Option<&'static str> {
+        match self {
+            Client::TsSdkV1 => {
+                Some("the TS v1 client's `listTools()` throws and every tool of the server is lost")
+            }
+            Client::TsSdkV2 => Some("the TS v2 client fails this tool"),
+            Client::PythonSdk | Client::PythonSdkFormat => {
+                Some("the Python client fails every call of this tool")
+            }
+            Client::JsonschemaRs => None,
+        }
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a client does wrong with a schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Effect {
+    /// The engine refuses the schema.
+    CompileError,
+    /// A `$ref` names nothing the engine finds, when compiling or when validation reaches it.
+    UnresolvedReference,
+    /// A reference binds to another subschema than the one it names.
+    WrongBinding,
+    /// Output that the schema allows is rejected.
+    RejectsValidOutput,
+    /// Output that the schema means to reject passes: the client breaks nothing, it checks less.
+    AcceptsInvalidOutput,
+}
+
+impl Effect {
+    /// The effect's name in reports and in `breaks.json` (`compile-error`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Effect::CompileError => "compile-error",
+            Effect::UnresolvedReference => "unresolved-reference",
+            Effect::WrongBinding => "wrong-binding",
+            Effect::RejectsValidOutput => "rejects-valid-output",
+            Effect::AcceptsInvalidOutput => "accepts-invalid-output",
+        }
+    }
+
+    /// Whether the client fails on the schema or its output (rather than checking less).
+    #[must_use]
+    pub fn is_failure(self) -> bool {
+        self != Effect::AcceptsInvalidOutput
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            Effect::CompileError => "cannot compile it",
+            Effect::UnresolvedReference => "cannot resolve the reference",
+            Effect::WrongBinding => "binds the reference to another subschema",
+            Effect::RejectsValidOutput => "rejects valid output",
+            Effect::AcceptsInvalidOutput => "lets invalid output pass",
+        }
+    }
+}
+
+impl fmt::Display for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One client that a class of findings breaks, as the engine tier observed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Break {
+    /// The client.
+    pub client: Client,
+    /// What it does wrong.
+    pub effect: Effect,
+    /// The engine's own words (its error, or the wrong verdict) on the class's first case.
+    pub detail: &'static str,
+}
+
+/// `(class, breaks)` for every class of `testdata/engines/breaks.json`, sorted by class.
+static CLASSES: &[(&str, &[Break])] = include!(concat!(env!("OUT_DIR"), "/breaks.rs"));
+
+/// The breaks of a class (`SL201/malformed-scheme`), or `None` for a class the engine tier
+/// has no case of.
+#[must_use]
+pub fn of(class: &str) -> Option<&'static [Break]> {
+    CLASSES
+        .binary_search_by(|(c, _)| (*c).cmp(class))
+        .ok()
+        .map(|i| CLASSES[i].1)
+}
+
+/// Every class the engine tier knows, sorted.
+pub fn classes() -> impl Iterator<Item = &'static str> {
+    CLASSES.iter().map(|(c, _)| *c)
+}
+
+/// How serious a finding is whose class has `breaks`: an error when a client that MCP SDKs run
+/// by default fails on it; a warning when only stricter engines fail, or clients only check less
+/// (an error with `strict`); `None` when no client breaks, for the rule to decide.
+#[must_use]
+pub fn severity(breaks: &[Break], strict: bool) -> Option<Severity> {
+    if breaks
+        .iter()
+        .any(|b| b.client.is_default() && b.effect.is_failure())
+    {
+        return Some(Severity::Error);
+    }
+    if breaks.is_empty() {
+        return None;
+    }
+    Some(if strict {
+        Severity::Error
+    } else {
+        Severity::Warning
+    })
+}
+
+/// The client note of a finding, written from its breaks only: which clients break and how, in
+/// their own words, and which do not.
+#[must_use]
+pub fn describe(breaks: &[Break]) -> String {
+    let unaffected: Vec<&str> = Client::ALL
+        .iter()
+        .filter(|c| !breaks.iter().any(|b| b.client == **c))
+        .map(|c| c.name())
+        .collect();
+    if breaks.is_empty() {
+        return format!(
+            "Measured on the engines of the MCP clients: none breaks on this ({})",
+            unaffected.join(", ")
+        );
+    }
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < breaks.len() {
+        // Clients with the same effect and the same words are named together.
+        let b = breaks[i];
+        let mut names = vec![b.client.name()];
+        let mut j = i + 1;
+        while j < breaks.len() && breaks[j].effect == b.effect && breaks[j].detail == b.detail {
+            names.push(breaks[j].client.name());
+            j += 1;
+        }
+        let mut part = format!("{} {}", names.join(" and "), b.effect.words());
+        if !b.detail.is_empty() {
+            // The engine's words on the class's case, which may quote another value.
+            let _ = write!(part, " (as in `{}`)", b.detail);
+        }
+        if matches!(b.effect, Effect::CompileError | Effect::UnresolvedReference) {
+            let mut consequences: Vec<&str> = breaks[i..j]
+                .iter()
+                .filter_map(|b| b.client.consequence())
+                .collect();
+            consequences.dedup();
+            if !consequences.is_empty() {
+                let _ = write!(part, ": {}", consequences.join(", "));
+            }
+        }
+        parts.push(part);
+        i = j;
+    }
+    let mut text = format!(
+        "Measured on the engines of the MCP clients: {}",
+        parts.join("; ")
+    );
+    if !unaffected.is_empty() {
+        let _ = write!(text, "; {} not affected", unaffected.join(", "));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_sorted_and_clients_are_in_order() {
+        let classes: Vec<&str> = classes().collect();
+        let mut sorted = classes.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(classes, sorted);
+        for (_, breaks) in CLASSES {
+            let clients: Vec<Client> = breaks.iter().map(|b| b.client).collect();
+            let mut ordered = clients.clone();
+            ordered.sort();
+            assert_eq!(clients, ordered);
+        }
+    }
+
+    #[test]
+    fn severity_follows_who_breaks() {
+        let b = |client, effect| Break {
+            client,
+            effect,
+            detail: "",
+        };
+        let default = [b(Client::TsSdkV1, Effect::CompileError)];
+        let stricter = [b(Client::JsonschemaRs, Effect::CompileError)];
+        let lax = [b(Client::PythonSdk, Effect::AcceptsInvalidOutput)];
+        assert_eq!(severity(&default, false), Some(Severity::Error));
+        assert_eq!(severity(&stricter, false), Some(Severity::Warning));
+        assert_eq!(severity(&stricter, true), Some(Severity::Error));
+        assert_eq!(severity(&lax, false), Some(Severity::Warning));
+        assert_eq!(severity(&[], true), None);
+    }
+
+    #[test]
+    fn describes_only_what_breaks() {
+        let breaks = [
+            Break {
+                client: Client::TsSdkV1,
+                effect: Effect::CompileError,
+                detail: "URI scheme is malformed.",
+            },
+            Break {
+                client: Client::TsSdkV2,
+                effect: Effect::CompileError,
+                detail: "URI scheme is malformed.",
+            },
+        ];
+        assert_eq!(
+            describe(&breaks),
+            "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
+             (as in `URI scheme is malformed.`): the TS v1 client's `listTools()` throws and every tool of \
+             the server is lost, the TS v2 client fails this tool; python-sdk, python-sdk+format, \
+             jsonschema-rs not affected"
+        );
+        assert!(describe(&[]).contains("none breaks"));
+    }
+}

@@ -1,0 +1,205 @@
+//! The identifiers Ajv sees in a schema, which are more than the real subschema positions hold.
+//!
+//! Ajv collects `$id`, `$anchor` and `$dynamicAnchor` while it walks a schema with
+//! json-schema-traverse's `allKeys`: through the keywords that hold schemas, and also through the
+//! object value of any other key (an unknown keyword, `x-...`), which it walks as a schema in
+//! turn, but not through arrays under such keys, nor through `const`, `enum`, `default`, the
+//! validation keywords and `format`. Measured (`testdata/engines/`): Ajv refuses a schema where
+//! two of the places it walks declare the same `$id` or anchor, or an anchor with an invalid name,
+//! in every dialect, draft-07 included.
+
+use crate::syntax::document::{push_pointer_token, Node};
+use crate::syntax::uri::{resolve_uri, strip_fragment};
+
+/// Keys json-schema-traverse never walks into.
+const SKIP: [&str; 18] = [
+    "default",
+    "enum",
+    "const",
+    "required",
+    "maximum",
+    "minimum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "multipleOf",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "maxProperties",
+    "minProperties",
+];
+
+/// Keywords whose array value holds schemas.
+const ARRAYS: [&str; 5] = ["items", "allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose object value maps names to schemas.
+const MAPS: [&str; 6] = [
+    "$defs",
+    "definitions",
+    "properties",
+    "patternProperties",
+    "dependencies",
+    "dependentSchemas",
+];
+
+/// One identifier Ajv sees.
+pub(super) struct Seen<'a> {
+    /// `$id`, `$anchor` or `$dynamicAnchor`.
+    pub keyword: &'static str,
+    /// The value, a string.
+    pub value: &'a Node,
+    /// JSON pointer of the object that declares it.
+    pub pointer: String,
+    /// What Ajv registers it under: the resolved URI (no fragment) for a `$id`, the base and the
+    /// name (`base#name`) for an anchor.
+    pub key: String,
+    /// Whether Ajv reached it only through a key that is not a schema keyword (data to every
+    /// other engine).
+    pub hidden: bool,
+}
+
+/// Every identifier Ajv sees in the schema at `root` (file pointer `root_pointer`), in document
+/// order.
+pub(super) fn seen<'a>(root: &'a Node, root_pointer: &str) -> Vec<Seen<'a>> {
+    let mut out = Vec::new();
+    visit(root, root_pointer, "", false, &mut out);
+    out
+}
+
+fn visit<'a>(node: &'a Node, pointer: &str, base: &str, hidden: bool, out: &mut Vec<Seen<'a>>) {
+    let Some(members) = node.as_object() else {
+        return;
+    };
+    let mut base = base.to_owned();
+    if let Some(id) = node.get("$id").filter(|v| v.as_str().is_some()) {
+        let raw = id.as_str().unwrap_or_default();
+        if let Some(name) = raw.strip_prefix('#') {
+            // A draft-07 plain-name `$id` is an anchor to Ajv.
+            out.push(anchor("$id", id, pointer, &base, name, hidden));
+        } else {
+            let resolved = if base.is_empty() {
+                Some(raw.to_owned())
+            } else {
+                resolve_uri(&base, raw)
+            };
+            strip_fragment(&resolved.unwrap_or_else(|| raw.to_owned())).clone_into(&mut base);
+            out.push(Seen {
+                keyword: "$id",
+                value: id,
+                pointer: pointer.to_owned(),
+                key: base.clone(),
+                hidden,
+            });
+        }
+    }
+    for keyword in ["$anchor", "$dynamicAnchor"] {
+        if let Some(name) = node.get(keyword).and_then(Node::as_str) {
+            let value = node.get(keyword).unwrap_or(node);
+            out.push(anchor(keyword, value, pointer, &base, name, hidden));
+        }
+    }
+    for member in members {
+        let key = member.key.as_str();
+        if SKIP.contains(&key) {
+            continue;
+        }
+        let mut at = pointer.to_owned();
+        push_pointer_token(&mut at, key);
+        if let Some(items) = member.value.as_array() {
+            if ARRAYS.contains(&key) {
+                for (i, item) in items.iter().enumerate() {
+                    visit(item, &format!("{at}/{i}"), &base, hidden, out);
+                }
+            }
+        } else if MAPS.contains(&key) {
+            for entry in member.value.as_object().unwrap_or_default() {
+                let mut entry_at = at.clone();
+                push_pointer_token(&mut entry_at, &entry.key);
+                visit(&entry.value, &entry_at, &base, hidden, out);
+            }
+        } else {
+            // A schema keyword's value, or any other key's object value, walked as a schema.
+            let unknown = !is_schema_keyword(key);
+            visit(&member.value, &at, &base, hidden || unknown, out);
+        }
+    }
+}
+
+fn anchor<'a>(
+    keyword: &'static str,
+    value: &'a Node,
+    pointer: &str,
+    base: &str,
+    name: &str,
+    hidden: bool,
+) -> Seen<'a> {
+    Seen {
+        keyword,
+        value,
+        pointer: pointer.to_owned(),
+        key: format!("{base}#{name}"),
+        hidden,
+    }
+}
+
+/// Keywords whose value is a single schema in some dialect.
+fn is_schema_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "additionalItems"
+            | "additionalProperties"
+            | "contains"
+            | "contentSchema"
+            | "else"
+            | "if"
+            | "items"
+            | "not"
+            | "propertyNames"
+            | "then"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+    )
+}
+
+/// Whether Ajv takes `name` as an anchor: `^[A-Za-z_][-A-Za-z0-9._]*$`.
+pub(super) fn ajv_anchor_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || "-._".contains(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::document::parse;
+
+    #[test]
+    fn sees_what_ajv_walks() {
+        let root = parse(
+            r#"{"$id": "https://e.com/r.json", "properties": {"a": {"$id": "a.json", "$anchor": "x"}},
+                "x-one": {"$id": "https://e.com/a.json", "sub": {"$anchor": "y"}},
+                "x-list": [{"$id": "https://e.com/a.json"}],
+                "examples": [{"$id": "https://e.com/a.json"}], "const": {"$id": "c"}}"#,
+        )
+        .unwrap();
+        let seen = seen(&root, "");
+        let keys: Vec<(&str, bool)> = seen.iter().map(|s| (s.key.as_str(), s.hidden)).collect();
+        assert_eq!(
+            keys,
+            [
+                ("https://e.com/r.json", false),
+                ("https://e.com/a.json", false),
+                ("https://e.com/a.json#x", false),
+                ("https://e.com/a.json", true),
+                ("https://e.com/a.json#y", true),
+            ]
+        );
+        assert_eq!(seen[4].pointer, "/x-one/sub");
+    }
+}

@@ -1,0 +1,248 @@
+//! The rules agree with the engine tier (`testdata/engines/`, measured by
+//! `tests/integration/engines.sh`):
+//!
+//! - each case of `testdata/engines/cases/` is reported with the class it stands for, or, for a
+//!   class no client breaks on, possibly not at all;
+//! - on each `json bad` example of the rule docs, every client an engine saw fail is named by
+//!   some finding's `breaks`, and no finding claims a failure of a client the engines saw
+//!   handle the example;
+//! - the findings' severities follow who breaks;
+//! - each rule doc lists every class of its rule, with exactly the clients measured.
+
+use schema_lint::diagnostic::breaks::{self, Client};
+use schema_lint::diagnostic::{Diagnostic, Severity};
+use schema_lint::engine::lint_source;
+use schema_lint::settings::Settings;
+use schema_lint::syntax::source::{FileId, SourceFile};
+use serde_json::{json, Value};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn data() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/engines"))
+}
+
+fn observed() -> Value {
+    let text = std::fs::read_to_string(data().join("observed.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The findings on a schema, or on a `tools/list` of `before` then `schema` as output schemas.
+fn lint(schema: &Value, before: &[Value], settings: &Settings) -> Vec<Diagnostic> {
+    let document = if before.is_empty() {
+        schema.clone()
+    } else {
+        let tools: Vec<Value> = before
+            .iter()
+            .chain(std::iter::once(schema))
+            .enumerate()
+            .map(|(i, s)| json!({"name": format!("tool_{i}"), "inputSchema": {"type": "object"}, "outputSchema": s}))
+            .collect();
+        json!({ "tools": tools })
+    };
+    let text = serde_json::to_string_pretty(&document).unwrap();
+    let file = SourceFile::new(FileId(0), "case.json".into(), None, &text, true);
+    lint_source(file, settings, true).diagnostics
+}
+
+/// The clients whose engine failed on a case (checking less does not count).
+fn failing(row: &Value) -> BTreeSet<&'static str> {
+    Client::ALL
+        .iter()
+        .map(|c| c.name())
+        .filter(|c| {
+            row[c]["effect"]
+                .as_str()
+                .is_some_and(|e| e != "accepts-invalid-output")
+        })
+        .collect()
+}
+
+#[test]
+fn every_case_is_reported_with_its_class() {
+    let mut problems = Vec::new();
+    let mut cases: Vec<_> = std::fs::read_dir(data().join("cases"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    cases.sort();
+    assert!(cases.len() > 40, "only {} engine cases", cases.len());
+    for path in cases {
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let case: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let Some(class) = case["class"].as_str() else {
+            continue;
+        };
+        let known = breaks::of(class)
+            .unwrap_or_else(|| panic!("{name}: class `{class}` is not in breaks.json"));
+        let before = case["before"].as_array().cloned().unwrap_or_default();
+        // A case may name the target it is linted for (rules that speak of MCP clients only).
+        let target = case["target"].as_str().map(|t| {
+            <schema_lint::settings::target::Target as clap::ValueEnum>::from_str(t, false).unwrap()
+        });
+        let settings = Settings {
+            target,
+            ..Settings::default()
+        };
+        let found = lint(&case["schema"], &before, &settings);
+        let code = class.split('/').next().unwrap();
+        let classes: Vec<&str> = found.iter().filter_map(|d| d.class).collect();
+        let reported = classes.contains(&class);
+        let silent = !found.iter().any(|d| d.rule.code == code);
+        if !(reported || (known.is_empty() && silent)) {
+            problems.push(format!(
+                "{name}: expected a finding of class `{class}`, got {classes:?}"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn findings_on_the_doc_examples_claim_what_the_engines_do() {
+    let observed = observed();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (code, doc) in schema_lint::rules::docs::DOCS {
+        let bad = schema_lint::rules::docs::examples(doc)
+            .into_iter()
+            .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)
+            .filter(|e| !e.options.iter().any(|o| o == "audit"));
+        for (n, example) in bad.enumerate() {
+            let name = format!("doc/{code}-{}", n + 1);
+            let Some(row) = observed.get(&name) else {
+                continue;
+            };
+            let Ok(schema) = serde_json::from_str::<Value>(&example.text) else {
+                continue;
+            };
+            checked += 1;
+            let found = lint(&schema, &[], &Settings::default());
+            // Without instances, only what happens when compiling shows.
+            let claimed: BTreeSet<&str> = found
+                .iter()
+                .flat_map(|d| d.breaks.iter())
+                .filter(|b| {
+                    matches!(
+                        b.effect,
+                        breaks::Effect::CompileError | breaks::Effect::UnresolvedReference
+                    )
+                })
+                .map(|b| b.client.name())
+                .collect();
+            let failed = failing(row);
+            // Python resolves references lazily: an example without instances never reaches them.
+            let lazy = |c: &&str| c.starts_with("python-sdk");
+            let missed: Vec<_> = failed.difference(&claimed).collect();
+            let overclaimed: Vec<_> = claimed.difference(&failed).filter(|c| !lazy(c)).collect();
+            if !missed.is_empty() || !overclaimed.is_empty() {
+                problems.push(format!(
+                    "{name}: engines failed {failed:?}, findings claim {claimed:?}"
+                ));
+            }
+        }
+    }
+    assert!(checked > 20, "only {checked} doc examples observed");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn severity_follows_who_breaks() {
+    let schema = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/a b"}}, "$defs": {"a b": {"type": "string"}}});
+    let lax = lint(&schema, &[], &Settings::default());
+    let strict = lint(
+        &schema,
+        &[],
+        &Settings {
+            strict: true,
+            ..Settings::default()
+        },
+    );
+    let sl301 = |found: &[Diagnostic]| {
+        found
+            .iter()
+            .find(|d| d.rule.code == "SL301")
+            .map(|d| (d.severity, d.class))
+    };
+    // Only stricter engines refuse a fragment with a space: a warning, an error with `strict`.
+    assert_eq!(
+        sl301(&lax),
+        Some((Severity::Warning, Some("SL301/fragment-chars")))
+    );
+    assert_eq!(
+        sl301(&strict),
+        Some((Severity::Error, Some("SL301/fragment-chars")))
+    );
+    let malformed = lint(
+        &json!({"$id": "my_tool:output", "type": "object"}),
+        &[],
+        &Settings::default(),
+    );
+    assert_eq!(malformed[0].severity, Severity::Error);
+}
+
+/// The bullets of a rule doc that start with a class (`` - `SL201/invalid`, ...: breaks `a`,
+/// `b`. ``), each with the clients named after its first `breaks` (up to the end of that
+/// sentence); `breaks no client` names none.
+fn doc_claims(doc: &str) -> Vec<(String, BTreeSet<String>)> {
+    let mut bullets: Vec<String> = Vec::new();
+    for line in doc.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("- `") {
+            bullets.push(rest.to_owned());
+        } else if let (Some(last), true) = (bullets.last_mut(), line.starts_with("  ")) {
+            last.push(' ');
+            last.push_str(line.trim());
+        } else {
+            bullets.push(String::new());
+        }
+    }
+    let clients: BTreeSet<&str> = Client::ALL.iter().map(|c| c.name()).collect();
+    bullets
+        .into_iter()
+        .filter_map(|b| {
+            let (class, rest) = b.split_once('`')?;
+            if !class.starts_with("SL") || !class.contains('/') {
+                return None;
+            }
+            let after = &rest[rest.find("breaks ")? + "breaks ".len()..];
+            let sentence = after.split(". ").next().unwrap_or(after);
+            let named = sentence
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .filter(|t| clients.contains(t))
+                .map(str::to_owned)
+                .collect();
+            Some((class.to_owned(), named))
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_claim_what_was_measured() {
+    let mut problems = Vec::new();
+    for (code, doc) in schema_lint::rules::docs::DOCS {
+        let claims = doc_claims(doc);
+        for (class, named) in &claims {
+            let Some(known) = breaks::of(class) else {
+                problems.push(format!(
+                    "rules/{code}.md: `{class}` is not a class of breaks.json"
+                ));
+                continue;
+            };
+            let measured: BTreeSet<String> =
+                known.iter().map(|b| b.client.name().to_owned()).collect();
+            if *named != measured {
+                problems.push(format!(
+                    "rules/{code}.md: `{class}` claims {named:?}, breaks.json has {measured:?}"
+                ));
+            }
+        }
+        for class in breaks::classes().filter(|c| c.starts_with(&format!("{code}/"))) {
+            if !claims.iter().any(|(c, _)| c == class) {
+                problems.push(format!("rules/{code}.md: says nothing of `{class}`"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The engine tier: every case of testdata/engines/ (the files of testdata/engines/cases/ and the
+# `json bad` examples of rules/*.md) through the engines MCP clients really run, and the result
+# compared with what is checked in.
+#
+# Engines, each configured as its client configures it (tests/integration/engines/ says how):
+#   ts-sdk-v1          Ajv 8, the draft-07 class for every schema, as @modelcontextprotocol/sdk 1.x
+#   ts-sdk-v2          Ajv 8, the class chosen by `$schema`, as @modelcontextprotocol/client 2.4.0
+#   python-sdk         Python jsonschema as the mcp 2.3.0 client calls it, no format extras
+#   python-sdk+format  the same with jsonschema[format-nongpl] (rfc3986-validator and co.)
+#   jsonschema-rs      the `jsonschema` crate this repository pins, in-process (examples/engines.rs)
+# Ajv, ajv-formats and fast-uri are the versions bundled in @modelcontextprotocol/client 2.4.0
+# (8.18.0, 3.0.1, 3.1.8), installed with `npm ci` from tests/integration/engines/package-lock.json
+# into target/engines/js; the Python packages are pinned in tests/integration/engines/
+# requirements-*.txt, installed into two venvs under target/engines/. Everything is reused while
+# the pins are unchanged.
+#
+# Writes target/engines/observed.json (what each engine did with each case) and
+# target/engines/breaks.json (per case class, which clients break and how), then compares them
+# with testdata/engines/observed.json and testdata/engines/breaks.json: any difference fails.
+# With --write, copies them there instead (then bless the tests that read breaks.json).
+#
+# Usage: tests/integration/engines.sh [--write]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+start=$SECONDS
+
+HERE="tests/integration/engines"
+OUT="target/engines"
+DATA="testdata/engines"
+WRITE=0
+case "${1:-}" in
+    --write) WRITE=1 ;;
+    "") ;;
+    *) echo "usage: $0 [--write]" >&2; exit 2 ;;
+esac
+
+fail() {
+    echo "engines: FAILED: $*" >&2
+    exit 1
+}
+
+for tool in cargo python3 node npm; do
+    command -v "$tool" >/dev/null || fail "$tool is required"
+done
+mkdir -p "$OUT/js"
+
+# Ajv as the TypeScript clients bundle it.
+if ! cmp -s "$HERE/package-lock.json" "$OUT/js/node_modules/.installed-package-lock.json"; then
+    echo "engines: npm ci in $OUT/js"
+    cp "$HERE/package.json" "$HERE/package-lock.json" "$OUT/js/"
+    (cd "$OUT/js" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $OUT/js"
+    cp "$HERE/package-lock.json" "$OUT/js/node_modules/.installed-package-lock.json"
+fi
+cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
+
+# Python's jsonschema, without and with the format extras.
+venv() { # name requirements
+    local dir="$OUT/$1" req="$2"
+    if ! cmp -s "$req" "$dir/.installed-requirements.txt"; then
+        echo "engines: installing $req into $dir"
+        rm -rf "$dir"
+        python3 -m venv "$dir" || fail "could not create a venv (is python3-venv installed?)"
+        "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$req" \
+            || fail "pip could not install $req"
+        cp "$req" "$dir/.installed-requirements.txt"
+    fi
+}
+venv py-plain "$HERE/requirements-plain.txt"
+venv py-format "$HERE/requirements-format.txt"
+
+# The cases, and the Rust engine.
+cargo build --quiet --locked --example engines || fail "cargo could not build examples/engines.rs"
+ENGINES_BIN="target/debug/examples/engines"
+"$ENGINES_BIN" cases >"$OUT/cases.json" || fail "could not gather the cases"
+
+node "$OUT/js/ajv.mjs" "$OUT/cases.json" >"$OUT/ajv.json" || fail "the Ajv engines failed"
+# Python's string hashing is randomised per process; the runner sorts what it reports anyway.
+export PYTHONHASHSEED=0
+"$OUT/py-plain/bin/python" "$HERE/python_client.py" python-sdk "$OUT/cases.json" >"$OUT/python.json" \
+    || fail "the python-sdk engine failed"
+"$OUT/py-format/bin/python" "$HERE/python_client.py" python-sdk+format "$OUT/cases.json" \
+    >"$OUT/python-format.json" || fail "the python-sdk+format engine failed"
+"$ENGINES_BIN" run "$OUT/cases.json" >"$OUT/rust.json" || fail "the jsonschema-rs engine failed"
+
+python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/ajv.json" "$OUT/python.json" \
+    "$OUT/python-format.json" "$OUT/rust.json" >"$OUT/observed.json" || fail "observe.py observed"
+python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/observed.json" >"$OUT/breaks.json" \
+    || fail "observe.py breaks"
+
+cases=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/observed.json")
+if [ "$WRITE" -eq 1 ]; then
+    cp "$OUT/observed.json" "$DATA/observed.json"
+    cp "$OUT/breaks.json" "$DATA/breaks.json"
+    echo "engines: wrote $DATA/observed.json and $DATA/breaks.json ($cases cases, $((SECONDS - start)) s)"
+    exit 0
+fi
+status=0
+for name in observed breaks; do
+    if ! diff -u "$DATA/$name.json" "$OUT/$name.json" >"$OUT/$name.diff"; then
+        echo "engines: $DATA/$name.json differs from what the engines do now:" >&2
+        head -n 80 "$OUT/$name.diff" >&2
+        status=1
+    fi
+done
+[ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
+echo "engines: ok: $cases cases, the 5 engines behave as recorded ($((SECONDS - start)) s)"

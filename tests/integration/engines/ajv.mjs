@@ -1,0 +1,107 @@
+// Runs every case of the engine tier through Ajv configured as the TypeScript MCP SDK clients
+// configure it (measured on @modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/client
+// 2.4.0, whose bundle holds ajv 8.18.0, ajv-formats 3.0.1 and fast-uri 3.1.8):
+//
+//   new <class>({ strict: false, validateFormats: true, validateSchema: false, allErrors: true })
+//   + ajv-formats; a validator is `getSchema($id) ?? compile(schema)`.
+//
+// - ts-sdk-v1: the draft-07 `Ajv` class for every schema;
+// - ts-sdk-v2: the class chosen by `$schema` (none or 2020-12: Ajv2020; 2019-09: Ajv2019;
+//   draft-07 or draft-06: Ajv; anything else: "unsupported dialect"), the SDK's own rule
+//   (core-internal/src/validators/dialects.ts), copied below.
+//
+// Usage: node ajv.mjs CASES.json > RESULTS.json
+// CASES.json: [{name, schema, before?, instances?}]; RESULTS.json: {engine: {case: result}},
+// a result being {compile: "ok"} or {compile: "error", kind, error}, with `instances`: one of
+// "valid", "invalid" or "error: ..." per instance when the schema compiled.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const AjvModule = require("ajv");
+const Ajv = AjvModule.default ?? AjvModule;
+const Ajv2019 = require("ajv/dist/2019").default;
+const Ajv2020 = require("ajv/dist/2020").default;
+const addFormatsModule = require("ajv-formats");
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+
+const DRAFT_2020_12 = new Set(["https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft/2020-12/schema"]);
+const DRAFT_2019_09 = new Set(["https://json-schema.org/draft/2019-09/schema", "http://json-schema.org/draft/2019-09/schema"]);
+const DRAFT_07 = new Set(["https://json-schema.org/draft-07/schema", "http://json-schema.org/draft-07/schema"]);
+const DRAFT_06 = new Set(["https://json-schema.org/draft-06/schema", "http://json-schema.org/draft-06/schema"]);
+
+/** The TS v2 client's choice of engine class (dialects.ts of @modelcontextprotocol/core 2.4.0). */
+function v2Class(schema) {
+    if (schema === null || typeof schema !== "object" || !("$schema" in schema) || typeof schema.$schema !== "string") {
+        return Ajv2020;
+    }
+    const declared = schema.$schema.replace(/#$/, "");
+    if (DRAFT_2020_12.has(declared)) return Ajv2020;
+    if (DRAFT_2019_09.has(declared)) return Ajv2019;
+    if (DRAFT_07.has(declared) || DRAFT_06.has(declared)) return Ajv;
+    throw new Error(`JSON Schema declares an unsupported dialect ("$schema": "${schema.$schema.slice(0, 200)}")`);
+}
+
+function engine(Class) {
+    const ajv = new Class({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+    addFormats(ajv);
+    return ajv;
+}
+
+/** A client: one engine per class, built lazily, shared by every schema it validates. */
+function client(pick) {
+    const engines = new Map();
+    return (schema) => {
+        const Class = pick(schema);
+        if (!engines.has(Class)) engines.set(Class, engine(Class));
+        const ajv = engines.get(Class);
+        const hasId = schema !== null && typeof schema === "object" && typeof schema.$id === "string";
+        return hasId ? ajv.getSchema(schema.$id) ?? ajv.compile(schema) : ajv.compile(schema);
+    };
+}
+
+/** The first line of an error message, without the run-specific parts, at most 300 characters. */
+function message(e) {
+    const text = String(e && e.message !== undefined ? e.message : e).split("\n")[0];
+    return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+function kind(e) {
+    if (e && (e.missingRef !== undefined || /can't resolve reference/.test(String(e.message)))) return "reference";
+    return "schema";
+}
+
+function run(validatorFor, c) {
+    for (const earlier of c.before ?? []) {
+        try {
+            validatorFor(earlier);
+        } catch {
+            // An earlier tool that fails does not stop this one.
+        }
+    }
+    let validate;
+    try {
+        validate = validatorFor(c.schema);
+    } catch (e) {
+        return { compile: "error", kind: kind(e), error: message(e) };
+    }
+    const result = { compile: "ok" };
+    if (c.instances && c.instances.length > 0) {
+        result.instances = c.instances.map((i) => {
+            try {
+                return validate(i.data) ? "valid" : "invalid";
+            } catch (e) {
+                return `error: ${message(e)}`;
+            }
+        });
+    }
+    return result;
+}
+
+const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = { "ts-sdk-v1": {}, "ts-sdk-v2": {} };
+for (const c of cases) {
+    out["ts-sdk-v1"][c.name] = run(client(() => Ajv), c);
+    out["ts-sdk-v2"][c.name] = run(client(v2Class), c);
+}
+process.stdout.write(`${JSON.stringify(out)}\n`);

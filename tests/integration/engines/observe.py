@@ -1,0 +1,125 @@
+"""The engine tier's bookkeeping (tests/integration/engines.sh runs it with any Python 3.8+):
+
+    observe.py observed CASES.json RESULTS.json... > observed.json
+    observe.py breaks CASES.json observed.json > breaks.json
+    observe.py table observed.json
+
+`observed`: what each engine did with each case, and the effect that has on a client, judged
+against the case's expectations: `compile-error` (the schema is refused), `unresolved-reference`
+(a `$ref` names nothing the engine can find, at compile time or when validation reaches it),
+`wrong-binding` / `rejects-valid-output` / `accepts-invalid-output` (an instance gets the
+wrong verdict; a case says `"mismatch": "wrong-binding"` when a wrong verdict means a reference
+bound to the wrong subschema). No effect: the engine does what the schema means.
+
+`breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
+`{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the
+first case of the class, in name order. Only the hand-written cases (those with a `class`)
+count; the rule docs' examples are observed, not classified. A class whose cases break nothing
+maps to `[]`: the rules stay silent on it, or say that no client breaks.
+
+Both outputs are sorted and end with a newline, so that a rerun on the same engines gives the
+same bytes.
+"""
+
+import json
+import sys
+
+ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonschema-rs"]
+REFERENCING = ("Unresolvable", "PointerToNowhere", "NoSuchAnchor", "NoSuchResource", "InvalidAnchor")
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def dump(value):
+    sys.stdout.write(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+    sys.stdout.write("\n")
+
+
+def judge(case, result):
+    """The effect of `result` on a client, with its detail, or (None, None)."""
+    if result["compile"] != "ok":
+        effect = "unresolved-reference" if result.get("kind") == "reference" else "compile-error"
+        return effect, result.get("error", "")
+    expected = [i.get("valid") for i in case.get("instances", [])]
+    for n, (want, got) in enumerate(zip(expected, result.get("instances", []))):
+        if got.startswith("error: "):
+            detail = got[len("error: "):]
+            referencing = detail.startswith(REFERENCING)
+            return ("unresolved-reference" if referencing else "compile-error"), detail
+        if want is None or (got == "valid") == want:
+            continue
+        data = json.dumps(case["instances"][n]["data"], ensure_ascii=False, sort_keys=True)
+        if "mismatch" in case:
+            effect = case["mismatch"]
+        else:
+            effect = "rejects-valid-output" if want else "accepts-invalid-output"
+        return effect, f"{data} is {'rejected' if want else 'accepted'}"
+    return None, None
+
+
+def observed(cases_path, result_paths):
+    cases = {c["name"]: c for c in load(cases_path)}
+    merged = {}
+    for path in result_paths:
+        for engine, results in load(path).items():
+            merged[engine] = results
+    missing = [e for e in ENGINES if e not in merged]
+    if missing:
+        sys.exit(f"observe.py: no results for {', '.join(missing)}")
+    out = {}
+    for name, case in sorted(cases.items()):
+        row = {}
+        for engine in ENGINES:
+            result = dict(merged[engine][name])
+            effect, detail = judge(case, result)
+            if effect is not None:
+                result["effect"] = effect
+                result["detail"] = detail
+            row[engine] = result
+        out[name] = row
+    dump(out)
+
+
+def breaks(cases_path, observed_path):
+    cases = load(cases_path)
+    seen = load(observed_path)
+    classes = {}
+    for case in sorted(cases, key=lambda c: c["name"]):
+        if "class" not in case:
+            continue
+        entries = classes.setdefault(case["class"], {})
+        for engine in ENGINES:
+            row = seen[case["name"]][engine]
+            if "effect" in row and engine not in entries:
+                entries[engine] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
+    dump({k: [v[e] for e in ENGINES if e in v] for k, v in sorted(classes.items())})
+
+
+def table(observed_path):
+    seen = load(observed_path)
+    width = max(len(n) for n in seen)
+    short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk+format": "py+f", "jsonschema-rs": "rs"}
+    print(" " * width, *(f"{short[e]:<6}" for e in ENGINES))
+    abbrev = {None: "ok", "compile-error": "COMP", "unresolved-reference": "UNRES", "wrong-binding": "BIND",
+              "rejects-valid-output": "REJ", "accepts-invalid-output": "ACC"}
+    for name, row in seen.items():
+        print(f"{name:<{width}}", *(f"{abbrev[row[e].get('effect')]:<6}" for e in ENGINES))
+
+
+def main():
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    if command == "observed" and len(sys.argv) >= 4:
+        observed(sys.argv[2], sys.argv[3:])
+    elif command == "breaks" and len(sys.argv) == 4:
+        breaks(sys.argv[2], sys.argv[3])
+    elif command == "table" and len(sys.argv) == 3:
+        table(sys.argv[2])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
