@@ -34,7 +34,7 @@ pub(crate) fn diagnostics(
 }
 
 /// One finding as an LSP diagnostic; its `data` names the finding (code and pointer) for the
-/// code action, and says whether it has a fix.
+/// code action, says whether it has a fix, and lists the clients it breaks (`breaks`).
 pub(crate) fn diagnostic(
     project: &Project,
     d: &Diagnostic,
@@ -45,6 +45,11 @@ pub(crate) fn diagnostic(
     if let Some(help) = &d.help {
         message.push_str("\nhelp: ");
         message.push_str(help);
+    }
+    // The note ends with which clients break, written from the measured `breaks`.
+    if let Some(note) = d.full_note() {
+        message.push_str("\nnote: ");
+        message.push_str(&note);
     }
     let related: Vec<DiagnosticRelatedInformation> = d
         .related
@@ -85,6 +90,7 @@ pub(crate) fn diagnostic(
         data: Some(serde_json::json!({
             "code": d.rule.code,
             "pointer": d.pointer,
+            "breaks": d.breaks,
             "fix": d.fix.as_ref().map(|f| serde_json::json!({
                 "title": f.title,
                 "applicability": f.applicability,

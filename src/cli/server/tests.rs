@@ -214,6 +214,13 @@ fn a_session_from_initialize_to_exit() {
         json!({"line": 1, "character": colon(false)})
     );
     assert_eq!(d["data"]["pointer"], "/$id");
+    // The clients it breaks, as measured, and the note written from them.
+    let breaks = d["data"]["breaks"].as_array().unwrap();
+    assert!(
+        breaks.iter().any(|b| b["client"] == "ts-sdk-v1"),
+        "{breaks:?}"
+    );
+    assert!(d["message"].as_str().unwrap().contains("\nnote: "), "{d}");
 
     code_actions(&mut client, &tool, &other, d);
 
