@@ -40,24 +40,12 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
             .transpose()?
     };
     let cfg = config.as_ref();
-    let selection = crate::settings::select::Selection {
-        select: args
-            .select
-            .clone()
-            .or_else(|| cfg.and_then(|c| c.select.clone())),
-        extend_select: args
-            .extend_select
-            .iter()
-            .chain(cfg.map(|c| &c.extend_select).into_iter().flatten())
-            .cloned()
-            .collect(),
-        ignore: args
-            .ignore
-            .iter()
-            .chain(cfg.map(|c| &c.ignore).into_iter().flatten())
-            .cloned()
-            .collect(),
-    };
+    let selection = crate::settings::select::Selection::over_config(
+        args.select.as_deref(),
+        &args.extend_select,
+        &args.ignore,
+        cfg,
+    );
     let unknown = selection.unknown();
     if !unknown.is_empty() {
         return Err(format!(

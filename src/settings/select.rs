@@ -28,6 +28,33 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// The selection given on the command line (or by an editor), over the one of the
+    /// configuration: `select` replaces the configuration's, `extend-select` and `ignore` add
+    /// to its.
+    #[must_use]
+    pub fn over_config(
+        select: Option<&[String]>,
+        extend_select: &[String],
+        ignore: &[String],
+        config: Option<&crate::settings::config::Config>,
+    ) -> Self {
+        Self {
+            select: select
+                .map(<[String]>::to_vec)
+                .or_else(|| config.and_then(|c| c.select.clone())),
+            extend_select: extend_select
+                .iter()
+                .chain(config.map(|c| &c.extend_select).into_iter().flatten())
+                .cloned()
+                .collect(),
+            ignore: ignore
+                .iter()
+                .chain(config.map(|c| &c.ignore).into_iter().flatten())
+                .cloned()
+                .collect(),
+        }
+    }
+
     /// Whether the rule runs. `SL100` and `SL901` report on the tool itself and always do.
     #[must_use]
     pub fn enabled(&self, meta: &RuleMeta) -> bool {

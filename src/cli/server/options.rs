@@ -77,24 +77,12 @@ pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings,
     let mut problems = Vec::new();
     let config = configuration(options, path, &mut problems);
     let cfg = config.as_ref();
-    let selection = Selection {
-        select: options
-            .select
-            .clone()
-            .or_else(|| cfg.and_then(|c| c.select.clone())),
-        extend_select: options
-            .extend_select
-            .iter()
-            .chain(cfg.map(|c| &c.extend_select).into_iter().flatten())
-            .cloned()
-            .collect(),
-        ignore: options
-            .ignore
-            .iter()
-            .chain(cfg.map(|c| &c.ignore).into_iter().flatten())
-            .cloned()
-            .collect(),
-    };
+    let selection = Selection::over_config(
+        options.select.as_deref(),
+        &options.extend_select,
+        &options.ignore,
+        cfg,
+    );
     let unknown = selection.unknown();
     if !unknown.is_empty() {
         problems.push(format!(

@@ -152,7 +152,7 @@ pub(crate) fn path_of(uri: &Uri) -> Option<PathBuf> {
     let rest = &text[7..];
     let (authority, path) = rest.split_at(rest.find('/')?);
     let path = path.split(['?', '#']).next().unwrap_or_default();
-    let decoded = percent_decode(path)?;
+    let decoded = crate::syntax::uri::percent_decode(path)?;
     if cfg!(windows) {
         // `file:///C:/x` -> `C:\x`; `file://server/share/x` -> `\\server\share\x`.
         let local = decoded
@@ -173,23 +173,6 @@ pub(crate) fn path_of(uri: &Uri) -> Option<PathBuf> {
 /// [`crate::syntax::uri::file_uri`] writes it).
 pub(crate) fn uri_of(path: &Path) -> Option<Uri> {
     crate::syntax::uri::file_uri(path).parse().ok()
-}
-
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 #[cfg(test)]
