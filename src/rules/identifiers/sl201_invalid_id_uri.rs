@@ -49,7 +49,7 @@ impl Rule for InvalidIdUri {
             )
             .label(problem.label)
             .help(help)
-            .note(capitalise(&problem.reason))
+            .note(crate::syntax::literal::capitalise(&problem.reason))
             .class(if has_malformed_scheme(value) {
                 "SL201/malformed-scheme"
             } else {
@@ -62,12 +62,4 @@ impl Rule for InvalidIdUri {
             });
         }
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

@@ -33,7 +33,7 @@ impl Rule for InvalidRefUri {
                 format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
             )
             .label(problem.label)
-            .note(capitalise(&problem.reason))
+            .note(crate::syntax::literal::capitalise(&problem.reason))
             .class(class_of(&r.raw))
             .pointer(pointer);
             match target.and_then(|t| crate::rules::edits::id_fix::resource_id_fix(cx, t)) {
@@ -88,14 +88,6 @@ fn class_of(raw: &str) -> &'static str {
         return "SL301/invalid-char";
     }
     "SL301/fragment-chars"
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// Percent-encoding the offending characters, when the encoded reference resolves in the run.

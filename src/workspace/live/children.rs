@@ -34,14 +34,23 @@ pub fn stop_on_interrupt() {
     });
 }
 
-fn kill(pid: u32) {
+/// Sends `signal` to a child this process started (on systems without signals, nothing: the
+/// kill that follows stops it).
+pub fn send(pid: u32, signal: i32) {
     #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) on a child this process started and has not reaped.
+        // SAFETY: kill(2) on a child this process started and has not reaped: the pid is ours.
         unsafe {
-            libc::kill(pid, libc::SIGKILL);
+            libc::kill(pid, signal);
         }
     }
+    #[cfg(not(unix))]
+    let _ = (pid, signal);
+}
+
+fn kill(pid: u32) {
+    #[cfg(unix)]
+    send(pid, libc::SIGKILL);
     #[cfg(not(unix))]
     let _ = pid;
 }

@@ -303,12 +303,7 @@ fn wait_for(child: &mut Child, grace: Duration) -> bool {
 /// Asks the process to stop (`SIGTERM`; on other systems, the kill that follows does it).
 fn terminate(pid: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) on a child we started and have not reaped: the pid is still ours.
-        unsafe {
-            libc::kill(pid, libc::SIGTERM);
-        }
-    }
+    super::children::send(pid, libc::SIGTERM);
     #[cfg(not(unix))]
     let _ = pid;
 }
