@@ -128,6 +128,18 @@ impl<'c, 'a> Tree<'c, 'a> {
         })
     }
 
+    /// The subschemas held in place by subschema `i` under `keyword` (`anyOf` branches, ...).
+    #[must_use]
+    pub fn children_under(&self, i: usize, keyword: &str) -> Vec<usize> {
+        self.in_place_children
+            .get(&i)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|&c| self.subs[c].keyword == Some(keyword))
+            .collect()
+    }
+
     /// Where the references of subschema `i` lead (see [`Tree::refs`]).
     #[must_use]
     pub fn refs_of(&self, i: usize) -> &[Option<usize>] {

@@ -34,11 +34,17 @@ impl Rule for OutputRootNotObject {
     }
 
     fn severity(&self, target: Target) -> Option<Severity> {
-        target.requires_object_root().then_some(META.severity)
+        if target.requires_object_root() {
+            Some(META.severity)
+        } else {
+            // 2026-07-28 allows any root, but the clients of the 2025 revisions still read the
+            // listing: a server that serves both loses every tool for them.
+            (target == Target::Mcp20260728).then_some(Severity::Warning)
+        }
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) || !cx.target.requires_object_root() {
+        if !mcp::applies(cx) {
             return;
         }
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {
@@ -57,7 +63,7 @@ impl Rule for OutputRootNotObject {
                     )
                     .label("not `{\"type\": \"object\"}`")
                     .help(WRAP_HELP)
-                    .note(NOTE)
+                    .note(note(cx.target))
                     .pointer(pointer.clone()),
                 );
                 return;
@@ -82,7 +88,7 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
         format!("Output schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
     )
     .label("must be the string `\"object\"`")
-    .note(NOTE)
+    .note(note(cx.target))
     .pointer(format!("{}/type", cx.unit.pointer));
     let only_object = m
         .value
@@ -125,21 +131,32 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
         "Output schema root has no `\"type\": \"object\"`",
     )
     .label("no `type` in this object")
-    .note(NOTE)
+    .note(note(cx.target))
     .pointer(cx.unit.pointer.clone());
+    // Every instance the root accepts is an object already (its `$ref` or every branch of its
+    // union says so): `"type": "object"` beside it validates exactly the same values.
+    let proven = object_only(&Tree::new(cx), 0, &mut Vec::new()).then(|| {
+        let how = ["anyOf", "oneOf", "allOf"]
+            .iter()
+            .find(|k| root.get(k).is_some())
+            .map_or_else(
+                || "its `$ref` leads to an object".to_owned(),
+                |k| format!("every instance its `{k}` accepts is an object"),
+            );
+        (how, Applicability::Safe)
+    });
     let keyword = OBJECT_KEYWORDS
         .iter()
         .find(|k| root.get(k).is_some())
-        .map(|k| format!("it has `{k}`"));
-    let reason = keyword.or_else(|| object_ref_target(cx, root));
-    match (reason, members.first()) {
-        (Some(reason), Some(first)) => diagnostic
+        .map(|k| (format!("it has `{k}`"), Applicability::Unsafe));
+    match (proven.or(keyword), members.first()) {
+        (Some((reason, applicability)), Some(first)) => diagnostic
             .help(format!(
                 "The root is meant to be an object ({reason}): add `\"type\": \"object\"`"
             ))
             .fix(Fix {
                 title: "Add `\"type\": \"object\"` to the root".to_owned(),
-                applicability: Applicability::Unsafe,
+                applicability,
                 edits: vec![insert_type(cx, root, members, first)],
                 moves: Vec::new(),
             }),
@@ -147,17 +164,51 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
     }
 }
 
-/// When the root's `$ref` leads to a `$defs` or `definitions` entry of `"type": "object"`, says so.
-fn object_ref_target(cx: &UnitContext<'_>, root: &Node) -> Option<String> {
-    let raw = root.get("$ref")?.as_str()?;
-    let tree = Tree::new(cx);
-    let [Some(target)] = tree.refs_of(0) else {
-        return None;
-    };
-    let sub = &tree.subs[*target];
-    let is_entry = matches!(sub.keyword, Some("$defs" | "definitions"));
-    (is_entry && sub.node.get("type").and_then(Node::as_str) == Some("object"))
-        .then(|| format!("its `$ref` `{raw}` leads to an object"))
+/// The note: what the 2025 revisions require, and on 2026-07-28 who still reads them.
+fn note(target: Target) -> String {
+    if target.requires_object_root() {
+        NOTE.to_owned()
+    } else {
+        format!(
+            "2026-07-28 allows any root, but a client of the 2025 revisions still reads this \
+             listing: {NOTE}. A server that also serves 2025 sessions should keep an object root"
+        )
+    }
+}
+
+/// Whether subschema `i` accepts objects only: it says `"type": "object"`, its `$ref`s lead to
+/// such subschemas, every branch of its `anyOf`/`oneOf` does, or a branch of its `allOf` does.
+/// `seen` breaks reference cycles (a cycle proves nothing).
+fn object_only(tree: &Tree<'_, '_>, i: usize, seen: &mut Vec<usize>) -> bool {
+    if seen.contains(&i) {
+        return false;
+    }
+    seen.push(i);
+    let node = tree.subs[i].node;
+    let proven = node.get("type").and_then(Node::as_str) == Some("object")
+        || {
+            let refs = tree.refs_of(i);
+            !refs.is_empty()
+                && refs
+                    .iter()
+                    .all(|t| t.is_some_and(|t| object_only(tree, t, seen)))
+        }
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            let branches = tree.children_under(i, k);
+            let declared = node
+                .get(k)
+                .and_then(Node::as_array)
+                .map_or(0, <[Node]>::len);
+            !branches.is_empty()
+                && branches.len() == declared
+                && branches.iter().all(|&b| object_only(tree, b, seen))
+        })
+        || tree
+            .children_under(i, "allOf")
+            .iter()
+            .any(|&b| object_only(tree, b, seen));
+    seen.pop();
+    proven
 }
 
 /// `"type": "object"` as the root's first member, laid out like the members already there.
