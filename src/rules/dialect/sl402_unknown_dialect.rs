@@ -6,6 +6,7 @@ use crate::diagnostic::meta::SL402 as META;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
+use crate::schema::units::Role;
 use crate::syntax::document::{Member, Node, NodeKind};
 use crate::syntax::literal::literal;
 
@@ -51,7 +52,13 @@ impl Rule for UnknownDialect {
             {
                 out.push(https_legacy(cx, member, value, draft).pointer(pointer));
             }
-            Some(draft) if cx.target.is_mcp() && draft < Draft::Draft201909 => {
+            // No MCP client validates anything against an input schema when it lists the tools,
+            // and hosts read them as they come: an older dialect there breaks nobody.
+            Some(draft)
+                if cx.target.is_mcp()
+                    && draft < Draft::Draft201909
+                    && cx.unit.role != Role::InputSchema =>
+            {
                 // Ajv's draft-07 class (the TS v1 client's) refuses the draft-04 `id` keyword.
                 let uses_id =
                     draft == Draft::Draft4 && cx.subschemas.iter().any(|s| s.id().is_some());
@@ -180,7 +187,10 @@ fn legacy(
     } else {
         (
             Severity::Warning,
-            format!("`$schema` declares {draft}, which strict MCP hosts reject"),
+            format!(
+                "`$schema` declares {draft}, which some MCP hosts (Claude Code, Claude Desktop) \
+                 reject; the SDK clients accept it"
+            ),
             "SL402/legacy",
         )
     };
