@@ -84,17 +84,27 @@ fn a_modern_server_is_paged_and_its_dump_lints_the_same() {
     let live = findings(&out);
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["diagnostics"][0]["path"], server.as_str());
-    // Page 2's tool `b` has the bad `$id`; page 3's array root is fine on 2026-07-28, the
-    // negotiated revision, so no SL501.
+    // Page 2's tool `b` has the bad `$id`; page 3's array root is allowed on 2026-07-28, the
+    // negotiated revision, so SL501 is only a warning there (2025 clients still read it).
     assert_eq!(
         live,
-        [(
-            "SL201".to_owned(),
-            "/result/tools/1/outputSchema/$id".to_owned(),
-            "`$id` `my_tool:output` is not a valid URI reference (tool `b`, outputSchema)"
-                .to_owned()
-        )]
+        [
+            (
+                "SL201".to_owned(),
+                "/result/tools/1/outputSchema/$id".to_owned(),
+                "`$id` `my_tool:output` is not a valid URI reference (tool `b`, outputSchema)"
+                    .to_owned()
+            ),
+            (
+                "SL501".to_owned(),
+                "/result/tools/3/outputSchema/type".to_owned(),
+                "Output schema root has `\"type\": \"array\"` instead of `\"type\": \"object\"` \
+                 (tool `d`, outputSchema)"
+                    .to_owned()
+            )
+        ]
     );
+    assert_eq!(severity_of(&out, "SL501"), "warning");
     let (code, dump, err) = run(&["dump", "--server", &server]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -131,6 +141,20 @@ fn a_modern_server_is_paged_and_its_dump_lints_the_same() {
     assert!(findings(&out)
         .iter()
         .any(|(c, p, _)| c == "SL501" && p.starts_with("/result/tools/3/")));
+    assert_eq!(severity_of(&out, "SL501"), "error");
+}
+
+/// The severity of the first finding of `code` in a JSON report.
+fn severity_of(json: &str, code: &str) -> String {
+    let v: Value = serde_json::from_str(json).unwrap();
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == code)
+        .and_then(|d| d["severity"].as_str())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 #[test]
