@@ -16,11 +16,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-MCP_VERSION="2.3.0"
 LINTER="${1:-target/debug/schema-lint}"
-VENV="target/ci-venv"
+source tests/integration/sdks.sh
 HERE="tests/integration/audit"
-TS="$HERE/ts"
 OUT="target/audit-captures"
 REVISIONS=(2025-11-25 2026-07-28)
 SDKS=(python typescript)
@@ -35,23 +33,8 @@ for tool in python3 node npm; do
     command -v "$tool" >/dev/null || fail "$tool is required"
 done
 
-if [ ! -x "$VENV/bin/python" ]; then
-    echo "audit integration: creating $VENV"
-    python3 -m venv "$VENV" || fail "could not create a venv (is python3-venv installed?)"
-fi
-installed="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
-if [ "$installed" != "$MCP_VERSION" ]; then
-    echo "audit integration: installing mcp==$MCP_VERSION"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
-        || fail "pip could not install mcp==$MCP_VERSION"
-fi
-# npm ci wipes node_modules and installs the lockfile exactly; skipped while the lockfile is
-# the one the last install used.
-if ! cmp -s "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"; then
-    echo "audit integration: npm ci in $TS"
-    (cd "$TS" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $TS"
-    cp "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"
-fi
+ensure_mcp "audit integration"
+ensure_ts_sdk "audit integration"
 
 PYTHON="$(cd "$VENV/bin" && pwd)/python"
 export PYTHON # the TypeScript client starts the relay with it

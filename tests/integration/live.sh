@@ -15,10 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-MCP_VERSION="2.3.0"
 LINTER="${1:-target/debug/schema-lint}"
-VENV="target/ci-venv"
-TS="tests/integration/audit/ts"
+source tests/integration/sdks.sh
 OUT="target/live"
 
 fail() {
@@ -30,20 +28,8 @@ fail() {
 for tool in python3 node npm; do
     command -v "$tool" >/dev/null || fail "$tool is required"
 done
-if [ ! -x "$VENV/bin/python" ]; then
-    python3 -m venv "$VENV" || fail "could not create a venv"
-fi
-installed="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
-if [ "$installed" != "$MCP_VERSION" ]; then
-    echo "live integration: installing mcp==$MCP_VERSION"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
-        || fail "pip could not install mcp==$MCP_VERSION"
-fi
-if ! cmp -s "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"; then
-    echo "live integration: npm ci in $TS"
-    (cd "$TS" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $TS"
-    cp "$TS/package-lock.json" "$TS/node_modules/.installed-package-lock.json"
-fi
+ensure_mcp "live integration"
+ensure_ts_sdk "live integration"
 mkdir -p "$OUT"
 PY="$VENV/bin/python"
 

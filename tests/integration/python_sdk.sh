@@ -9,9 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-MCP_VERSION="2.3.0"
 LINTER="${1:-target/debug/schema-lint}"
-VENV="target/ci-venv"
+source tests/integration/sdks.sh
 DUMP="target/ci-python-tools.json"
 FIXTURE="testdata/cli/mcp-python-sdk-tools/files/tools.json"
 
@@ -23,16 +22,7 @@ fail() {
 [ -x "$LINTER" ] || fail "no schema-lint binary at $LINTER (build it first: cargo build)"
 command -v python3 >/dev/null || fail "python3 is required"
 
-if [ ! -x "$VENV/bin/python" ]; then
-    echo "python-sdk: creating $VENV"
-    python3 -m venv "$VENV" || fail "could not create a venv (is python3-venv installed?)"
-fi
-installed="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
-if [ "$installed" != "$MCP_VERSION" ]; then
-    echo "python-sdk: installing mcp==$MCP_VERSION"
-    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
-        || fail "pip could not install mcp==$MCP_VERSION"
-fi
+ensure_mcp python-sdk
 
 "$VENV/bin/python" tests/integration/python_sdk/dump_tools.py "$DUMP" \
     || fail "dump_tools.py could not list the tools"
