@@ -77,6 +77,10 @@ pub struct Diagnostic {
     /// The clients the finding's class breaks, as measured; empty when none does, or when the
     /// finding has no class.
     pub breaks: &'static [Break],
+    /// Whether the clients in [`Diagnostic::breaks`] fail only on some values the server may
+    /// send (a date-time without an offset), which the schema does not show: then the finding
+    /// is at most a warning (an error with `strict`).
+    pub depends_on_output: bool,
 }
 
 impl Diagnostic {
@@ -103,6 +107,7 @@ impl Diagnostic {
             fix: None,
             class: None,
             breaks: &[],
+            depends_on_output: false,
         }
     }
 
@@ -161,6 +166,14 @@ impl Diagnostic {
         debug_assert!(known.is_some(), "no engine case of the class `{class}`");
         self.class = Some(class);
         self.breaks = known.unwrap_or_default();
+        self
+    }
+
+    /// Marks the clients the class breaks as breaking only on some of the values the server
+    /// may send, which the schema does not show ([`Diagnostic::depends_on_output`]).
+    #[must_use]
+    pub fn depends_on_output(mut self) -> Self {
+        self.depends_on_output = true;
         self
     }
 

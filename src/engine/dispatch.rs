@@ -67,7 +67,8 @@ pub(super) fn lint_document(
             rule.check_unit(&cx, out);
             // The target's severity, where the rule kept its default one; for a finding with a
             // class, who breaks: an error only when a default MCP client does (or, `strict`,
-            // any engine), never one when no client breaks.
+            // any engine), never one when no client breaks, nor when the clients break only on
+            // some of the values the server may send.
             for d in &mut out[from..] {
                 if d.severity == d.rule.severity {
                     d.severity = severity;
@@ -75,6 +76,10 @@ pub(super) fn lint_document(
                 if d.class.is_some() {
                     d.severity = breaks::severity(d.breaks, settings.strict)
                         .unwrap_or_else(|| d.severity.max(Severity::Warning));
+                    // Clients that fail only on some values the server may send: a warning.
+                    if d.depends_on_output && !settings.strict {
+                        d.severity = d.severity.max(Severity::Warning);
+                    }
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use crate::diagnostic::meta::SL201 as META;
 use crate::diagnostic::Diagnostic;
+use crate::rules::mcp::generator::{self, Generator};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::uri::{check_uri_reference, has_malformed_scheme, underscore_repair};
 
@@ -41,6 +42,13 @@ impl Rule for InvalidIdUri {
                     problem.reason
                 ),
             };
+            let help = match (generated_by(cx), underscore_repair(value)) {
+                (Some(made_by), Some(fixed)) => match where_to_set(made_by, &fixed) {
+                    Some(there) => format!("{help}. {there}"),
+                    None => help,
+                },
+                _ => help,
+            };
             let diagnostic = Diagnostic::new(
                 &META,
                 cx.file.id,
@@ -61,5 +69,28 @@ impl Rule for InvalidIdUri {
                 None => diagnostic,
             });
         }
+    }
+}
+
+/// The generator that wrote the schema, for a schema that is a tool's output or input schema
+/// or one linted for an MCP target (where a generator writes it).
+fn generated_by(cx: &UnitContext<'_>) -> Option<Generator> {
+    (cx.target.is_mcp() || cx.unit.tool.is_some())
+        .then(|| generator::detect(cx.subschemas))
+        .flatten()
+}
+
+/// Where the generator takes the `$id` from, in the server's code (for the generators whose
+/// spelling of it is known).
+fn where_to_set(made_by: Generator, fixed: &str) -> Option<String> {
+    match made_by {
+        Generator::Zod => Some(format!(
+            "The id comes from the zod schema: set it there, `.meta({{ id: '{fixed}' }})`"
+        )),
+        Generator::Pydantic => Some(format!(
+            "The id comes from the Pydantic model: set it there, \
+             `model_config = ConfigDict(json_schema_extra={{\"$id\": \"{fixed}\"}})`"
+        )),
+        Generator::Schemars => None,
     }
 }

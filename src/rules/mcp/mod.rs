@@ -1,5 +1,6 @@
 //! `SL5xx`: MCP tool schemas (the shape clients require of an output schema).
 
+pub(crate) mod generator;
 pub(crate) mod shape;
 pub(super) mod sl501_output_root_not_object;
 pub(super) mod sl502_boolean_property_schema;
@@ -7,3 +8,4 @@ pub(super) mod sl503_required_not_declared;
 pub(super) mod sl504_result_wrapper;
 pub(super) mod sl505_closed_output_object;
 pub(super) mod sl506_complexity;
+pub(super) mod sl508_format_asserted_by_ts_clients;

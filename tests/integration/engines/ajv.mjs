@@ -13,7 +13,13 @@
 // Usage: node ajv.mjs CASES.json > RESULTS.json
 // CASES.json: [{name, schema, before?, instances?}]; RESULTS.json: {engine: {case: result}},
 // a result being {compile: "ok"} or {compile: "error", kind, error}, with `instances`: one of
-// "valid", "invalid" or "error: ..." per instance when the schema compiled.
+// "valid", "invalid" or "error: ..." per instance when the schema compiled, and `warnings`: what
+// Ajv logged while compiling the case's schema (`unknown format "uint32" ignored in schema at
+// path ...`), when it logged anything.
+//
+// The SDKs pass Ajv no `logger`, so Ajv logs through `console` (`logger.warn(...)` looks
+// `console.warn` up at each call): `recording` swaps `console.warn` for a recorder around the
+// compile and puts it back after, so Ajv runs exactly as in the clients.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 
@@ -71,6 +77,20 @@ function kind(e) {
     return "schema";
 }
 
+/** `f()`, with what it passes to `console.warn` (and `console.log`) kept in `into`. */
+function recording(into, f) {
+    const saved = { warn: console.warn, log: console.log };
+    const record = (...args) => into.push(args.map(String).join(" "));
+    console.warn = record;
+    console.log = record;
+    try {
+        return f();
+    } finally {
+        console.warn = saved.warn;
+        console.log = saved.log;
+    }
+}
+
 function run(validatorFor, c) {
     for (const earlier of c.before ?? []) {
         try {
@@ -80,12 +100,16 @@ function run(validatorFor, c) {
         }
     }
     let validate;
+    const warnings = [];
     try {
-        validate = validatorFor(c.schema);
+        validate = recording(warnings, () => validatorFor(c.schema));
     } catch (e) {
-        return { compile: "error", kind: kind(e), error: message(e) };
+        const failed = { compile: "error", kind: kind(e), error: message(e) };
+        if (warnings.length > 0) failed.warnings = warnings;
+        return failed;
     }
     const result = { compile: "ok" };
+    if (warnings.length > 0) result.warnings = warnings;
     if (c.instances && c.instances.length > 0) {
         result.instances = c.instances.map((i) => {
             try {

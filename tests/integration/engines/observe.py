@@ -9,7 +9,9 @@ against the case's expectations: `compile-error` (the schema is refused), `unres
 (a `$ref` names nothing the engine can find, at compile time or when validation reaches it),
 `wrong-binding` / `rejects-valid-output` / `accepts-invalid-output` (an instance gets the
 wrong verdict; a case says `"mismatch": "wrong-binding"` when a wrong verdict means a reference
-bound to the wrong subschema). No effect: the engine does what the schema means.
+bound to the wrong subschema). No effect: the engine does what the schema means. A result keeps
+what its engine reported beside the verdicts, such as Ajv's `warnings` (what it logged while
+compiling the schema: `unknown format "uint32" ignored in schema at path ...`).
 
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
 `{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the

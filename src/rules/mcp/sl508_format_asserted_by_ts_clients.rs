@@ -1,0 +1,265 @@
+//! SL508 format-asserted-by-ts-clients: a `format` of an output schema that the MCP clients
+//! treat differently. The TypeScript clients assert `format` (Ajv with ajv-formats) and the
+//! Python client does not, so a `date-time` or `time` value without an offset, which Pydantic
+//! sends for a naive `datetime`, passes the server's own tests and fails every TypeScript client;
+//! a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
+//! and makes Ajv log a warning each time it compiles the schema.
+
+use super::generator::{self, Generator};
+use super::shape::{self as mcp, Tree};
+use crate::diagnostic::meta::SL508 as META;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::schema::dialect::Draft;
+use crate::settings::target::Target;
+use crate::syntax::document::Node;
+
+pub struct FormatAssertedByTsClients;
+
+/// Every format ajv-formats 3.0.1 registers (its `formatNames`), as the TS SDK clients add them
+/// with `addFormats(ajv)`: the engine tier's case `sl508-ajv-known-formats` compiles a schema
+/// with each, and Ajv logs no warning for any.
+pub const AJV_FORMATS: [&str; 26] = [
+    "date",
+    "time",
+    "date-time",
+    "iso-time",
+    "iso-date-time",
+    "duration",
+    "uri",
+    "uri-reference",
+    "uri-template",
+    "url",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "regex",
+    "uuid",
+    "json-pointer",
+    "json-pointer-uri-fragment",
+    "relative-json-pointer",
+    "byte",
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "password",
+    "binary",
+];
+
+impl Rule for FormatAssertedByTsClients {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn severity(&self, target: Target) -> Option<Severity> {
+        target.is_mcp().then_some(META.severity)
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !mcp::applies(cx) {
+            return;
+        }
+        let tree = Tree::new(cx);
+        let made_by = generator::detect(cx.subschemas);
+        for (i, sub) in cx.subschemas.iter().enumerate() {
+            let Some(member) = sub
+                .node
+                .as_object()
+                .and_then(|m| m.iter().rev().find(|m| m.key == "format"))
+            else {
+                continue;
+            };
+            let Some(format) = member.value.as_str() else {
+                continue;
+            };
+            // Under `not` a format that fails makes the output pass: no client rejects it there.
+            if tree.keywords_above(i).any(|k| k == "not") {
+                continue;
+            }
+            let pointer = format!("{}/format", sub.pointer);
+            let legacy = matches!(sub.draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7);
+            let diagnostic = match format {
+                "date-time" | "time" if may_be_string(sub.node) => {
+                    let class = match (format, legacy) {
+                        ("date-time", false) => "SL508/naive-date-time",
+                        ("date-time", true) => "SL508/naive-date-time-draft7",
+                        (_, false) => "SL508/naive-time",
+                        (_, true) => "SL508/naive-time-draft7",
+                    };
+                    let example = if format == "time" {
+                        "09:30:00"
+                    } else {
+                        "2026-12-01T11:00:00"
+                    };
+                    Diagnostic::new(
+                        &META,
+                        cx.file.id,
+                        member.value.span,
+                        format!(
+                            "`\"format\": \"{format}\"` is asserted by the TypeScript clients, which reject a \
+                             value without an offset (`{example}`)"
+                        ),
+                    )
+                    .label("values need an offset (`Z`, `+01:00`)")
+                    .help(naive_help(format, made_by))
+                    .note(format!(
+                        "RFC 3339 requires an offset in a `{format}`, and Ajv with ajv-formats (3.0.1, \
+                         `addFormats(ajv)` as the TS SDK clients call it) checks it; JSON Schema 2020-12 makes \
+                         `format` an annotation, and the Python client does not check it. Pydantic writes \
+                         `\"format\": \"{format}\"` for a `{format_type}` field and serialises a naive value \
+                         without an offset (`{example}`): the server passes its own tests and every call fails in \
+                         a TypeScript client. A schema does not show whether the values carry an offset, so \
+                         this is a warning; `schema-lint audit` checks the values a server really sends (SL605)",
+                        format_type = if format == "time" { "time" } else { "datetime" },
+                    ))
+                    .class(class)
+                    .depends_on_output()
+                }
+                f if !AJV_FORMATS.contains(&f) => Diagnostic::new(
+                    &META,
+                    cx.file.id,
+                    member.value.span,
+                    format!(
+                        "Ajv does not know `\"format\": \"{f}\"`: the TypeScript clients check nothing for it \
+                         and log a warning each time they compile the schema"
+                    ),
+                )
+                .severity(Severity::Info)
+                .label("not an ajv-formats format")
+                .help(unknown_help(f, made_by))
+                .note(format!(
+                    "The TS SDK clients build Ajv with `strict: false` and ajv-formats, which knows {} formats; \
+                     for any other Ajv logs `unknown format \"{f}\" ignored in schema at path \"#{}\"` through \
+                     `console.warn` (twice) at every compile and validates nothing. No client rejects output for it",
+                    AJV_FORMATS.len(),
+                    ajv_path(&sub.pointer, &cx.unit.pointer),
+                ))
+                .class("SL508/unknown-format"),
+                _ => continue,
+            };
+            out.push(diagnostic.pointer(pointer));
+        }
+    }
+}
+
+/// Whether the schema's `type` lets a string through (`format` checks only strings).
+fn may_be_string(node: &Node) -> bool {
+    mcp::type_names(node).is_none_or(|t| t.contains(&"string"))
+}
+
+/// Ajv's `errSchemaPath` of a subschema: its pointer below the unit's root.
+fn ajv_path<'p>(pointer: &'p str, unit: &str) -> &'p str {
+    pointer.strip_prefix(unit).unwrap_or(pointer)
+}
+
+fn naive_help(format: &str, made_by: Option<Generator>) -> String {
+    match (made_by, format) {
+        (Some(Generator::Pydantic), "time") => {
+            "Pydantic writes this for a `time` field: return times with a `tzinfo` \
+             (`time(9, 30, tzinfo=timezone.utc)`, serialised `09:30:00Z`), or declare the field as a `str` \
+             you format with an offset"
+                .to_owned()
+        }
+        (Some(Generator::Pydantic), _) => {
+            "Pydantic writes this for a `datetime` field: declare it as `pydantic.AwareDatetime` and return \
+             timezone-aware values (`datetime.now(timezone.utc)`, serialised `2026-12-01T11:00:00Z`), so that \
+             a naive one fails in the server instead of in every TypeScript client"
+                .to_owned()
+        }
+        (Some(Generator::Zod), _) => format!(
+            "In the zod schema, keep the string's `{format}` check without `local: true` (`z.iso.datetime()` \
+             accepts only `Z`, `z.iso.datetime({{ offset: true }})` also `+01:00`), and send values with an \
+             offset (`new Date().toISOString()`)"
+        ),
+        (Some(Generator::Schemars), _) => {
+            "Use a `chrono::DateTime<Utc>` (or `DateTime<FixedOffset>`) for the field, which serialises with \
+             an offset, not a `NaiveDateTime`"
+                .to_owned()
+        }
+        (None, _) => format!(
+            "Make the server put an offset (`Z` or `+01:00`) in every `{format}` it sends in this field; if it \
+             already does, silence this finding here with `x-schema-lint-ignore`"
+        ),
+    }
+}
+
+fn unknown_help(format: &str, made_by: Option<Generator>) -> String {
+    match made_by {
+        Some(Generator::Schemars) if generator::SCHEMARS_FORMATS.contains(&format) => format!(
+            "schemars writes `{format}` for a Rust number type: every client still checks the `type` (and \
+             the `minimum: 0` written for an unsigned one), only the type's range is unchecked. Remove these \
+             formats with a transform in the schema settings (schemars 1.x `SchemaSettings::with_transform`) \
+             and write the range as `minimum`/`maximum`, or leave them and accept Ajv's warning"
+        ),
+        _ => format!(
+            "Remove `\"format\": \"{format}\"`, or say what it means with keywords every client checks \
+             (`minimum`/`maximum`, `pattern`), or use one of the formats ajv-formats knows"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine tier's record of a case.
+    fn observed(case: &str) -> serde_json::Value {
+        let all: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/engines/observed.json"
+        )))
+        .unwrap();
+        all[case].clone()
+    }
+
+    #[test]
+    fn ajv_knows_exactly_the_formats_listed() {
+        let case: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testdata/engines/cases/sl508-ajv-known-formats.json"
+        )))
+        .unwrap();
+        let names: Vec<&str> = case["schema"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut listed = AJV_FORMATS.to_vec();
+        listed.sort_unstable();
+        let mut named = names.clone();
+        named.sort_unstable();
+        assert_eq!(listed, named);
+        let row = observed("sl508-ajv-known-formats");
+        for client in ["ts-sdk-v1", "ts-sdk-v2"] {
+            assert_eq!(row[client]["compile"], "ok");
+            assert!(row[client].get("warnings").is_none(), "{}", row[client]);
+        }
+    }
+
+    #[test]
+    fn the_note_quotes_the_warning_ajv_logs() {
+        // What Ajv logged on the case, and what the note says it logs, for each unknown format.
+        let row = observed("sl508-unknown-format");
+        for client in ["ts-sdk-v1", "ts-sdk-v2"] {
+            let warnings: Vec<&str> = row[client]["warnings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(serde_json::Value::as_str)
+                .collect();
+            for (format, path) in [("uint32", "/properties/count"), ("uint8", "/properties/level")] {
+                let said = format!(
+                    "unknown format \"{format}\" ignored in schema at path \"#{}\"",
+                    ajv_path(path, "")
+                );
+                assert!(warnings.contains(&said.as_str()), "{client}: {warnings:?}");
+            }
+            // Ajv 8.18 logs each one twice per compile.
+            assert_eq!(warnings.len(), 4, "{client}: {warnings:?}");
+        }
+        assert_eq!(ajv_path("/tools/0/outputSchema/properties/n", "/tools/0/outputSchema"), "/properties/n");
+    }
+}
