@@ -79,7 +79,7 @@ pub struct Diagnostic {
     pub breaks: &'static [Break],
     /// Whether the clients in [`Diagnostic::breaks`] fail only on some values the server may
     /// send (a date-time without an offset), which the schema does not show: then the finding
-    /// is at most a warning (an error with `strict`).
+    /// is at most a warning, or the rule's own lower severity (an error with `strict`).
     pub depends_on_output: bool,
 }
 

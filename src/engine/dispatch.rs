@@ -73,12 +73,14 @@ pub(super) fn lint_document(
                 if d.severity == d.rule.severity {
                     d.severity = severity;
                 }
+                let own = d.severity;
                 if d.class.is_some() {
                     d.severity = breaks::severity(d.breaks, settings.strict)
                         .unwrap_or_else(|| d.severity.max(Severity::Warning));
-                    // Clients that fail only on some values the server may send: a warning.
+                    // Clients that fail only on some values the server may send: a warning, or
+                    // less where the rule judged those values unlikely.
                     if d.depends_on_output && !settings.strict {
-                        d.severity = d.severity.max(Severity::Warning);
+                        d.severity = d.severity.max(Severity::Warning).max(own);
                     }
                 }
             }

@@ -130,10 +130,17 @@ fn is_zod(root: &Node, subs: &[Subschema<'_>]) -> bool {
     if !(draft7 || schema.is_some_and(|s| DRAFT_2020_12.contains(&s))) {
         return false;
     }
+    // The TS v2 server wraps a non-object output in an open `{"result": ...}` of its own.
+    let wrapper = |n: &Node| {
+        std::ptr::eq(n, root)
+            && n.get("properties")
+                .and_then(Node::as_object)
+                .is_some_and(|p| p.len() == 1 && p[0].key == "result")
+    };
     let objects: Vec<&Node> = subs
         .iter()
         .map(|s| s.node)
-        .filter(|n| n.get("properties").is_some())
+        .filter(|n| n.get("properties").is_some() && !wrapper(n))
         .collect();
     !objects.is_empty()
         && objects
@@ -196,6 +203,9 @@ mod tests {
         assert_eq!(detected(v2), Some(Generator::Zod));
         let meta_id = r##"{"$schema": "http://json-schema.org/draft-07/schema#", "$ref": "#/definitions/Report", "definitions": {"Report": {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"], "additionalProperties": false}}}"##;
         assert_eq!(detected(meta_id), Some(Generator::Zod));
+        // The TS v2 server's own `{"result": ...}` wrapper around a zod array (mcp-ts-v2-tools).
+        let wrapped = r##"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"result": {"type": "array", "items": {"$ref": "#/properties/result/$defs/Reading"}, "$defs": {"Reading": {"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}, "value": {"type": "number"}}, "required": ["at", "value"], "additionalProperties": false}}}}, "required": ["result"]}"##;
+        assert_eq!(detected(wrapped), Some(Generator::Zod));
         // One open object is not zod's.
         let open = v2.replacen(", \"additionalProperties\": false}", "}", 1);
         assert_eq!(detected(&open), None);

@@ -93,7 +93,7 @@ impl Rule for FormatAssertedByTsClients {
                     } else {
                         "2026-12-01T11:00:00"
                     };
-                    Diagnostic::new(
+                    let naive = Diagnostic::new(
                         &META,
                         cx.file.id,
                         member.value.span,
@@ -111,11 +111,18 @@ impl Rule for FormatAssertedByTsClients {
                          `\"format\": \"{format}\"` for a `{format_type}` field and serialises a naive value \
                          without an offset (`{example}`): the server passes its own tests and every call fails in \
                          a TypeScript client. A schema does not show whether the values carry an offset, so \
-                         this is a warning; `schema-lint audit` checks the values a server really sends (SL605)",
+                         this is not an error; `schema-lint audit` checks the values a server really sends (SL605)",
                         format_type = if format == "time" { "time" } else { "datetime" },
                     ))
                     .class(class)
-                    .depends_on_output()
+                    .depends_on_output();
+                    // zod and chrono write an offset unless told not to, and zod's own check runs
+                    // in the server: naive values are unlikely, so only info.
+                    if matches!(made_by, Some(Generator::Zod | Generator::Schemars)) {
+                        naive.severity(Severity::Info)
+                    } else {
+                        naive
+                    }
                 }
                 f if !AJV_FORMATS.contains(&f) => Diagnostic::new(
                     &META,
@@ -169,13 +176,13 @@ fn naive_help(format: &str, made_by: Option<Generator>) -> String {
                 .to_owned()
         }
         (Some(Generator::Zod), _) => format!(
-            "In the zod schema, keep the string's `{format}` check without `local: true` (`z.iso.datetime()` \
-             accepts only `Z`, `z.iso.datetime({{ offset: true }})` also `+01:00`), and send values with an \
-             offset (`new Date().toISOString()`)"
+            "zod wrote this schema, and its checks run in the server: keep the string's `{format}` check \
+             without `local: true` (`z.iso.datetime()` accepts only `Z`, `z.iso.datetime({{ offset: true }})` \
+             also `+01:00`) and the server cannot send a naive value (info, not a warning)"
         ),
         (Some(Generator::Schemars), _) => {
-            "Use a `chrono::DateTime<Utc>` (or `DateTime<FixedOffset>`) for the field, which serialises with \
-             an offset, not a `NaiveDateTime`"
+            "schemars wrote this schema: keep a `chrono::DateTime<Utc>` (or `DateTime<FixedOffset>`) for the \
+             field, which serialises with an offset, rather than a `NaiveDateTime` (info, not a warning)"
                 .to_owned()
         }
         (None, _) => format!(
