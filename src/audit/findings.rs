@@ -1,4 +1,4 @@
-//! The audit's findings beyond the four targets: `SL601` to `SL604`, per call.
+//! The audit's findings beyond the four targets: `SL601` to `SL605`, per call.
 
 use super::decision::{is_result_wrapper, Target};
 use super::Finding;
@@ -20,7 +20,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// The findings `SL601` to `SL604` for one call.
+/// The findings `SL601` to `SL604` for one call (SL605: [`format_disagreements`]).
 pub(super) fn findings(
     body: &Value,
     schema: Option<&Value>,
@@ -35,6 +35,8 @@ pub(super) fn findings(
             rule: rule("SL601"),
             message: "The tool declares an output schema but the result has no `structuredContent`"
                 .to_owned(),
+            pointer: None,
+            format: None,
         });
     }
     if let Some(c) = content.filter(|c| !c.is_object()) {
@@ -47,6 +49,8 @@ pub(super) fn findings(
                     kind(c),
                     protocol.unwrap_or_default()
                 ),
+                pointer: None,
+                format: None,
             });
         }
         if protocol == Some("2026-07-28") && !has_text_fallback(body, c) {
@@ -57,6 +61,8 @@ pub(super) fn findings(
                     article(kind(c)),
                     kind(c)
                 ),
+                pointer: None,
+                format: None,
             });
         }
     }
@@ -70,11 +76,15 @@ pub(super) fn findings(
             out.push(Finding {
                 rule: rule("SL603"),
                 message: "The output schema is a `{\"result\": ...}` wrapper but `structuredContent` is not".to_owned(),
+                pointer: None,
+                format: None,
             });
         } else if wrapped_content && !declares_result && target != Target::LegacyWrapper {
             out.push(Finding {
                 rule: rule("SL603"),
                 message: "`structuredContent` is a `{\"result\": ...}` wrapper but the output schema is not".to_owned(),
+                pointer: None,
+                format: None,
             });
         }
     }
@@ -102,4 +112,28 @@ fn has_text_fallback(body: &Value, c: &Value) -> bool {
                         .is_some_and(|parsed| &parsed == c)
             })
         })
+}
+
+/// SL605 for each `format` of a result that the Python client accepts (it does not assert
+/// `format`) and the TS clients reject (Ajv with ajv-formats asserts it): one finding per field.
+pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value) -> Vec<Finding> {
+    ts.iter_errors(instance)
+        .filter_map(|e| {
+            let jsonschema::error::ValidationErrorKind::Format { format } = e.kind() else {
+                return None;
+            };
+            let pointer = e.instance_path().as_str().to_owned();
+            let value = instance.pointer(&pointer)?;
+            Some(Finding {
+                rule: rule("SL605"),
+                message: format!(
+                    "`{}` is {value}, not a `{format}` for the TypeScript clients, which assert `format` and \
+                     reject this result; the Python client, which does not, accepts it",
+                    if pointer.is_empty() { "(root)" } else { &pointer }
+                ),
+                pointer: Some(pointer),
+                format: Some(format.clone()),
+            })
+        })
+        .collect()
 }

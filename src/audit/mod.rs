@@ -5,6 +5,7 @@
 pub mod capture;
 pub mod decision;
 mod findings;
+pub mod formats;
 pub mod input;
 mod pair;
 
@@ -43,13 +44,17 @@ pub struct CallError {
     pub message: String,
 }
 
-/// A finding beyond the four targets (SL601-SL604).
+/// A finding beyond the four targets (SL601-SL605).
 #[derive(Debug, Clone)]
 pub struct Finding {
-    /// The rule found (one of `SL601` to `SL604`).
+    /// The rule found (one of `SL601` to `SL605`).
     pub rule: &'static RuleMeta,
     /// What is wrong with the call, in one sentence.
     pub message: String,
+    /// For a finding about one field (SL605): its JSON pointer within the validated layer.
+    pub pointer: Option<String>,
+    /// For SL605: the `format` the field fails.
+    pub format: Option<String>,
 }
 
 /// One audited call.
@@ -84,7 +89,7 @@ pub struct Call {
     pub error_result: bool,
     /// Why the call went to `schema`, in plain words (`None` for the other targets).
     pub reason: Option<String>,
-    /// The call's findings beyond validation (`SL601` to `SL604`).
+    /// The call's findings beyond validation (`SL601` to `SL605`).
     pub findings: Vec<Finding>,
 }
 
@@ -208,7 +213,7 @@ pub fn audit(text: &str, options: &Options) -> Audit {
         &mut out,
         options,
     );
-    let mut validators: HashMap<String, Result<jsonschema::Validator, String>> = HashMap::new();
+    let mut validators: HashMap<String, Validators> = HashMap::new();
     for exchange in exchanges {
         let tool_name = exchange
             .record
@@ -233,14 +238,21 @@ pub fn audit(text: &str, options: &Options) -> Audit {
     out
 }
 
+/// A tool's output schema compiled twice: as the Python client validates (`format` an
+/// annotation), and as the TS clients do (`format` asserted), see [`formats`].
+type Validators = Result<(jsonschema::Validator, jsonschema::Validator), String>;
+
 fn validator_for<'a>(
-    cache: &'a mut HashMap<String, Result<jsonschema::Validator, String>>,
+    cache: &'a mut HashMap<String, Validators>,
     tool: &str,
     schema: &Value,
-) -> &'a Result<jsonschema::Validator, String> {
-    cache
-        .entry(tool.to_owned())
-        .or_insert_with(|| jsonschema::validator_for(schema).map_err(|e| e.to_string()))
+) -> &'a Validators {
+    cache.entry(tool.to_owned()).or_insert_with(|| {
+        Ok((
+            formats::python_client(schema)?,
+            formats::ts_clients(schema)?,
+        ))
+    })
 }
 
 /// Decides and validates one call.
@@ -249,7 +261,7 @@ fn judge(
     schema: Option<&Value>,
     tool: Option<&str>,
     explicit: bool,
-    validators: &mut HashMap<String, Result<jsonschema::Validator, String>>,
+    validators: &mut HashMap<String, Validators>,
 ) -> Call {
     let Exchange {
         record,
@@ -274,11 +286,12 @@ fn judge(
         Target::Missing | Target::Schema => None,
     };
     let mut errors = Vec::new();
+    let mut disagreements = Vec::new();
     let valid = match (layer, schema, tool) {
         (Some(instance), Some(schema), Some(tool)) => match validator_for(validators, tool, schema)
         {
-            Ok(v) => {
-                errors = v
+            Ok((python, ts)) => {
+                errors = python
                     .iter_errors(instance)
                     .map(|e| CallError {
                         instance_pointer: e.instance_path().as_str().to_owned(),
@@ -286,6 +299,9 @@ fn judge(
                         message: e.to_string(),
                     })
                     .collect();
+                if errors.is_empty() {
+                    disagreements = findings::format_disagreements(ts, instance);
+                }
                 Some(errors.is_empty())
             }
             Err(why) => {
@@ -300,7 +316,8 @@ fn judge(
         _ => None,
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
-    let findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
+    let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
+    findings.extend(disagreements);
     Call {
         id,
         line,
@@ -583,6 +600,73 @@ mod tests {
         assert_eq!(calls(&b), [(json!(2), Target::ValidateRoot, Some(false))]);
         assert_eq!(b.calls[0].protocol.as_deref(), Some("2025-11-25"));
         assert!(b.skipped.is_empty() && b.unusable.is_none());
+    }
+
+    #[test]
+    fn a_format_only_the_typescript_clients_assert_is_reported_by_field() {
+        // The Python SDK's schema for a model with a `datetime` (Pydantic), and the same as the
+        // TS v1 server stamps it (draft-07, where the crate alone would assert formats).
+        let pydantic = r#"{"type":"object","properties":{"at":{"format":"date-time","title":"At","type":"string"},"slots":{"type":"array","items":{"type":"string","format":"time"}}},"required":["at"],"title":"Forecast"}"#;
+        let draft7 = r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"at":{"type":"string","format":"date-time"},"slots":{"type":"array","items":{"type":"string","format":"time"}}},"required":["at"]}"#;
+        for schema in [pydantic, draft7] {
+            let capture = format!(
+                "{}{}",
+                HANDSHAKE.replace(
+                    r#"{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}"#,
+                    schema
+                ),
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"at":"2026-12-01T11:00:00","slots":["09:30:00Z","10:00:00"]}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"at":"2026-12-01T11:00:00Z","slots":["09:30:00+01:00"]}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":{"at":7}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":5,"result":{"content":[],"structuredContent":{"at":"2026-12-01 11:00:00+0100"}}}
+"#
+            );
+            let audit = audit(&capture, &Options::default());
+            // The verdict is the Python client's: `format` is not asserted, whatever the draft.
+            assert_eq!(
+                calls(&audit),
+                [
+                    (json!(2), Target::ValidateRoot, Some(true)),
+                    (json!(3), Target::ValidateRoot, Some(true)),
+                    (json!(4), Target::ValidateRoot, Some(false)),
+                    (json!(5), Target::ValidateRoot, Some(true)),
+                ],
+                "{schema}"
+            );
+            let found: Vec<Vec<(&str, Option<&str>, Option<&str>)>> = audit
+                .calls
+                .iter()
+                .map(|c| {
+                    c.findings
+                        .iter()
+                        .map(|f| (f.rule.code, f.pointer.as_deref(), f.format.as_deref()))
+                        .collect()
+                })
+                .collect();
+            // Call 5: a space and `+0100` are a `date-time` for ajv-formats (not for the crate's own
+            // check, which the audit does not use for the TS clients).
+            assert_eq!(
+                found,
+                [
+                    vec![
+                        ("SL605", Some("/at"), Some("date-time")),
+                        ("SL605", Some("/slots/1"), Some("time"))
+                    ],
+                    vec![],
+                    vec![],
+                    vec![],
+                ],
+                "{schema}"
+            );
+            assert!(audit.calls[0].fails(false) && !audit.calls[1].fails(false));
+            assert!(audit.calls[0].findings[0]
+                .message
+                .starts_with("`/at` is \"2026-12-01T11:00:00\", not a `date-time`"));
+        }
     }
 
     #[test]

@@ -176,9 +176,17 @@ pub fn json(audit: &Audit) -> String {
                 "valid": c.valid,
                 "isError": c.is_error,
                 "errors": c.errors,
-                "findings": c.findings.iter().map(|f| json!({
-                    "code": f.rule.code, "name": f.rule.name, "severity": f.rule.severity, "message": f.message,
-                })).collect::<Vec<_>>(),
+                "findings": c.findings.iter().map(|f| {
+                    let mut finding = json!({
+                        "code": f.rule.code, "name": f.rule.name, "severity": f.rule.severity, "message": f.message,
+                    });
+                    // SL605 names the field (a pointer into the validated layer) and its format.
+                    if let (Some(pointer), Some(format), Some(o)) = (&f.pointer, &f.format, finding.as_object_mut()) {
+                        o.insert("pointer".to_owned(), json!(pointer));
+                        o.insert("format".to_owned(), json!(format));
+                    }
+                    finding
+                }).collect::<Vec<_>>(),
             });
             if let (Some(reason), Some(o)) = (&c.reason, call.as_object_mut()) {
                 o.insert("reason".to_owned(), json!(reason));

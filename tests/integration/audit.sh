@@ -7,7 +7,9 @@
 # over stdio through a logging relay (tests/integration/audit/relay.py), once per protocol
 # revision, 2025-11-25 (initialize handshake) and 2026-07-28 (stateless, the protocol in every
 # request's _meta): 8 captures in target/audit-captures/. The audit of each must report exactly
-# the violating call (tests/integration/audit/check.py says what else is asserted).
+# the violating call, and on the Python server the call whose naive `datetime` the TypeScript
+# clients reject and the Python client accepts, as SL605 (tests/integration/audit/check.py says
+# what else is asserted).
 #
 # Installs the pinned `mcp` into target/ci-venv (shared with tests/integration/python_sdk.sh,
 # reused when it is there) and the pinned npm packages with `npm ci` (package-lock.json).

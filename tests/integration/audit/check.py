@@ -4,9 +4,13 @@ Usage: check.py CAPTURE REPORT REVISION SERVER   (SERVER: python or typescript)
 
 Both servers (python/server.py, ts/server.mjs) expose three tools with an output schema and one
 without (`echo`); exactly one call, `get_humidity`, sends `"value": "high"` against
-`"value": {"type": "number"}`. So the audit must report:
-- three audited calls, `echo` counted apart as "no outputSchema", nothing else (no JSON-RPC
-  error, unreadable line, unanswered request or SL6xx finding);
+`"value": {"type": "number"}`. The Python server has a fourth, `get_forecast`, whose naive
+`datetime` (`"at": "2026-12-01T11:00:00"`) is valid for the Python client and not a `date-time`
+for the TypeScript clients. So the audit must report:
+- three audited calls (four from the Python server), `echo` counted apart as "no outputSchema",
+  nothing else (no JSON-RPC error, unreadable line, unanswered request or SL6xx finding but the
+  one below);
+- for `get_forecast`: `valid: true` and exactly one finding, SL605 at `/at` for `date-time`;
 - `get_humidity` at `validate_root`, `valid: false`, one `type` error at `/value`; every other
   call `validate_root` and `valid: true`. None of these tools is a `.meta({ id })` tool sending
   the legacy `{"result": {...}}` envelope on 2025-11-25, so no call may be `legacy_wrapper`,
@@ -27,6 +31,7 @@ import sys
 
 PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 BROKEN = "get_humidity"
+NAIVE = "get_forecast"
 
 
 def main(capture_path: str, report_path: str, revision: str, server: str) -> list[str]:
@@ -39,7 +44,9 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
     # What went over the wire.
     requests = [m for m in messages if m.get("method") == "tools/call" and "id" in m]
     called = sorted(m["params"]["name"] for m in requests)
-    if called != sorted(["get_weather", "get_humidity", "echo", "get_report" if server == "typescript" else "get_temperature"]):
+    tools = ["get_weather", "get_humidity", "echo"]
+    tools += ["get_report"] if server == "typescript" else ["get_temperature", NAIVE]
+    if called != sorted(tools):
         problems.append(f"the capture's tools/call requests are {called}")
     answered = {json.dumps(m["id"]) for m in messages if "id" in m and "method" not in m}
     if any(json.dumps(r["id"]) not in answered for r in requests):
@@ -64,8 +71,9 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
             problems.append(f"{key}: {report[key]}")
     if report["without_output_schema"] != 1:
         problems.append(f"without_output_schema is {report['without_output_schema']}, expected 1 (echo)")
-    if len(calls) != 3:
-        problems.append(f"{len(calls)} audited calls, expected 3: {[c['tool'] for c in calls]}")
+    audited = 4 if server == "python" else 3
+    if len(calls) != audited:
+        problems.append(f"{len(calls)} audited calls, expected {audited}: {[c['tool'] for c in calls]}")
     invalid = [c for c in calls if c["valid"] is not True]
     if [c["tool"] for c in invalid] != [BROKEN]:
         problems.append(f"calls not valid: {[(c['tool'], c['target'], c['valid']) for c in invalid]}, expected only {BROKEN}")
@@ -77,14 +85,18 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
             problems.append(f"{where}: protocol {c['protocol']}, expected {revision}")
         if c["metaIdTool"] != (server == "typescript" and c["tool"] == "get_report"):
             problems.append(f"{where}: metaIdTool {c['metaIdTool']}")
-        if c["findings"]:
+        if c["tool"] == NAIVE:
+            found = [(f["code"], f.get("pointer"), f.get("format"), f["severity"]) for f in c["findings"]]
+            if c["valid"] is not True or found != [("SL605", "/at", "date-time", "error")]:
+                problems.append(f"{where}: valid {c['valid']}, findings {found}; expected true, one SL605 at /at")
+        elif c["findings"]:
             problems.append(f"{where}: findings {c['findings']}")
         if c["tool"] == BROKEN:
             errors = [(e["instance_pointer"], e["keyword"]) for e in c["errors"]]
             if c["valid"] is not False or errors != [("/value", "type")]:
                 problems.append(f"{where}: valid {c['valid']}, errors {errors}; expected false, [('/value', 'type')]")
     expected = {
-        "validate_root": {"calls": 3, "valid": 2, "invalid": 1},
+        "validate_root": {"calls": audited, "valid": audited - 1, "invalid": 1},
         "legacy_wrapper": {"calls": 0, "valid": 0, "invalid": 0},
         "missing": 0,
         "schema": 0,

@@ -5,6 +5,10 @@ Tools, declared with the SDK's `MCPServer` so their output schemas are the ones 
 - `get_temperature` returns an `int`: the SDK wraps it as `{"result": 17}` (valid);
 - `get_humidity` declares `Humidity` (`value` a number) but its calls are answered by a raw
   handler that sends `"value": "high"`: the one call whose result violates its schema on the wire;
+- `get_forecast` returns a model with a naive `datetime`: Pydantic writes `"format": "date-time"`
+  and serialises `"2026-12-01T11:00:00"`, no offset. Valid for the Python client (and for the
+  server's own validation), which do not assert `format`; the TypeScript client, which does,
+  rejects it: the call the audit must report as SL605;
 - `echo` has no output schema (`structured_output=False`).
 
 `MCPServer` validates what its tools return, so the broken result cannot go through it. The
@@ -17,6 +21,7 @@ by hand. Both eras are served: the client's first request decides (an `initializ
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import anyio
 import mcp_types as types
@@ -54,6 +59,17 @@ def get_temperature(city: str) -> int:
 def get_humidity(city: str) -> Humidity:
     """Relative humidity in a city. Served by the raw handler, which breaks the schema."""
     return Humidity(value=0.83, unit="ratio")
+
+
+class Forecast(BaseModel):
+    at: datetime
+    city: str
+
+
+@tools.tool()
+def get_forecast(city: str) -> Forecast:
+    """When the next forecast for a city is due, as a naive local datetime."""
+    return Forecast(at=datetime(2026, 12, 1, 11, 0, 0), city=city)
 
 
 @tools.tool(structured_output=False)

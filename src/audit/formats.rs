@@ -1,0 +1,295 @@
+//! The two ways MCP clients treat `format` when they validate `structuredContent`, as validators
+//! of the `jsonschema` crate:
+//!
+//! - [`python_client`]: `format` is an annotation. The Python client calls `jsonschema.validate`
+//!   without a format checker; JSON Schema 2020-12 means the same. The audit's verdict (`valid`)
+//!   is this one, whatever the draft (the crate alone would assert formats in draft-04 to 07).
+//! - [`ts_clients`]: `format` asserted as Ajv with ajv-formats 3.0.1 (`addFormats(ajv)`, "full"
+//!   mode) asserts it in the TS SDK clients, for the formats whose checks are reproduced here,
+//!   byte for byte from ajv-formats: `date`, `time`, `date-time`, `iso-time`, `iso-date-time`.
+//!   Every other format is left unchecked, so that a difference between the crate's checks and
+//!   ajv-formats' (email, hostname, URIs, regexes) is never reported as a client's verdict.
+//!
+//! The engine tier measures where the reproduction and Ajv agree (`sl508-format-values`, checked
+//! by the tests below); the crate's own `date-time` differs from ajv-formats on a space between
+//! date and time, offsets without a colon (`+0100`, `+01`) and leap seconds, which is why it is
+//! not used.
+
+/// A validator of `schema` with `format` as an annotation, as the Python client validates.
+///
+/// # Errors
+/// The crate's error, in words, when the schema does not compile.
+pub fn python_client(schema: &serde_json::Value) -> Result<jsonschema::Validator, String> {
+    jsonschema::options()
+        .should_validate_formats(false)
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// The formats the crate checks on its own, which [`ts_clients`] replaces: with the
+/// reproduction of ajv-formats, or with no check.
+const BUILTIN: [&str; 19] = [
+    "date",
+    "date-time",
+    "duration",
+    "email",
+    "hostname",
+    "idn-email",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "iri",
+    "iri-reference",
+    "json-pointer",
+    "regex",
+    "relative-json-pointer",
+    "time",
+    "uri",
+    "uri-reference",
+    "uri-template",
+    "uuid",
+];
+
+/// The formats whose ajv-formats checks [`ts_clients`] reproduces.
+pub const REPRODUCED: [&str; 5] = ["date", "time", "date-time", "iso-time", "iso-date-time"];
+
+/// A validator of `schema` with the date and time formats asserted as the TS SDK clients
+/// assert them (see the module doc); other formats unchecked.
+///
+/// # Errors
+/// The crate's error, in words, when the schema does not compile.
+pub fn ts_clients(schema: &serde_json::Value) -> Result<jsonschema::Validator, String> {
+    let mut options = jsonschema::options()
+        .should_validate_formats(true)
+        .should_ignore_unknown_formats(true);
+    for name in BUILTIN {
+        options = options.with_format(name, |_: &str| true);
+    }
+    options
+        .with_format("date", date)
+        .with_format("time", |s: &str| time(s, true))
+        .with_format("date-time", |s: &str| date_time(s, true))
+        .with_format("iso-time", |s: &str| time(s, false))
+        .with_format("iso-date-time", |s: &str| date_time(s, false))
+        .build(schema)
+        .map_err(|e| e.to_string())
+}
+
+/// `n` ASCII digits at the start of `s`, as a number, and the rest.
+fn digits(s: &str, n: usize) -> Option<(u32, &str)> {
+    let head = s.get(..n)?;
+    if !head.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((head.parse().ok()?, &s[n..]))
+}
+
+/// ajv-formats' `date`: `/^(\d\d\d\d)-(\d\d)-(\d\d)$/` and a day that exists.
+fn date(s: &str) -> bool {
+    let parsed = (|| {
+        let (year, rest) = digits(s, 4)?;
+        let (month, rest) = digits(rest.strip_prefix('-')?, 2)?;
+        let (day, rest) = digits(rest.strip_prefix('-')?, 2)?;
+        rest.is_empty().then_some((year, month, day))
+    })();
+    let Some((year, month, day)) = parsed else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// ajv-formats' `time` (`strict`: an offset is required, as in `time`; `iso-time` without):
+/// `/^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i`, hours to 23, minutes
+/// to 59, seconds below 60 but for a leap second at 23:59 UTC.
+fn time(s: &str, strict: bool) -> bool {
+    let parsed = (|| {
+        let (hr, rest) = digits(s, 2)?;
+        let (min, rest) = digits(rest.strip_prefix(':')?, 2)?;
+        let (whole, mut rest) = digits(rest.strip_prefix(':')?, 2)?;
+        let mut sec = f64::from(whole);
+        if let Some(after) = rest.strip_prefix('.') {
+            let n = after.bytes().take_while(u8::is_ascii_digit).count();
+            if n == 0 {
+                return None;
+            }
+            sec = format!("{whole}.{}", &after[..n]).parse().ok()?;
+            rest = &after[n..];
+        }
+        // The offset: none, `z`, or a sign, two digits, then an optional `:` and two digits.
+        let offset = if rest.is_empty() {
+            None
+        } else if rest.eq_ignore_ascii_case("z") {
+            Some((1, 0, 0))
+        } else {
+            let sign = match rest.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let (h, rest) = digits(&rest[1..], 2)?;
+            let rest = rest.strip_prefix(':').unwrap_or(rest);
+            let m = if rest.is_empty() {
+                0
+            } else {
+                let (m, rest) = digits(rest, 2)?;
+                if !rest.is_empty() {
+                    return None;
+                }
+                m
+            };
+            // `+01:` (a colon with no minutes) does not match the regular expression.
+            if m == 0 && s.ends_with(':') {
+                return None;
+            }
+            Some((sign, h, m))
+        };
+        Some((hr, min, sec, offset))
+    })();
+    let Some((hr, min, sec, offset)) = parsed else {
+        return false;
+    };
+    let (sign, tz_h, tz_m) = offset.unwrap_or((1, 0, 0));
+    if tz_h > 23 || tz_m > 59 || (strict && offset.is_none()) {
+        return false;
+    }
+    if hr <= 23 && min <= 59 && sec < 60.0 {
+        return true;
+    }
+    // A leap second: 23:59:60 in UTC.
+    let (hr, min, tz_h, tz_m) = (
+        i64::from(hr),
+        i64::from(min),
+        i64::from(tz_h),
+        i64::from(tz_m),
+    );
+    let utc_min = min - tz_m * sign;
+    let utc_hr = hr - tz_h * sign - i64::from(utc_min < 0);
+    (utc_hr == 23 || utc_hr == -1) && (utc_min == 59 || utc_min == -1) && sec < 61.0
+}
+
+/// ajv-formats' `date-time`: the string split at every `t`, `T` or whitespace character must
+/// give exactly a `date` and a `time`.
+fn date_time(s: &str, strict: bool) -> bool {
+    let parts: Vec<&str> = s
+        .split(|c: char| c == 't' || c == 'T' || is_js_space(c))
+        .collect();
+    parts.len() == 2 && date(parts[0]) && time(parts[1], strict)
+}
+
+/// JavaScript's `\s`: the white space and line terminator characters.
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n'
+            | '\u{b}'
+            | '\u{c}'
+            | '\r'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn engine_tier(path: &str) -> Value {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/engines").join(path),
+        )
+        .unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Every instance of the engine tier's SL508 cases gets, from [`ts_clients`], the verdict
+    /// Ajv gave it in both TS clients, and from [`python_client`] the Python client's.
+    #[test]
+    fn agrees_with_the_engines_on_every_measured_value() {
+        let observed = engine_tier("observed.json");
+        let mut checked = 0;
+        for name in [
+            "sl508-format-values",
+            "sl508-naive-date-time",
+            "sl508-naive-date-time-draft7",
+            "sl508-naive-time",
+            "sl508-naive-time-draft7",
+        ] {
+            let case = engine_tier(&format!("cases/{name}.json"));
+            let (ts, py) = (
+                ts_clients(&case["schema"]).unwrap(),
+                python_client(&case["schema"]).unwrap(),
+            );
+            for (n, instance) in case["instances"].as_array().unwrap().iter().enumerate() {
+                let verdict = |v: bool| json!(if v { "valid" } else { "invalid" });
+                for client in ["ts-sdk-v1", "ts-sdk-v2"] {
+                    assert_eq!(
+                        verdict(ts.is_valid(&instance["data"])),
+                        observed[name][client]["instances"][n],
+                        "{name} {client} {}",
+                        instance["data"]
+                    );
+                }
+                assert_eq!(
+                    verdict(py.is_valid(&instance["data"])),
+                    observed[name]["python-sdk"]["instances"][n],
+                    "{name} python-sdk {}",
+                    instance["data"]
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "only {checked} values");
+    }
+
+    #[test]
+    fn where_the_crate_and_ajv_differ() {
+        // Measured in `sl508-format-values` (draft-07, where the crate asserts formats): Ajv
+        // accepts these, the crate's own `date-time` does not.
+        let observed = engine_tier("observed.json");
+        let case = engine_tier("cases/sl508-format-values.json");
+        let differ: Vec<String> = case["instances"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| {
+                let row = &observed["sl508-format-values"];
+                row["ts-sdk-v1"]["instances"][n] != row["jsonschema-rs"]["instances"][n]
+            })
+            .map(|(_, i)| i["data"].to_string())
+            .collect();
+        assert!(
+            differ.iter().any(|d| d.contains("2026-12-01 11:00:00Z")),
+            "{differ:?}"
+        );
+        assert!(!differ.iter().any(|d| d.contains("\"2026-12-01T11:00:00\"")));
+    }
+
+    #[test]
+    fn reproduces_ajv_formats() {
+        assert!(date("2028-02-29") && !date("2026-02-29") && !date("2026-12-1"));
+        assert!(time("09:30:00Z", true) && !time("09:30:00", true) && time("09:30:00", false));
+        assert!(time("09:30:00.25+01:00", true) && time("09:30:00+0100", true));
+        assert!(time("09:30:00+01", true) && !time("09:30:00+01:", true));
+        assert!(time("23:59:60Z", true) && time("23:59:60+01:00", false) == time("23:59:60+01:00", true));
+        assert!(date_time("2026-12-01 11:00:00Z", true) && !date_time("2026-12-01T11:00:00", true));
+        assert!(!date_time("2026-12-01T11:00:00Z\n", true));
+    }
+}
