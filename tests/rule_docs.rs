@@ -84,7 +84,9 @@ fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeS
 
 /// The rules reported elsewhere than by linting a schema: SL100 by the loader, `SL6xx` by the
 /// audit, SL901 by the fix loop. Every other doc must have a rule that lints.
-const REPORTED_ELSEWHERE: &[&str] = &["SL100", "SL601", "SL602", "SL603", "SL604", "SL605", "SL901"];
+const REPORTED_ELSEWHERE: &[&str] = &[
+    "SL100", "SL601", "SL602", "SL603", "SL604", "SL605", "SL901",
+];
 
 #[test]
 fn every_doc_has_its_sections_and_a_rule_that_reports_it() {

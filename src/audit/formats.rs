@@ -184,25 +184,9 @@ fn date_time(s: &str, strict: bool) -> bool {
     parts.len() == 2 && date(parts[0]) && time(parts[1], strict)
 }
 
-/// JavaScript's `\s`: the white space and line terminator characters.
+/// JavaScript's `\s`: Unicode's white space (`char::is_whitespace`) but U+0085, plus U+FEFF.
 fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202f}'
-            | '\u{205f}'
-            | '\u{3000}'
-            | '\u{feff}'
-    )
+    c == '\u{feff}' || (c.is_whitespace() && c != '\u{85}')
 }
 
 #[cfg(test)]
@@ -212,7 +196,9 @@ mod tests {
 
     fn engine_tier(path: &str) -> Value {
         let text = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/engines").join(path),
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/engines")
+                .join(path),
         )
         .unwrap();
         serde_json::from_str(&text).unwrap()
@@ -288,8 +274,90 @@ mod tests {
         assert!(time("09:30:00Z", true) && !time("09:30:00", true) && time("09:30:00", false));
         assert!(time("09:30:00.25+01:00", true) && time("09:30:00+0100", true));
         assert!(time("09:30:00+01", true) && !time("09:30:00+01:", true));
-        assert!(time("23:59:60Z", true) && time("23:59:60+01:00", false) == time("23:59:60+01:00", true));
+        assert!(
+            time("23:59:60Z", true)
+                && time("23:59:60+01:00", false) == time("23:59:60+01:00", true)
+        );
         assert!(date_time("2026-12-01 11:00:00Z", true) && !date_time("2026-12-01T11:00:00", true));
         assert!(!date_time("2026-12-01T11:00:00Z\n", true));
+        assert!(date_time("2026-12-01\u{feff}11:00:00Z", true));
+        assert!(!date_time("2026-12-01\u{85}11:00:00Z", true));
+    }
+
+    /// A finding's code, pointer and format.
+    type Field<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
+
+    #[test]
+    fn a_format_only_the_typescript_clients_assert_is_reported_by_field() {
+        // The Python SDK's schema for a model with a `datetime` (Pydantic), and the same as the
+        // TS v1 server stamps it (draft-07, where the crate alone would assert formats).
+        let pydantic = r#"{"type":"object","properties":{"at":{"format":"date-time","title":"At","type":"string"},"slots":{"type":"array","items":{"type":"string","format":"time"}}},"required":["at"],"title":"Forecast"}"#;
+        let draft7 = r#"{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"at":{"type":"string","format":"date-time"},"slots":{"type":"array","items":{"type":"string","format":"time"}}},"required":["at"]}"#;
+        for schema in [pydantic, draft7] {
+            let capture = format!(
+                "{}{schema}{}",
+                r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":"#,
+                r#"}]}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":{"at":"2026-12-01T11:00:00","slots":["09:30:00Z","10:00:00"]}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":{"at":"2026-12-01T11:00:00Z","slots":["09:30:00+01:00"]}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":4,"result":{"content":[],"structuredContent":{"at":7}}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":5,"result":{"content":[],"structuredContent":{"at":"2026-12-01 11:00:00+0100"}}}
+"#
+            );
+            let options = super::super::Options {
+                protocol: Some("2025-11-25".to_owned()),
+                ..super::super::Options::default()
+            };
+            let audit = super::super::audit(&capture, &options);
+            // The verdict is the Python client's: `format` is not asserted, whatever the draft.
+            let verdicts: Vec<(Value, Option<bool>)> = audit
+                .calls
+                .iter()
+                .map(|c| (c.id.clone(), c.valid))
+                .collect();
+            assert_eq!(
+                verdicts,
+                [
+                    (json!(2), Some(true)),
+                    (json!(3), Some(true)),
+                    (json!(4), Some(false)),
+                    (json!(5), Some(true)),
+                ],
+                "{schema}"
+            );
+            let found: Vec<Vec<Field>> = audit
+                .calls
+                .iter()
+                .map(|c| {
+                    c.findings
+                        .iter()
+                        .map(|f| (f.rule.code, f.pointer.as_deref(), f.format.as_deref()))
+                        .collect()
+                })
+                .collect();
+            // Call 5: a space and `+0100` are a `date-time` for ajv-formats (not for the crate's own
+            // check, which the audit does not use for the TS clients).
+            assert_eq!(
+                found,
+                [
+                    vec![
+                        ("SL605", Some("/at"), Some("date-time")),
+                        ("SL605", Some("/slots/1"), Some("time"))
+                    ],
+                    vec![],
+                    vec![],
+                    vec![],
+                ],
+                "{schema}"
+            );
+            assert!(audit.calls[0].fails(false) && !audit.calls[1].fails(false));
+            assert!(audit.calls[0].findings[0]
+                .message
+                .starts_with("`/at` is \"2026-12-01T11:00:00\", not a `date-time`"));
+        }
     }
 }

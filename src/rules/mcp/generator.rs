@@ -22,7 +22,7 @@ use crate::syntax::document::{Node, NodeKind};
 /// A generator of JSON Schema that MCP servers use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generator {
-    /// Pydantic, through the Python SDK or FastMCP.
+    /// Pydantic, through the Python SDK or `FastMCP`.
     Pydantic,
     /// zod, through the TypeScript SDK servers.
     Zod,
@@ -70,7 +70,9 @@ fn pydantic_title(field: &str) -> String {
         .map(|word| {
             let mut chars = word.chars();
             chars.next().map_or_else(String::new, |c| {
-                c.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect()
+                c.to_uppercase()
+                    .chain(chars.flat_map(char::to_lowercase))
+                    .collect()
             })
         })
         .collect::<Vec<_>>()
@@ -93,11 +95,10 @@ fn is_pydantic(root: &Node, subs: &[Subschema<'_>]) -> bool {
     for (key, value) in properties(subs) {
         match value.get("title").and_then(Node::as_str) {
             Some(title) if title == pydantic_title(key) => titled += 1,
-            Some(_) => return false,
             // A field whose type is a model (`Wind`, `Wind | None`) carries the model's title,
             // not one of its own.
             None if refers_to_model(value) => {}
-            None => return false,
+            _ => return false,
         }
     }
     titled > 0
@@ -160,11 +161,15 @@ fn is_schemars(root: &Node, subs: &[Subschema<'_>]) -> bool {
         return true;
     }
     let schema = root.get("$schema").and_then(Node::as_str);
-    let nullable_array = subs.iter().any(|s| match s.node.get("type").map(|t| &t.kind) {
-        Some(NodeKind::Array(items)) => items.iter().any(|i| i.as_str() == Some("null")),
-        _ => false,
-    });
-    schema.is_some_and(|s| DRAFT_2020_12.contains(&s)) && root.get("title").is_some() && nullable_array
+    let nullable_array = subs
+        .iter()
+        .any(|s| match s.node.get("type").map(|t| &t.kind) {
+            Some(NodeKind::Array(items)) => items.iter().any(|i| i.as_str() == Some("null")),
+            _ => false,
+        });
+    schema.is_some_and(|s| DRAFT_2020_12.contains(&s))
+        && root.get("title").is_some()
+        && nullable_array
 }
 
 #[cfg(test)]
@@ -187,7 +192,11 @@ mod tests {
         let model = r##"{"$defs": {"Wind": {"properties": {"speed_kmh": {"title": "Speed Kmh", "type": "number"}}, "required": ["speed_kmh"], "title": "Wind", "type": "object"}}, "properties": {"at": {"format": "date-time", "title": "At", "type": "string"}, "opens": {"format": "time", "title": "Opens", "type": "string"}, "wind": {"anyOf": [{"$ref": "#/$defs/Wind"}, {"type": "null"}], "default": null}, "wind_speed": {"title": "Wind Speed", "type": "number"}, "userID": {"title": "Userid", "type": "integer"}}, "required": ["at", "opens", "wind_speed", "userID"], "title": "Forecast", "type": "object"}"##;
         assert_eq!(detected(model), Some(Generator::Pydantic));
         let retitled = model.replace("\"Wind Speed\"", "\"Speed of the wind\"");
-        assert_eq!(detected(&retitled), None, "a title Pydantic would not write");
+        assert_eq!(
+            detected(&retitled),
+            None,
+            "a title Pydantic would not write"
+        );
         let wrapper = r#"{"properties": {"result": {"title": "Result", "type": "integer"}}, "required": ["result"], "title": "get_temperatureOutput", "type": "object"}"#;
         assert_eq!(detected(wrapper), Some(Generator::Pydantic));
         let with_ref = r##"{"$defs": {"Wind": {"properties": {"speed": {"title": "Speed", "type": "number"}}, "title": "Wind", "type": "object"}}, "properties": {"wind": {"$ref": "#/$defs/Wind"}}, "required": ["wind"], "title": "Report", "type": "object"}"##;
@@ -222,7 +231,9 @@ mod tests {
     #[test]
     fn hand_written_schemas_are_nobodys() {
         assert_eq!(
-            detected(r#"{"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}"#),
+            detected(
+                r#"{"type": "object", "properties": {"at": {"type": "string", "format": "date-time"}}}"#
+            ),
             None
         );
         assert_eq!(detected(r#"{"type": "object"}"#), None);

@@ -228,7 +228,7 @@ mod tests {
             "/testdata/engines/cases/sl508-ajv-known-formats.json"
         )))
         .unwrap();
-        let names: Vec<&str> = case["schema"]["properties"]
+        let mut in_case: Vec<&str> = case["schema"]["properties"]
             .as_object()
             .unwrap()
             .keys()
@@ -236,9 +236,8 @@ mod tests {
             .collect();
         let mut listed = AJV_FORMATS.to_vec();
         listed.sort_unstable();
-        let mut named = names.clone();
-        named.sort_unstable();
-        assert_eq!(listed, named);
+        in_case.sort_unstable();
+        assert_eq!(listed, in_case);
         let row = observed("sl508-ajv-known-formats");
         for client in ["ts-sdk-v1", "ts-sdk-v2"] {
             assert_eq!(row[client]["compile"], "ok");
@@ -257,7 +256,10 @@ mod tests {
                 .iter()
                 .filter_map(serde_json::Value::as_str)
                 .collect();
-            for (format, path) in [("uint32", "/properties/count"), ("uint8", "/properties/level")] {
+            for (format, path) in [
+                ("uint32", "/properties/count"),
+                ("uint8", "/properties/level"),
+            ] {
                 let said = format!(
                     "unknown format \"{format}\" ignored in schema at path \"#{}\"",
                     ajv_path(path, "")
@@ -267,6 +269,12 @@ mod tests {
             // Ajv 8.18 logs each one twice per compile.
             assert_eq!(warnings.len(), 4, "{client}: {warnings:?}");
         }
-        assert_eq!(ajv_path("/tools/0/outputSchema/properties/n", "/tools/0/outputSchema"), "/properties/n");
+        assert_eq!(
+            ajv_path(
+                "/tools/0/outputSchema/properties/n",
+                "/tools/0/outputSchema"
+            ),
+            "/properties/n"
+        );
     }
 }
