@@ -1,4 +1,4 @@
-//! `SL5xx`: MCP tool schemas (the shape clients require of an output schema).
+//! `SL5xx`: MCP tool schemas (the shape clients require of an output or input schema).
 
 pub(crate) mod shape;
 pub(super) mod sl501_output_root_not_object;
@@ -7,3 +7,4 @@ pub(super) mod sl503_required_not_declared;
 pub(super) mod sl504_result_wrapper;
 pub(super) mod sl505_closed_output_object;
 pub(super) mod sl506_complexity;
+pub(super) mod sl507_input_root_not_object;
