@@ -113,6 +113,8 @@ fn breaks(path: &Path) -> String {
                 "wrong-binding" => "WrongBinding",
                 "rejects-valid-output" => "RejectsValidOutput",
                 "accepts-invalid-output" => "AcceptsInvalidOutput",
+                "loses-tool-list" => "LosesToolList",
+                "loses-tool" => "LosesTool",
                 other => panic!("{class}: unknown effect `{other}`"),
             };
             let _ = write!(

@@ -7,7 +7,10 @@
 //!   some finding's `breaks`, and no finding claims a failure of a client the engines saw
 //!   handle the example;
 //! - the findings' severities follow who breaks;
-//! - each rule doc lists every class of its rule, with exactly the clients measured.
+//! - each rule doc lists every class of its rule, with exactly the clients measured;
+//! - each listing case of `testdata/engines/listings/` (a `tools/list` result the SDK clients
+//!   themselves read) is reported with its class, and the findings on it claim that a client
+//!   loses the listing or the tool exactly where the client did.
 
 use schema_lint::diagnostic::breaks::{self, Client};
 use schema_lint::diagnostic::{Diagnostic, Severity};
@@ -40,9 +43,53 @@ fn lint(schema: &Value, before: &[Value], settings: &Settings) -> Vec<Diagnostic
             .collect();
         json!({ "tools": tools })
     };
-    let text = serde_json::to_string_pretty(&document).unwrap();
+    lint_document(&document, settings)
+}
+
+fn lint_document(document: &Value, settings: &Settings) -> Vec<Diagnostic> {
+    let text = serde_json::to_string_pretty(document).unwrap();
     let file = SourceFile::new(FileId(0), "case.json".into(), None, &text, true);
     lint_source(file, settings, true).diagnostics
+}
+
+/// The settings a case names: its `target`, if any.
+fn settings_of(case: &Value) -> Settings {
+    let target = case["target"].as_str().map(|t| {
+        <schema_lint::settings::target::Target as clap::ValueEnum>::from_str(t, false).unwrap()
+    });
+    Settings {
+        target,
+        ..Settings::default()
+    }
+}
+
+/// The files of a folder of `testdata/engines/`, each named by its stem, sorted.
+fn case_files(folder: &str) -> Vec<(String, Value)> {
+    let mut paths: Vec<_> = std::fs::read_dir(data().join(folder))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            (name, serde_json::from_str(&text).unwrap())
+        })
+        .collect()
+}
+
+/// Whether a finding of `class` is there, or, for a class no client breaks on, the rule may be
+/// silent; the problem otherwise.
+fn reported(name: &str, class: &str, found: &[Diagnostic]) -> Option<String> {
+    let known = breaks::of(class)
+        .unwrap_or_else(|| panic!("{name}: class `{class}` is not in breaks.json"));
+    let code = class.split('/').next().unwrap();
+    let classes: Vec<&str> = found.iter().filter_map(|d| d.class).collect();
+    let silent = !found.iter().any(|d| d.rule.code == code);
+    (!(classes.contains(&class) || (known.is_empty() && silent)))
+        .then(|| format!("{name}: expected a finding of class `{class}`, got {classes:?}"))
 }
 
 /// The clients whose engine failed on a case (checking less does not count).
@@ -61,37 +108,48 @@ fn failing(row: &Value) -> BTreeSet<&'static str> {
 #[test]
 fn every_case_is_reported_with_its_class() {
     let mut problems = Vec::new();
-    let mut cases: Vec<_> = std::fs::read_dir(data().join("cases"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    cases.sort();
+    let cases = case_files("cases");
     assert!(cases.len() > 40, "only {} engine cases", cases.len());
-    for path in cases {
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let case: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for (name, case) in cases {
         let Some(class) = case["class"].as_str() else {
             continue;
         };
-        let known = breaks::of(class)
-            .unwrap_or_else(|| panic!("{name}: class `{class}` is not in breaks.json"));
         let before = case["before"].as_array().cloned().unwrap_or_default();
         // A case may name the target it is linted for (rules that speak of MCP clients only).
-        let target = case["target"].as_str().map(|t| {
-            <schema_lint::settings::target::Target as clap::ValueEnum>::from_str(t, false).unwrap()
-        });
-        let settings = Settings {
-            target,
-            ..Settings::default()
-        };
-        let found = lint(&case["schema"], &before, &settings);
-        let code = class.split('/').next().unwrap();
-        let classes: Vec<&str> = found.iter().filter_map(|d| d.class).collect();
-        let reported = classes.contains(&class);
-        let silent = !found.iter().any(|d| d.rule.code == code);
-        if !(reported || (known.is_empty() && silent)) {
+        let found = lint(&case["schema"], &before, &settings_of(&case));
+        problems.extend(reported(&name, class, &found));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
+    let observed = observed();
+    let lost = |e: &str| matches!(e, "loses-tool-list" | "loses-tool");
+    let mut problems = Vec::new();
+    let cases = case_files("listings");
+    assert!(cases.len() >= 15, "only {} listing cases", cases.len());
+    for (name, case) in cases {
+        let found = lint_document(&case["listing"], &settings_of(&case));
+        if let Some(class) = case["class"].as_str() {
+            problems.extend(reported(&name, class, &found));
+        }
+        let row = &observed[format!("listing/{name}")];
+        assert!(row.is_object(), "listing/{name} is not in observed.json");
+        let failed: BTreeSet<&str> = Client::ALL
+            .iter()
+            .map(|c| c.name())
+            .filter(|c| row[c]["effect"].as_str().is_some_and(lost))
+            .collect();
+        let claimed: BTreeSet<&str> = found
+            .iter()
+            .flat_map(|d| d.breaks.iter())
+            .filter(|b| lost(b.effect.name()))
+            .map(|b| b.client.name())
+            .collect();
+        if failed != claimed {
             problems.push(format!(
-                "{name}: expected a finding of class `{class}`, got {classes:?}"
+                "listing/{name}: the clients lost the listing or the tool in {failed:?}, the findings claim {claimed:?}"
             ));
         }
     }

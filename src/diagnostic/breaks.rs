@@ -7,6 +7,11 @@
 //! below, so a finding can claim of a client only what was observed: a rule names the class of
 //! each finding ([`super::Diagnostic::class`]), which sets the finding's [`Break`]s, its client
 //! note ([`describe`]) and, through [`severity`], how serious it is.
+//!
+//! Most classes are measured on the clients' schema engines (can they compile the schema, do
+//! they give the right verdicts); the listing cases of the tier run whole `tools/list` results
+//! through the SDK clients themselves, with the effects [`Effect::LosesToolList`] and
+//! [`Effect::LosesTool`].
 
 use super::Severity;
 use serde::Serialize;
@@ -97,6 +102,11 @@ pub enum Effect {
     RejectsValidOutput,
     /// Output that the schema means to reject passes: the client breaks nothing, it checks less.
     AcceptsInvalidOutput,
+    /// The client rejects the whole `tools/list` result: every tool of the server is lost.
+    LosesToolList,
+    /// The client keeps the listing but cannot use this tool: it leaves it out, or every call
+    /// of it fails before its output is checked.
+    LosesTool,
 }
 
 impl Effect {
@@ -109,7 +119,16 @@ impl Effect {
             Effect::WrongBinding => "wrong-binding",
             Effect::RejectsValidOutput => "rejects-valid-output",
             Effect::AcceptsInvalidOutput => "accepts-invalid-output",
+            Effect::LosesToolList => "loses-tool-list",
+            Effect::LosesTool => "loses-tool",
         }
+    }
+
+    /// Whether the effect is what a client does with a whole `tools/list` result (measured by
+    /// the listing cases), rather than what its engine does with one schema.
+    #[must_use]
+    pub fn is_listing(self) -> bool {
+        matches!(self, Effect::LosesToolList | Effect::LosesTool)
     }
 
     /// Whether the client fails on the schema or its output (rather than checking less).
@@ -125,6 +144,10 @@ impl Effect {
             Effect::WrongBinding => "binds the reference to another subschema",
             Effect::RejectsValidOutput => "rejects valid output",
             Effect::AcceptsInvalidOutput => "lets invalid output pass",
+            Effect::LosesToolList => {
+                "cannot read the `tools/list` result, so every tool of the server is lost"
+            }
+            Effect::LosesTool => "cannot use this tool",
         }
     }
 }
@@ -203,18 +226,33 @@ pub fn describe(breaks: &[Break]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < breaks.len() {
-        // Clients with the same effect and the same words are named together.
+        // Clients with the same effect and the same words are named together; clients that
+        // lose the listing or the tool, with the words of each.
         let b = breaks[i];
         let mut names = vec![b.client.name()];
+        let mut details = vec![b.detail];
         let mut j = i + 1;
-        while j < breaks.len() && breaks[j].effect == b.effect && breaks[j].detail == b.detail {
+        while j < breaks.len()
+            && breaks[j].effect == b.effect
+            && (breaks[j].detail == b.detail || b.effect.is_listing())
+        {
             names.push(breaks[j].client.name());
+            if !details.contains(&breaks[j].detail) {
+                details.push(breaks[j].detail);
+            }
             j += 1;
         }
-        let mut part = format!("{} {}", names.join(" and "), b.effect.words());
-        if !b.detail.is_empty() {
+        let who = match names.split_last() {
+            Some((last, rest)) if rest.len() > 1 && b.effect.is_listing() => {
+                format!("{} and {last}", rest.join(", "))
+            }
+            _ => names.join(" and "),
+        };
+        let mut part = format!("{who} {}", b.effect.words());
+        details.retain(|d| !d.is_empty());
+        if !details.is_empty() {
             // The engine's words on the class's case, which may quote another value.
-            let _ = write!(part, " (as in `{}`)", b.detail);
+            let _ = write!(part, " (as in `{}`)", details.join("`; `"));
         }
         if matches!(b.effect, Effect::CompileError | Effect::UnresolvedReference) {
             let mut consequences: Vec<&str> = breaks[i..j]
@@ -297,5 +335,39 @@ mod tests {
              jsonschema-rs not affected"
         );
         assert!(describe(&[]).contains("none breaks"));
+    }
+
+    #[test]
+    fn describes_a_lost_listing() {
+        let lost = Break {
+            client: Client::PythonSdk,
+            effect: Effect::LosesToolList,
+            detail: "tools.*.inputSchema.type: Field required",
+        };
+        assert!(lost.effect.is_failure() && Effect::LosesTool.is_failure());
+        assert_eq!(severity(&[lost], false), Some(Severity::Error));
+        assert_eq!(
+            describe(&[lost]),
+            "Measured on the engines of the MCP clients: python-sdk cannot read the `tools/list` \
+             result, so every tool of the server is lost (as in `tools.*.inputSchema.type: Field \
+             required`); ts-sdk-v1, ts-sdk-v2, python-sdk+format, jsonschema-rs not affected"
+        );
+        let words = |client, detail| Break {
+            client,
+            effect: Effect::LosesToolList,
+            detail,
+        };
+        let all = [
+            words(Client::TsSdkV1, "a"),
+            words(Client::TsSdkV2, "b"),
+            words(Client::PythonSdk, "c"),
+            words(Client::PythonSdkFormat, "c"),
+        ];
+        assert_eq!(
+            describe(&all),
+            "Measured on the engines of the MCP clients: ts-sdk-v1, ts-sdk-v2, python-sdk and \
+             python-sdk+format cannot read the `tools/list` result, so every tool of the server is \
+             lost (as in `a`; `b`; `c`); jsonschema-rs not affected"
+        );
     }
 }

@@ -9,11 +9,20 @@
 #   python-sdk         Python jsonschema as the mcp 2.3.0 client calls it, no format extras
 #   python-sdk+format  the same with jsonschema[format-nongpl] (rfc3986-validator and co.)
 #   jsonschema-rs      the `jsonschema` crate this repository pins, in-process (examples/engines.rs)
+# and the listing cases (testdata/engines/listings/: whole `tools/list` results) through the SDK
+# clients themselves, each connected to a fake peer in its own process (tests/integration/listing/):
+#   ts-sdk-v1          `Client` of @modelcontextprotocol/sdk 1.32.2
+#   ts-sdk-v2          `Client` of @modelcontextprotocol/client 2.4.0
+#   python-sdk         `mcp.Client` of mcp 2.3.0
+#   python-sdk+format  the same with jsonschema[format-nongpl] installed beside it
+#   jsonschema-rs      no MCP client: the crate compiles each listed output schema (as above)
 # Ajv, ajv-formats and fast-uri are the versions bundled in @modelcontextprotocol/client 2.4.0
 # (8.18.0, 3.0.1, 3.1.8), installed with `npm ci` from tests/integration/engines/package-lock.json
 # into target/engines/js; the Python packages are pinned in tests/integration/engines/
 # requirements-*.txt, installed into two venvs under target/engines/. Everything is reused while
-# the pins are unchanged.
+# the pins are unchanged. The SDKs of the listing tier are pinned the same way, in
+# tests/integration/listing/package-lock.json and requirements-*.txt, installed into
+# target/engines/listing-js and two more venvs.
 #
 # Writes target/engines/observed.json (what each engine did with each case) and
 # target/engines/breaks.json (per case class, which clients break and how), then compares them
@@ -54,6 +63,17 @@ if ! cmp -s "$HERE/package-lock.json" "$OUT/js/node_modules/.installed-package-l
 fi
 cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
 
+# The TypeScript SDK clients, for the listing cases.
+LIST="tests/integration/listing"
+mkdir -p "$OUT/listing-js"
+if ! cmp -s "$LIST/package-lock.json" "$OUT/listing-js/node_modules/.installed-package-lock.json"; then
+    echo "engines: npm ci in $OUT/listing-js"
+    cp "$LIST/package.json" "$LIST/package-lock.json" "$OUT/listing-js/"
+    (cd "$OUT/listing-js" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $OUT/listing-js"
+    cp "$LIST/package-lock.json" "$OUT/listing-js/node_modules/.installed-package-lock.json"
+fi
+cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
+
 # Python's jsonschema, without and with the format extras.
 venv() { # name requirements
     local dir="$OUT/$1" req="$2"
@@ -68,6 +88,8 @@ venv() { # name requirements
 }
 venv py-plain "$HERE/requirements-plain.txt"
 venv py-format "$HERE/requirements-format.txt"
+venv listing-py "$LIST/requirements-plain.txt"
+venv listing-py-format "$LIST/requirements-format.txt"
 
 # The cases, and the Rust engine.
 cargo build --quiet --locked --example engines || fail "cargo could not build examples/engines.rs"
@@ -83,10 +105,27 @@ export PYTHONHASHSEED=0
     >"$OUT/python-format.json" || fail "the python-sdk+format engine failed"
 "$ENGINES_BIN" run "$OUT/cases.json" >"$OUT/rust.json" || fail "the jsonschema-rs engine failed"
 
-python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/ajv.json" "$OUT/python.json" \
-    "$OUT/python-format.json" "$OUT/rust.json" >"$OUT/observed.json" || fail "observe.py observed"
-python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/observed.json" >"$OUT/breaks.json" \
-    || fail "observe.py breaks"
+# The listing cases through the SDK clients (and their output schemas through the crate).
+python3 "$HERE/observe.py" listings "$DATA/listings" >"$OUT/listings.json" || fail "observe.py listings"
+node "$OUT/listing-js/ts_clients.mjs" "$OUT/listings.json" >"$OUT/listing-ts.json" \
+    || fail "the TypeScript SDK clients failed"
+"$OUT/listing-py/bin/python" "$LIST/python_client.py" python-sdk "$OUT/listings.json" \
+    >"$OUT/listing-python.json" || fail "the python-sdk client failed"
+"$OUT/listing-py-format/bin/python" "$LIST/python_client.py" python-sdk+format "$OUT/listings.json" \
+    >"$OUT/listing-python-format.json" || fail "the python-sdk+format client failed"
+python3 "$HERE/observe.py" listing-schemas "$OUT/listings.json" >"$OUT/listing-schemas.json" \
+    || fail "observe.py listing-schemas"
+"$ENGINES_BIN" run "$OUT/listing-schemas.json" >"$OUT/listing-schemas-rust.json" \
+    || fail "the jsonschema-rs engine failed on the listings"
+python3 "$HERE/observe.py" rust-listing "$OUT/listings.json" "$OUT/listing-schemas-rust.json" \
+    >"$OUT/listing-rust.json" || fail "observe.py rust-listing"
+
+python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/listings.json" "$OUT/ajv.json" \
+    "$OUT/python.json" "$OUT/python-format.json" "$OUT/rust.json" "$OUT/listing-ts.json" \
+    "$OUT/listing-python.json" "$OUT/listing-python-format.json" "$OUT/listing-rust.json" \
+    >"$OUT/observed.json" || fail "observe.py observed"
+python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/listings.json" "$OUT/observed.json" \
+    >"$OUT/breaks.json" || fail "observe.py breaks"
 
 cases=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/observed.json")
 if [ "$WRITE" -eq 1 ]; then
@@ -104,4 +143,4 @@ for name in observed breaks; do
     fi
 done
 [ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
-echo "engines: ok: $cases cases, the 5 engines behave as recorded ($((SECONDS - start)) s)"
+echo "engines: ok: $cases cases, the 5 engines and the SDK clients behave as recorded ($((SECONDS - start)) s)"

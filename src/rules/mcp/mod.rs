@@ -1,4 +1,4 @@
-//! `SL5xx`: MCP tool schemas (the shape clients require of an output schema).
+//! `SL5xx`: MCP tool schemas (the shape clients require of an output or input schema).
 
 pub(crate) mod generator;
 pub(crate) mod shape;
@@ -8,4 +8,5 @@ pub(super) mod sl503_required_not_declared;
 pub(super) mod sl504_result_wrapper;
 pub(super) mod sl505_closed_output_object;
 pub(super) mod sl506_complexity;
+pub(super) mod sl507_input_root_not_object;
 pub(super) mod sl508_format_asserted_by_ts_clients;

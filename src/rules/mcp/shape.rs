@@ -1,6 +1,10 @@
-//! What the MCP output-schema rules (`SL5xx`) share: which units they look at, the shape of a
-//! unit's subschema tree, and where its local references lead.
+//! What the MCP tool-schema rules (`SL5xx`) share: which units they look at, the shape of a
+//! unit's subschema tree, where its local references lead, and the `"type": "object"` fix of
+//! the root rules (SL501 for output schemas, SL507 for input schemas).
 
+use crate::diagnostic::breaks;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::Diagnostic;
 use crate::index::Resolution;
 use crate::rules::UnitContext;
 use crate::schema::units::Role;
@@ -15,6 +19,12 @@ use std::collections::HashMap;
 #[must_use]
 pub fn applies(cx: &UnitContext<'_>) -> bool {
     cx.target.is_mcp() && matches!(cx.unit.role, Role::OutputSchema | Role::Schema)
+}
+
+/// Whether the unit is the `inputSchema` of a tool, linted for an MCP target.
+#[must_use]
+pub fn applies_to_input(cx: &UnitContext<'_>) -> bool {
+    cx.target.is_mcp() && cx.unit.role == Role::InputSchema
 }
 
 /// The one-byte span of an object's opening brace (the whole node for other values).
@@ -214,6 +224,153 @@ pub fn removal_span(object: &Node, members: &[Member], i: usize) -> Span {
         (_, Some(next)) => Span::new(member.key_span.start, next.key_span.start),
         (Some(prev), None) => Span::new(prev.value.span.end, member.value.span.end),
         (None, None) => Span::new(object.span.start + 1, object.span.end - 1),
+    }
+}
+
+/// Sets the note and the engine tier's class of a finding that the listing tier measured on
+/// 2025-11-25 sessions. Where the target restricts what this finding is about (`restricted`,
+/// the 2025 revisions), the class: its measured breaks decide the client note and the
+/// severity. Where it does not (2026-07-28), no class, so the rule's severity for the target
+/// stays; the note says what the 2025 clients that still read the listing do, as measured.
+#[must_use]
+pub fn measured(
+    diagnostic: Diagnostic,
+    restricted: bool,
+    note: &str,
+    class: &'static str,
+    advice: &str,
+) -> Diagnostic {
+    if restricted {
+        diagnostic.note(note).class(class)
+    } else {
+        let clients = breaks::of(class).map(breaks::describe).unwrap_or_default();
+        let clients = clients
+            .strip_prefix("Measured on the engines of the MCP clients: ")
+            .unwrap_or(&clients);
+        diagnostic.note(format!(
+            "2026-07-28 allows it, but a client of the 2025 revisions still reads this listing: \
+             {note}. Measured on 2025-11-25 sessions: {clients}. {advice}"
+        ))
+    }
+}
+
+/// Keywords that show the author meant a root without `type` to be an object.
+pub const OBJECT_KEYWORDS: [&str; 4] = [
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+];
+
+/// Whether subschema `i` accepts objects only: it says `"type": "object"`, its `$ref`s lead to
+/// such subschemas, every branch of its `anyOf`/`oneOf` does, or a branch of its `allOf` does.
+/// `seen` breaks reference cycles (a cycle proves nothing).
+pub fn object_only(tree: &Tree<'_, '_>, i: usize, seen: &mut Vec<usize>) -> bool {
+    if seen.contains(&i) {
+        return false;
+    }
+    seen.push(i);
+    let node = tree.subs[i].node;
+    let proven = node.get("type").and_then(Node::as_str) == Some("object")
+        || {
+            let refs = tree.refs_of(i);
+            !refs.is_empty()
+                && refs
+                    .iter()
+                    .all(|t| t.is_some_and(|t| object_only(tree, t, seen)))
+        }
+        || ["anyOf", "oneOf"].iter().any(|k| {
+            let branches = tree.children_under(i, k);
+            let declared = node
+                .get(k)
+                .and_then(Node::as_array)
+                .map_or(0, <[Node]>::len);
+            !branches.is_empty()
+                && branches.len() == declared
+                && branches.iter().all(|&b| object_only(tree, b, seen))
+        })
+        || tree
+            .children_under(i, "allOf")
+            .iter()
+            .any(|&b| object_only(tree, b, seen));
+    seen.pop();
+    proven
+}
+
+/// Why the unit's root, an object schema without `type`, accepts objects only (its `$ref` or
+/// every branch of its union says so), in words; `None` when that cannot be shown.
+#[must_use]
+pub fn object_only_root(cx: &UnitContext<'_>, root: &Node) -> Option<String> {
+    object_only(&Tree::new(cx), 0, &mut Vec::new()).then(|| {
+        ["anyOf", "oneOf", "allOf"]
+            .iter()
+            .find(|k| root.get(k).is_some())
+            .map_or_else(
+                || "its `$ref` leads to an object".to_owned(),
+                |k| format!("every instance its `{k}` accepts is an object"),
+            )
+    })
+}
+
+/// The fix that adds `"type": "object"` to a root without `type` (`members` its members, at
+/// least one), as its first member.
+#[must_use]
+pub fn add_object_type(
+    cx: &UnitContext<'_>,
+    root: &Node,
+    members: &[Member],
+    applicability: Applicability,
+) -> Option<Fix> {
+    let first = members.first()?;
+    Some(Fix {
+        title: "Add `\"type\": \"object\"` to the root".to_owned(),
+        applicability,
+        edits: vec![insert_type(cx, root, members, first)],
+        moves: Vec::new(),
+    })
+}
+
+/// The fix that writes `"type": ["object"]` as `"type": "object"`, which validates exactly the
+/// same values, when `member` is such a `type`.
+#[must_use]
+pub fn single_object_type(cx: &UnitContext<'_>, member: &Member) -> Option<Fix> {
+    let only_object = member
+        .value
+        .as_array()
+        .is_some_and(|a| a.len() == 1 && a[0].as_str() == Some("object"));
+    only_object.then(|| Fix {
+        title: "Replace `[\"object\"]` with `\"object\"`".to_owned(),
+        applicability: Applicability::Safe,
+        edits: vec![Edit {
+            file: cx.file.id,
+            span: member.value.span,
+            content: "\"object\"".to_owned(),
+        }],
+        moves: Vec::new(),
+    })
+}
+
+/// `"type": "object"` as the root's first member, laid out like the members already there.
+fn insert_type(cx: &UnitContext<'_>, root: &Node, members: &[Member], first: &Member) -> Edit {
+    let text = cx.text();
+    let leading = &text[root.span.start + 1..first.key_span.start];
+    let colon = &text[first.key_span.end..first.value.span.start];
+    let separator = if leading.contains('\n') {
+        leading
+    } else {
+        members.get(1).map_or(" ", |second| {
+            let between = &text[first.value.span.end..second.key_span.start];
+            between
+                .trim_start()
+                .strip_prefix(',')
+                .filter(|s| !s.contains('\n'))
+                .unwrap_or(" ")
+        })
+    };
+    Edit {
+        file: cx.file.id,
+        span: Span::new(first.key_span.start, first.key_span.start),
+        content: format!("\"type\"{colon}\"object\",{separator}"),
     }
 }
 

@@ -11,6 +11,9 @@ use crate::syntax::document::{escape_pointer_token, NodeKind};
 
 pub struct BooleanPropertySchema;
 
+const NOTE: &str = "The TS v1 client parses `tools/list` with `properties: z.record(z.string(), \
+     AssertObjectSchema)` at the root of every output schema";
+
 impl Rule for BooleanPropertySchema {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -47,41 +50,40 @@ impl Rule for BooleanPropertySchema {
             } else {
                 ("{\"not\": {}}", "forbids the property")
             };
-            out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    member.value.span,
-                    format!(
-                        "Property `{}` has the boolean schema `{value}`",
-                        member.key
-                    ),
-                )
-                .label(format!("{meaning}, but the TS v1 client wants an object here"))
-                .help(format!(
-                    "Write `{replacement}`: the same schema as `{value}`, as an object"
-                ))
-                .note(
-                    "The TS v1 client parses `tools/list` with `properties: z.record(z.string(), \
-                     AssertObjectSchema)` at the root of every output schema: a boolean there fails the \
-                     whole listing, and every tool of the server is lost",
-                )
-                .pointer(format!(
-                    "{}/properties/{}",
-                    cx.unit.pointer,
-                    escape_pointer_token(&member.key)
-                ))
-                .fix(Fix {
-                    title: format!("Replace `{value}` with `{replacement}`"),
-                    applicability: Applicability::Safe,
-                    edits: vec![Edit {
-                        file: cx.file.id,
-                        span: member.value.span,
-                        content: replacement.to_owned(),
-                    }],
-                    moves: Vec::new(),
-                }),
-            );
+            let diagnostic = Diagnostic::new(
+                &META,
+                cx.file.id,
+                member.value.span,
+                format!("Property `{}` has the boolean schema `{value}`", member.key),
+            )
+            .label(format!(
+                "{meaning}, but the TS v1 client wants an object here"
+            ))
+            .help(format!(
+                "Write `{replacement}`: the same schema as `{value}`, as an object"
+            ))
+            .pointer(format!(
+                "{}/properties/{}",
+                cx.unit.pointer,
+                escape_pointer_token(&member.key)
+            ))
+            .fix(Fix {
+                title: format!("Replace `{value}` with `{replacement}`"),
+                applicability: Applicability::Safe,
+                edits: vec![Edit {
+                    file: cx.file.id,
+                    span: member.value.span,
+                    content: replacement.to_owned(),
+                }],
+                moves: Vec::new(),
+            });
+            out.push(mcp::measured(
+                diagnostic,
+                cx.target.requires_object_root(),
+                NOTE,
+                "SL502/boolean-property",
+                "A server that also serves 2025 sessions should write the schema as an object",
+            ));
         }
     }
 }

@@ -56,7 +56,8 @@ impl Rule for ResultWrapper {
                  server sends them bare on 2026-07-28, and since TS v2 2.4.0 a `.meta({id})` tool's fields come \
                  at the root: whoever validates `structuredContent` must not assume the wrapper",
             )
-            .pointer(format!("{}/properties/result", cx.unit.pointer)),
+            .pointer(format!("{}/properties/result", cx.unit.pointer))
+            .class("SL504/result-wrapper"),
         );
     }
 }

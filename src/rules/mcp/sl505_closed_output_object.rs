@@ -71,10 +71,12 @@ impl Rule for ClosedOutputObject {
                 .note(
                     "Clients validate `structuredContent` against the output schema: once the server returns \
                      one more field (a new SDK, a richer upstream), every validating client (Ajv in the TS \
-                     clients, `jsonschema` in Python) rejects every call (QuantConnect mcp-server #58). The TS v1 \
-                     server (zod 4) adds `additionalProperties: false` to every `z.object`",
+                     clients, `jsonschema` in Python) rejects every call (QuantConnect mcp-server #58); the output \
+                     the schema declares today passes. The TS v1 server (zod 4) adds `additionalProperties: \
+                     false` to every `z.object`",
                 )
-                .pointer(format!("{}/{keyword}", sub.pointer));
+                .pointer(format!("{}/{keyword}", sub.pointer))
+                .class("SL505/closed");
                 let fixable = fixable_here && mcp::count_members(sub.node, keyword) == 1;
                 out.push(if fixable {
                     diagnostic.fix(Fix {

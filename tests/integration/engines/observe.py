@@ -1,8 +1,11 @@
 """The engine tier's bookkeeping (tests/integration/engines.sh runs it with any Python 3.8+):
 
-    observe.py observed CASES.json RESULTS.json... > observed.json
-    observe.py breaks CASES.json observed.json > breaks.json
+    observe.py observed CASES.json LISTINGS.json RESULTS.json... > observed.json
+    observe.py breaks CASES.json LISTINGS.json observed.json > breaks.json
     observe.py table observed.json
+    observe.py listings DIR > LISTINGS.json
+    observe.py listing-schemas LISTINGS.json > SCHEMAS.json
+    observe.py rust-listing LISTINGS.json SCHEMAS-RESULTS.json > RESULTS.json
 
 `observed`: what each engine did with each case, and the effect that has on a client, judged
 against the case's expectations: `compile-error` (the schema is refused), `unresolved-reference`
@@ -12,6 +15,15 @@ wrong verdict; a case says `"mismatch": "wrong-binding"` when a wrong verdict me
 bound to the wrong subschema). No effect: the engine does what the schema means. A result keeps
 what its engine reported beside the verdicts, such as Ajv's `warnings` (what it logged while
 compiling the schema: `unknown format "uint32" ignored in schema at path ...`).
+
+Listing cases (`listing/<file stem>`, a `tools/list` result run through the SDK clients
+themselves, tests/integration/listing/) are judged by what the client did with the listing:
+`loses-tool-list` (the listing fails, so every tool of the server is lost), `loses-tool` (the
+listing drops the tool, or a call of it fails before its output is checked),
+`rejects-valid-output` (the call's `structuredContent`, which the case means to be valid, is
+rejected). For `jsonschema-rs`, which is no MCP client, the crate compiles each listed output
+schema and validates each call's `structuredContent` (`listing-schemas` makes those schema
+cases), judged like any schema case.
 
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
 `{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the
@@ -24,9 +36,12 @@ same bytes.
 """
 
 import json
+import pathlib
 import sys
 
 ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonschema-rs"]
+# How the TS clients word a `structuredContent` that fails the output schema.
+OUTPUT_REJECTED = "Structured content does not match the tool's output schema"
 REFERENCING = ("Unresolvable", "PointerToNowhere", "NoSuchAnchor", "NoSuchResource", "InvalidAnchor")
 
 
@@ -62,12 +77,12 @@ def judge(case, result):
     return None, None
 
 
-def observed(cases_path, result_paths):
-    cases = {c["name"]: c for c in load(cases_path)}
+def observed(cases_path, listings_path, result_paths):
+    cases = {c["name"]: c for c in load(cases_path) + load(listings_path)}
     merged = {}
     for path in result_paths:
         for engine, results in load(path).items():
-            merged[engine] = results
+            merged.setdefault(engine, {}).update(results)
     missing = [e for e in ENGINES if e not in merged]
     if missing:
         sys.exit(f"observe.py: no results for {', '.join(missing)}")
@@ -76,7 +91,7 @@ def observed(cases_path, result_paths):
         row = {}
         for engine in ENGINES:
             result = dict(merged[engine][name])
-            effect, detail = judge(case, result)
+            effect, detail = (judge_listing if "listing" in case else judge)(case, result)
             if effect is not None:
                 result["effect"] = effect
                 result["detail"] = detail
@@ -85,8 +100,8 @@ def observed(cases_path, result_paths):
     dump(out)
 
 
-def breaks(cases_path, observed_path):
-    cases = load(cases_path)
+def breaks(cases_path, listings_path, observed_path):
+    cases = load(cases_path) + load(listings_path)
     seen = load(observed_path)
     classes = {}
     for case in sorted(cases, key=lambda c: c["name"]):
@@ -100,23 +115,89 @@ def breaks(cases_path, observed_path):
     dump({k: [v[e] for e in ENGINES if e in v] for k, v in sorted(classes.items())})
 
 
+def listings(folder):
+    """The listing cases of `folder` (`*.json`), each named `listing/<file stem>`, sorted."""
+    out = []
+    for path in sorted(pathlib.Path(folder).glob("*.json")):
+        case = load(path)
+        case["name"] = f"listing/{path.stem}"
+        out.append(case)
+    return out
+
+
+def listing_schemas(cases):
+    """Each output schema of each listing case as a schema case (`listing/x/tool`), the
+    `structuredContent` of the tool's calls as instances meant to be valid."""
+    out = []
+    for case in cases:
+        for tool in case["listing"]["tools"]:
+            if "outputSchema" not in tool:
+                continue
+            data = [k["structuredContent"] for k in case.get("calls", []) if k["tool"] == tool["name"]]
+            out.append({"name": f"{case['name']}/{tool['name']}", "schema": tool["outputSchema"],
+                        "instances": [{"data": d, "valid": True} for d in data]})
+    return out
+
+
+def judge_listing(case, result):
+    """The effect on a client of what it did with a listing case, with its detail, or (None, None)."""
+    if "schemas" in result:  # jsonschema-rs: one schema case per output schema
+        for tool in sorted(result["schemas"]):
+            sub = result["schemas"][tool]
+            data = [k["structuredContent"] for k in case.get("calls", []) if k["tool"] == tool]
+            effect, detail = judge({"instances": [{"data": d, "valid": True} for d in data]}, sub)
+            if effect is not None:
+                return effect, detail
+        return None, None
+    if result["listing"] != "ok":
+        return "loses-tool-list", result["error"]
+    for tool in case["listing"]["tools"]:
+        if tool["name"] not in result["tools"]:
+            return "loses-tool", f"`{tool['name']}` is left out of the listing"
+    for tool, verdict in sorted(result.get("calls", {}).items()):
+        if verdict == "ok":
+            continue
+        detail = verdict[len("error: "):]
+        rejected = OUTPUT_REJECTED in detail or "Invalid structured content" in detail
+        return ("rejects-valid-output" if rejected else "loses-tool"), detail
+    return None, None
+
+
+def rust_listing(listings_path, results_path):
+    """The crate's results on `listing-schemas`, regrouped per listing case."""
+    out = {}
+    for case in load(listings_path):
+        out[case["name"]] = {"schemas": {}}
+    for name, result in load(results_path)["jsonschema-rs"].items():
+        listing, tool = name.rsplit("/", 1)
+        out[listing]["schemas"][tool] = result
+    return {"jsonschema-rs": out}
+
+
 def table(observed_path):
     seen = load(observed_path)
     width = max(len(n) for n in seen)
     short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk+format": "py+f", "jsonschema-rs": "rs"}
     print(" " * width, *(f"{short[e]:<6}" for e in ENGINES))
     abbrev = {None: "ok", "compile-error": "COMP", "unresolved-reference": "UNRES", "wrong-binding": "BIND",
-              "rejects-valid-output": "REJ", "accepts-invalid-output": "ACC"}
+              "rejects-valid-output": "REJ", "accepts-invalid-output": "ACC", "loses-tool-list": "LIST",
+              "loses-tool": "TOOL"}
     for name, row in seen.items():
         print(f"{name:<{width}}", *(f"{abbrev[row[e].get('effect')]:<6}" for e in ENGINES))
 
 
 def main():
     command = sys.argv[1] if len(sys.argv) > 1 else ""
-    if command == "observed" and len(sys.argv) >= 4:
-        observed(sys.argv[2], sys.argv[3:])
-    elif command == "breaks" and len(sys.argv) == 4:
-        breaks(sys.argv[2], sys.argv[3])
+    if command == "observed" and len(sys.argv) >= 5:
+        observed(sys.argv[2], sys.argv[3], sys.argv[4:])
+    elif command == "breaks" and len(sys.argv) == 5:
+        breaks(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif command == "listings" and len(sys.argv) == 3:
+        dump(listings(sys.argv[2]))
+    elif command == "listing-schemas" and len(sys.argv) == 3:
+        dump(listing_schemas(load(sys.argv[2])))
+    elif command == "rust-listing" and len(sys.argv) == 4:
+        dump(rust_listing(sys.argv[2], sys.argv[3]))
     elif command == "table" and len(sys.argv) == 3:
         table(sys.argv[2])
     else:

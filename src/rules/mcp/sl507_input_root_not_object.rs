@@ -1,0 +1,155 @@
+//! SL507 input-root-not-object: an input schema whose root is not `"type": "object"`, which
+//! every MCP revision requires and the SDK clients check when they read `tools/list`.
+
+use super::shape as mcp;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL507 as META;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::document::{Member, Node, NodeKind};
+
+pub struct InputRootNotObject;
+
+const NOTE: &str = "Every MCP revision restricts input schemas to `\"type\": \"object\"` at the root (tool \
+     arguments are a JSON object), and the SDK clients parse `tools/list` by that rule (the TS clients \
+     with `type: z.literal(\"object\")`, the Python client with `type: Literal[\"object\"]`)";
+
+const HELP: &str =
+    "Make the root `{\"type\": \"object\", \"properties\": {...}}`: tool arguments are always \
+     a JSON object, so describe each argument as a property";
+
+/// Keywords through which a root without `type` may still reject every object: where one is
+/// there, only a proof that the root accepts objects only makes the fix safe.
+const MAY_EXCLUDE_OBJECTS: [&str; 9] = [
+    "$ref",
+    "$dynamicRef",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "const",
+    "enum",
+];
+
+impl Rule for InputRootNotObject {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !mcp::applies_to_input(cx) {
+            return;
+        }
+        let Some(root) = cx.subschemas.first().map(|s| s.node) else {
+            return;
+        };
+        let diagnostic = match &root.kind {
+            NodeKind::Object(members) => match root.member("type") {
+                Some(m) if m.value.as_str() == Some("object") => return,
+                Some(m) => wrong_type(cx, m),
+                None => missing_type(cx, root, members),
+            },
+            NodeKind::Bool(b) => boolean(cx, root, *b),
+            _ => return,
+        };
+        out.push(diagnostic);
+    }
+}
+
+/// `"type"` is there but is not the string `"object"`.
+fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
+    let shown = m.value.to_value().to_string();
+    let diagnostic = Diagnostic::new(
+        &META,
+        cx.file.id,
+        m.value.span,
+        format!("Input schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
+    )
+    .label("must be the string `\"object\"`")
+    .note(NOTE)
+    .pointer(format!("{}/type", cx.unit.pointer))
+    .class("SL507/other-type");
+    match mcp::single_object_type(cx, m) {
+        Some(fix) => diagnostic
+            .help("Write the type as the string `\"object\"`: the clients compare it literally")
+            .fix(fix),
+        None => diagnostic.help(HELP),
+    }
+}
+
+/// No `"type"` at the root.
+fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        &META,
+        cx.file.id,
+        mcp::opening(root),
+        "Input schema root has no `\"type\": \"object\"`",
+    )
+    .label("no `type` in this object")
+    .note(NOTE)
+    .pointer(cx.unit.pointer.clone())
+    .class("SL507/missing-type");
+    // Arguments are always an object: where the root accepts objects (it says nothing that
+    // could reject them all, or it provably accepts objects only), the type restates it.
+    let reason = mcp::object_only_root(cx, root).or_else(|| {
+        (!MAY_EXCLUDE_OBJECTS.iter().any(|k| root.get(k).is_some()))
+            .then(|| "tool arguments are always an object".to_owned())
+    });
+    let fix = reason.and_then(|r| {
+        Some((
+            r,
+            mcp::add_object_type(cx, root, members, Applicability::Safe)?,
+        ))
+    });
+    match fix {
+        Some((reason, fix)) => diagnostic
+            .help(format!(
+                "Add `\"type\": \"object\"` to the root ({reason}): it validates the same arguments"
+            ))
+            .fix(fix),
+        None if members.is_empty() => diagnostic
+            .help("Write `{\"type\": \"object\"}`: a tool without arguments takes an empty object")
+            .fix(replace_root(cx, root, "{}")),
+        None => diagnostic.help(HELP),
+    }
+}
+
+/// A boolean root.
+fn boolean(cx: &UnitContext<'_>, root: &Node, value: bool) -> Diagnostic {
+    let diagnostic = Diagnostic::new(
+        &META,
+        cx.file.id,
+        root.span,
+        format!("Input schema is the boolean `{value}`, not an object schema"),
+    )
+    .label("not `{\"type\": \"object\"}`")
+    .note(NOTE)
+    .pointer(cx.unit.pointer.clone())
+    .class("SL507/boolean-root");
+    if value {
+        // `true` accepts every argument object, as `{"type": "object"}` does.
+        diagnostic
+            .help(
+                "Write `{\"type\": \"object\"}`: it accepts every argument object, as `true` does",
+            )
+            .fix(replace_root(cx, root, "true"))
+    } else {
+        diagnostic.help(HELP)
+    }
+}
+
+/// The fix that writes the root `{}` or `true` as `{"type": "object"}`: arguments are always an
+/// object, so it accepts the same arguments.
+fn replace_root(cx: &UnitContext<'_>, root: &Node, shown: &str) -> Fix {
+    Fix {
+        title: format!("Replace `{shown}` with `{{\"type\": \"object\"}}`"),
+        applicability: Applicability::Safe,
+        edits: vec![Edit {
+            file: cx.file.id,
+            span: root.span,
+            content: "{\"type\": \"object\"}".to_owned(),
+        }],
+        moves: Vec::new(),
+    }
+}

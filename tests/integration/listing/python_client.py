@@ -1,0 +1,125 @@
+"""Runs every listing case of the engine tier through the real Python MCP client (`mcp` 2.3.0,
+`mcp.Client` in mode 'legacy': the initialize handshake of 2025-11-25, no response cache).
+
+The client's transport is a pair of in-memory streams to a fake peer in the same event loop: the
+peer answers `initialize` with protocol 2025-11-25 and the tools capability, `tools/list` with
+the case's listing verbatim, and `tools/call` of a case's call with its `structuredContent` (and
+the same value as text). The client runs `list_tools()`, then `call_tool()` for each call of the
+case whose tool the listing kept (the client validates `structuredContent` there).
+
+Usage: python python_client.py CLIENT LISTINGS.json > RESULTS.json
+LISTINGS.json: [{name, listing: {tools: [...]}, calls?: [{tool, structuredContent}]}];
+RESULTS.json: {CLIENT: {case: result}}, a result being {listing: "ok", tools: [names kept],
+calls?: {tool: "ok" | "error: ..."}} or {listing: "error", error}.
+"""
+
+import json
+import logging
+import sys
+import warnings
+from contextlib import asynccontextmanager
+from importlib.metadata import version
+
+import anyio
+from mcp import Client
+from mcp.shared.message import SessionMessage
+from mcp_types import JSONRPCError, JSONRPCResponse
+
+PROTOCOL = "2025-11-25"
+
+
+def message(e):
+    """The first line of an error, at most 300 characters. A pydantic error (the client parses
+    results with pydantic): its first line and its first error, where (the index of the tool in
+    the listing written `*`) and what."""
+    errors = getattr(e, "errors", None)
+    if callable(errors) and hasattr(e, "title"):
+        first = e.errors()[0]
+        where = ".".join("*" if i == 1 and first["loc"][0] == "tools" else str(p) for i, p in enumerate(first["loc"]))
+        text = f"{str(e).splitlines()[0]}: {where}: {first['msg']}"
+    else:
+        text = str(e).split("\n")[0]
+        name = type(e).__name__
+        if not text.startswith(name):
+            text = f"{name}: {text}"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def answer(case, request):
+    """The peer's reply to one JSON-RPC request."""
+    method, params = request.method, request.params or {}
+    if method == "initialize":
+        result = {
+            "protocolVersion": PROTOCOL,
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "listing-peer", "version": "1.0.0"},
+        }
+    elif method == "tools/list":
+        result = case["listing"]
+    elif method == "tools/call":
+        call = next((k for k in case.get("calls", []) if k["tool"] == params.get("name")), None)
+        if call is None:
+            return JSONRPCError(jsonrpc="2.0", id=request.id, error={"code": -32602, "message": "unknown tool"})
+        data = call["structuredContent"]
+        result = {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
+    else:
+        return JSONRPCError(jsonrpc="2.0", id=request.id, error={"code": -32601, "message": "method not found"})
+    return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
+
+
+@asynccontextmanager
+async def fake_peer(case):
+    """A transport whose other end is the case's peer."""
+    to_client, client_reads = anyio.create_memory_object_stream(16)
+    client_writes, to_peer = anyio.create_memory_object_stream(16)
+
+    async def serve():
+        async for item in to_peer:
+            request = item.message
+            if getattr(request, "method", None) is None or getattr(request, "id", None) is None:
+                continue  # notifications
+            await to_client.send(SessionMessage(answer(case, request)))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(serve)
+        async with to_client, client_reads, client_writes:
+            yield client_reads, client_writes
+        tg.cancel_scope.cancel()
+
+
+async def run(case):
+    async with Client(fake_peer(case), mode="legacy", cache=None) as client:
+        try:
+            listed = await client.list_tools()
+        except Exception as e:  # noqa: BLE001 - any failure is what the user would see
+            return {"listing": "error", "error": message(e)}
+        result = {"listing": "ok", "tools": [t.name for t in listed.tools]}
+        calls = [k for k in case.get("calls", []) if k["tool"] in result["tools"]]
+        if calls:
+            result["calls"] = {}
+            for k in calls:
+                try:
+                    await client.call_tool(k["tool"], {})
+                    result["calls"][k["tool"]] = "ok"
+                except Exception as e:  # noqa: BLE001
+                    result["calls"][k["tool"]] = f"error: {message(e)}"
+        return result
+
+
+async def main():
+    name, path = sys.argv[1], sys.argv[2]
+    if version("mcp") != "2.3.0":
+        sys.exit(f"python_client.py: mcp {version('mcp')} installed, 2.3.0 expected")
+    with open(path, encoding="utf-8") as f:
+        cases = json.load(f)
+    out = {}
+    for case in cases:
+        out[case["name"]] = await run(case)
+    json.dump({name: out}, sys.stdout, ensure_ascii=False)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    logging.disable(logging.CRITICAL)
+    warnings.simplefilter("ignore")
+    anyio.run(main)

@@ -1,0 +1,142 @@
+// Runs every listing case of the engine tier through the real TypeScript MCP SDK clients:
+//
+// - ts-sdk-v1: `Client` of @modelcontextprotocol/sdk 1.32.2;
+// - ts-sdk-v2: `Client` of @modelcontextprotocol/client 2.4.0 (versionNegotiation 'legacy': the
+//   initialize handshake of 2025-11-25).
+//
+// Each client connects to a fake peer in the same process (a Transport object): the peer answers
+// `initialize` with protocol 2025-11-25 and the tools capability, `tools/list` with the case's
+// listing verbatim, and `tools/call` of a case's call with its `structuredContent` (and the same
+// value as text). The client then runs `listTools()`, and `callTool()` for each call of the case
+// whose tool the listing kept. Nothing else is between the client and the peer.
+//
+// Usage: node ts_clients.mjs LISTINGS.json > RESULTS.json
+// LISTINGS.json: [{name, listing: {tools: [...]}, calls?: [{tool, structuredContent}]}];
+// RESULTS.json: {client: {case: result}}, a result being {listing: "ok", tools: [names kept],
+// calls?: {tool: "ok" | "error: ..."}} or {listing: "error", error}.
+import { readFileSync } from "node:fs";
+
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client as ClientV2 } from "@modelcontextprotocol/client";
+
+// The versions installed (the lockfile pins them); a package's exports may hide package.json.
+const installed = (name) =>
+    JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), "utf8")).version;
+const versions = {
+    "ts-sdk-v1": installed("@modelcontextprotocol/sdk"),
+    "ts-sdk-v2": installed("@modelcontextprotocol/client"),
+};
+if (versions["ts-sdk-v1"] !== "1.32.2" || versions["ts-sdk-v2"] !== "2.4.0") {
+    throw new Error(`unexpected SDK versions ${JSON.stringify(versions)}`);
+}
+
+const PROTOCOL = "2025-11-25";
+
+/** A peer that answers the client from the case, in the same process. */
+class FakePeer {
+    constructor(c) {
+        this.case = c;
+    }
+
+    async start() {}
+
+    async close() {
+        this.onclose?.();
+    }
+
+    async send(message) {
+        if (message.id === undefined || message.method === undefined) return; // notifications
+        const reply = (result) => ({ jsonrpc: "2.0", id: message.id, result });
+        let response;
+        if (message.method === "initialize") {
+            response = reply({
+                protocolVersion: PROTOCOL,
+                capabilities: { tools: {} },
+                serverInfo: { name: "listing-peer", version: "1.0.0" },
+            });
+        } else if (message.method === "tools/list") {
+            response = reply(this.case.listing);
+        } else if (message.method === "tools/call") {
+            const call = (this.case.calls ?? []).find((k) => k.tool === message.params?.name);
+            response = call
+                ? reply({
+                      content: [{ type: "text", text: JSON.stringify(call.structuredContent) }],
+                      structuredContent: call.structuredContent,
+                  })
+                : { jsonrpc: "2.0", id: message.id, error: { code: -32602, message: "unknown tool" } };
+        } else {
+            response = { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "method not found" } };
+        }
+        // Answer asynchronously, as a transport would.
+        queueMicrotask(() => this.onmessage?.(response));
+    }
+}
+
+/**
+ * An error message in one line, at most 300 characters. A zod error (the clients parse results
+ * with zod) is a JSON list of issues: its first issue, as `path: message`, the index of the tool
+ * in the listing written `*`.
+ */
+function message(e) {
+    let text = String(e && e.message !== undefined ? e.message : e);
+    const start = text.indexOf("[");
+    if (start >= 0) {
+        try {
+            const issues = JSON.parse(text.slice(start));
+            if (Array.isArray(issues) && issues.length > 0 && Array.isArray(issues[0].path)) {
+                const path = issues[0].path.map((p, i) => (i === 1 && issues[0].path[0] === "tools" ? "*" : p));
+                const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+                text = `${text.slice(0, start)}${path.join(".")}: ${issues[0].message}${more}`;
+            }
+        } catch {
+            // Not a zod error: the message as it is.
+        }
+    }
+    text = text.split("\n")[0];
+    return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+async function run(Client, c) {
+    const options = Client === ClientV2 ? { versionNegotiation: { mode: "legacy" } } : {};
+    const client = new Client({ name: "listing-tier", version: "1.0.0" }, options);
+    // The clients log what they skip; the result is what counts.
+    const debug = console.debug;
+    const warn = console.warn;
+    console.debug = () => {};
+    console.warn = () => {};
+    try {
+        await client.connect(new FakePeer(c));
+        let listed;
+        try {
+            listed = await client.listTools();
+        } catch (e) {
+            return { listing: "error", error: message(e) };
+        }
+        const result = { listing: "ok", tools: listed.tools.map((t) => t.name) };
+        const calls = (c.calls ?? []).filter((k) => result.tools.includes(k.tool));
+        if (calls.length > 0) {
+            result.calls = {};
+            for (const k of calls) {
+                try {
+                    await client.callTool({ name: k.tool, arguments: {} });
+                    result.calls[k.tool] = "ok";
+                } catch (e) {
+                    result.calls[k.tool] = `error: ${message(e)}`;
+                }
+            }
+        }
+        return result;
+    } finally {
+        await client.close();
+        console.debug = debug;
+        console.warn = warn;
+    }
+}
+
+const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const out = { "ts-sdk-v1": {}, "ts-sdk-v2": {} };
+for (const c of cases) {
+    out["ts-sdk-v1"][c.name] = await run(ClientV1, c);
+    out["ts-sdk-v2"][c.name] = await run(ClientV2, c);
+}
+process.stdout.write(`${JSON.stringify(out)}\n`);
