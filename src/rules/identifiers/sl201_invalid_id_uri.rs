@@ -85,7 +85,7 @@ fn generated_by(cx: &UnitContext<'_>) -> Option<Generator> {
 fn where_to_set(made_by: Generator, fixed: &str) -> Option<String> {
     match made_by {
         Generator::Zod => Some(format!(
-            "The id comes from the zod schema: set it there, `.meta({{ id: '{fixed}' }})`"
+            "The id comes from the zod schema's metadata: set it there, `.meta({{ $id: '{fixed}' }})`"
         )),
         Generator::Pydantic => Some(format!(
             "The id comes from the Pydantic model: set it there, \
