@@ -98,6 +98,22 @@ pub(super) fn keep_or_release(
     file.file.text = Arc::default();
 }
 
+/// The order to read `inputs` in: largest file first, so that the pool's threads do not wait
+/// on one large file at the end of the run (sizes are looked up in parallel, one `stat` each;
+/// a file that cannot be looked up counts as empty and fails when read).
+fn largest_first(inputs: &[Input]) -> Vec<usize> {
+    let sizes: Vec<u64> = inputs
+        .par_iter()
+        .map(|input| match input {
+            Input::Path(c) => std::fs::metadata(&c.path).map_or(0, |m| m.len()),
+            _ => 0,
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..inputs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+    order
+}
+
 /// Lints everything `paths` names: streaming within the memory budget, or every file kept.
 pub(super) fn run_in_pool(
     paths: &[PathBuf],
@@ -156,9 +172,15 @@ pub(super) fn run_in_pool(
     // the others are read again when linted, one at a time per thread.
     let used = std::sync::atomic::AtomicUsize::new(0);
     let with_context = settings.project_root.is_some();
-    let loaded: Vec<(LintedFile, Option<RunIndex>, Needles)> = inputs
+    let order = largest_first(&inputs);
+    let mut slots: Vec<Option<Input>> = inputs.into_iter().map(Some).collect();
+    let jobs: Vec<(usize, Input)> = order
+        .into_iter()
+        .filter_map(|i| Some((i, slots[i].take()?)))
+        .collect();
+    let mut loaded: Vec<(usize, (LintedFile, Option<RunIndex>, Needles))> = jobs
         .into_par_iter()
-        .enumerate()
+        .with_max_len(1)
         .map(|(i, input)| {
             let mut file = load_input(FileId(i), input);
             let mut needles = Needles::default();
@@ -175,13 +197,14 @@ pub(super) fn run_in_pool(
             } else {
                 keep_or_release(&mut file, budget, &used);
             }
-            (file, part, needles)
+            (i, (file, part, needles))
         })
         .collect();
+    loaded.sort_unstable_by_key(|(i, _)| *i);
     let mut files = Vec::with_capacity(loaded.len());
     let mut parts = Vec::with_capacity(loaded.len());
     let mut needles = Needles::default();
-    for (file, part, n) in loaded {
+    for (_, (file, part, n)) in loaded {
         files.push(file);
         parts.push(part);
         needles.merge(n);

@@ -65,84 +65,126 @@ pub(super) struct Seen<'a> {
 /// Every identifier Ajv sees in the schema at `root` (file pointer `root_pointer`), in document
 /// order.
 pub(super) fn seen<'a>(root: &'a Node, root_pointer: &str) -> Vec<Seen<'a>> {
-    let mut out = Vec::new();
-    visit(root, root_pointer, "", false, &mut out);
-    out
+    let mut walk = Walk {
+        root_pointer,
+        path: Vec::new(),
+        out: Vec::new(),
+    };
+    walk.visit(root, "", false);
+    walk.out
 }
 
-fn visit<'a>(node: &'a Node, pointer: &str, base: &str, hidden: bool, out: &mut Vec<Seen<'a>>) {
-    let Some(members) = node.as_object() else {
-        return;
-    };
-    let mut base = base.to_owned();
-    if let Some(id) = node.get("$id").filter(|v| v.as_str().is_some()) {
-        let raw = id.as_str().unwrap_or_default();
-        if let Some(name) = raw.strip_prefix('#') {
-            // A draft-07 plain-name `$id` is an anchor to Ajv.
-            out.push(anchor("$id", id, pointer, &base, name, hidden));
-        } else {
-            let resolved = if base.is_empty() {
-                Some(raw.to_owned())
-            } else {
-                resolve_uri(&base, raw)
-            };
-            strip_fragment(&resolved.unwrap_or_else(|| raw.to_owned())).clone_into(&mut base);
-            out.push(Seen {
-                keyword: "$id",
-                value: id,
-                pointer: pointer.to_owned(),
-                key: base.clone(),
-                hidden,
-            });
-        }
-    }
-    for keyword in ["$anchor", "$dynamicAnchor"] {
-        if let Some(name) = node.get(keyword).and_then(Node::as_str) {
-            let value = node.get(keyword).unwrap_or(node);
-            out.push(anchor(keyword, value, pointer, &base, name, hidden));
-        }
-    }
-    for member in members {
-        let key = member.key.as_str();
-        if SKIP.contains(&key) {
-            continue;
-        }
-        let mut at = pointer.to_owned();
-        push_pointer_token(&mut at, key);
-        if let Some(items) = member.value.as_array() {
-            if ARRAYS.contains(&key) {
-                for (i, item) in items.iter().enumerate() {
-                    visit(item, &format!("{at}/{i}"), &base, hidden, out);
+/// One step from an object or array to a value in it.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The walk's state: the path to the current node, whose pointer is only spelled out for the
+/// identifiers found (most schemas have a few, and thousands of nodes).
+struct Walk<'a, 'r> {
+    root_pointer: &'r str,
+    path: Vec<Step<'a>>,
+    out: Vec<Seen<'a>>,
+}
+
+impl<'a> Walk<'a, '_> {
+    fn pointer(&self) -> String {
+        let mut pointer = self.root_pointer.to_owned();
+        for step in &self.path {
+            match step {
+                Step::Key(key) => push_pointer_token(&mut pointer, key),
+                Step::Index(i) => {
+                    pointer.push('/');
+                    pointer.push_str(&i.to_string());
                 }
             }
-        } else if MAPS.contains(&key) {
-            for entry in member.value.as_object().unwrap_or_default() {
-                let mut entry_at = at.clone();
-                push_pointer_token(&mut entry_at, &entry.key);
-                visit(&entry.value, &entry_at, &base, hidden, out);
-            }
-        } else {
-            // A schema keyword's value, or any other key's object value, walked as a schema.
-            let unknown = !is_schema_keyword(key);
-            visit(&member.value, &at, &base, hidden || unknown, out);
         }
+        pointer
     }
-}
 
-fn anchor<'a>(
-    keyword: &'static str,
-    value: &'a Node,
-    pointer: &str,
-    base: &str,
-    name: &str,
-    hidden: bool,
-) -> Seen<'a> {
-    Seen {
-        keyword,
-        value,
-        pointer: pointer.to_owned(),
-        key: format!("{base}#{name}"),
-        hidden,
+    fn anchor(
+        &mut self,
+        keyword: &'static str,
+        value: &'a Node,
+        base: &str,
+        name: &str,
+        hidden: bool,
+    ) {
+        let pointer = self.pointer();
+        self.out.push(Seen {
+            keyword,
+            value,
+            pointer,
+            key: format!("{base}#{name}"),
+            hidden,
+        });
+    }
+
+    fn visit(&mut self, node: &'a Node, base: &str, hidden: bool) {
+        let Some(members) = node.as_object() else {
+            return;
+        };
+        // The base changes only where a `$id` declares another one.
+        let declared;
+        let mut base = base;
+        if let Some(id) = node.get("$id").filter(|v| v.as_str().is_some()) {
+            let raw = id.as_str().unwrap_or_default();
+            if let Some(name) = raw.strip_prefix('#') {
+                // A draft-07 plain-name `$id` is an anchor to Ajv.
+                self.anchor("$id", id, base, name, hidden);
+            } else {
+                let resolved = if base.is_empty() {
+                    Some(raw.to_owned())
+                } else {
+                    resolve_uri(base, raw)
+                };
+                declared = strip_fragment(&resolved.unwrap_or_else(|| raw.to_owned())).to_owned();
+                base = &declared;
+                let pointer = self.pointer();
+                self.out.push(Seen {
+                    keyword: "$id",
+                    value: id,
+                    pointer,
+                    key: base.to_owned(),
+                    hidden,
+                });
+            }
+        }
+        for keyword in ["$anchor", "$dynamicAnchor"] {
+            if let Some(value) = node.get(keyword) {
+                if let Some(name) = value.as_str() {
+                    self.anchor(keyword, value, base, name, hidden);
+                }
+            }
+        }
+        for member in members {
+            let key = member.key.as_str();
+            if SKIP.contains(&key) {
+                continue;
+            }
+            self.path.push(Step::Key(key));
+            if let Some(items) = member.value.as_array() {
+                if ARRAYS.contains(&key) {
+                    for (i, item) in items.iter().enumerate() {
+                        self.path.push(Step::Index(i));
+                        self.visit(item, base, hidden);
+                        self.path.pop();
+                    }
+                }
+            } else if MAPS.contains(&key) {
+                for entry in member.value.as_object().unwrap_or_default() {
+                    self.path.push(Step::Key(&entry.key));
+                    self.visit(&entry.value, base, hidden);
+                    self.path.pop();
+                }
+            } else {
+                // A schema keyword's value, or any other key's object value, walked as a schema.
+                let unknown = !is_schema_keyword(key);
+                self.visit(&member.value, base, hidden || unknown);
+            }
+            self.path.pop();
+        }
     }
 }
 
