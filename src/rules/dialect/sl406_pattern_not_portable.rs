@@ -31,6 +31,7 @@ impl Rule for PatternNotPortable {
                         span: member.value.span,
                         pointer: format!("{}/pattern", sub.pointer),
                         what: "`pattern`",
+                        fixable: true,
                     };
                     check(cx, sub.draft, pattern, &place, out);
                 }
@@ -41,10 +42,14 @@ impl Rule for PatternNotPortable {
             for member in keys {
                 let mut pointer = format!("{}/patternProperties", sub.pointer);
                 push_pointer_token(&mut pointer, &member.key);
+                let mut step = String::from("/patternProperties");
+                push_pointer_token(&mut step, &member.key);
                 let place = Place {
                     span: member.key_span,
                     pointer,
                     what: "the `patternProperties` key",
+                    // Renaming the key would leave a `$ref` into it dangling.
+                    fixable: !referenced(cx.root, &step),
                 };
                 check(cx, sub.draft, &member.key, &place, out);
             }
@@ -57,6 +62,47 @@ struct Place {
     span: Span,
     pointer: String,
     what: &'static str,
+    /// Whether its text may change (no `$ref` names a `patternProperties` key through it).
+    fixable: bool,
+}
+
+/// Whether a `$ref` anywhere in the document has `step` (a `/patternProperties/<key>` pointer
+/// suffix) in its fragment, percent-decoded.
+fn referenced(node: &Node, step: &str) -> bool {
+    if let Some(members) = node.as_object() {
+        return members.iter().any(|m| {
+            (m.key == "$ref"
+                && m.value
+                    .as_str()
+                    .and_then(|r| r.split_once('#'))
+                    .is_some_and(|(_, fragment)| percent_decode(fragment).contains(step)))
+                || referenced(&m.value, step)
+        });
+    }
+    node.as_array()
+        .is_some_and(|items| items.iter().any(|i| referenced(i, step)))
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = text
+            .get(i + 1..i + 3)
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// What is wrong with a pattern, in the engine tier's model.
@@ -113,15 +159,24 @@ fn check(
             place.span.start + o[finding.range.end],
         )
     });
+    let help = if place.fixable {
+        finding.help
+    } else {
+        format!(
+            "{}; a `$ref` names this key: change it there too",
+            finding.help
+        )
+    };
     let mut diagnostic = Diagnostic::new(&META, cx.file.id, span, finding.message)
         .label(finding.label)
-        .help(finding.help)
+        .help(help)
         .note(
             "Ajv, in the TypeScript SDKs, compiles patterns as ECMA-262 regular expressions with the \
              `u` flag; the Python SDK's `check_schema` compiles them with Python's `re`",
         )
         .class(finding.class)
         .pointer(place.pointer.clone());
+    let offsets = offsets.filter(|_| place.fixable);
     if let (Some(offsets), Ok(parsed)) = (&offsets, &ecma) {
         if let Some(fix) = unnamed_groups(cx, place, offsets, parsed, finding.class) {
             diagnostic = diagnostic.fix(fix);
@@ -251,10 +306,11 @@ fn ecma_finding(
     let (class, message, label, help) = match (python, refusal.kind) {
         (Some(py), _) => (
             "SL406/invalid",
-            format!("{what} is not a valid regular expression"),
+            format!("{what} is refused by both Ajv and Python's `re`"),
             ajv,
             format!(
-                "Correct the syntax (Python's `re` says: {}); Ajv compiles it as ECMA-262 with the `u` flag",
+                "Correct the syntax: Ajv compiles it as ECMA-262 with the `u` flag, and Python's `re` says \
+                 `{}`",
                 py.message
             ),
         ),
