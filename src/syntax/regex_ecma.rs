@@ -64,12 +64,12 @@ pub fn check(pattern: &str) -> Result<EcmaPattern, EcmaRefusal> {
     }
     for (n, range) in &p.numbered {
         if *n > p.groups {
-            return Err(p.err_range(range.clone(), EcmaError::Other, "Invalid escape"));
+            return Err(refusal(range.clone(), EcmaError::Other, "Invalid escape"));
         }
     }
     for (name, range) in &p.named {
         if !p.names.iter().any(|(n, _)| n == name) {
-            return Err(p.err_range(
+            return Err(refusal(
                 range.clone(),
                 EcmaError::Other,
                 "Invalid named capture referenced",
@@ -92,6 +92,14 @@ struct Parser {
 }
 
 type Parsed<T> = Result<T, EcmaRefusal>;
+
+fn refusal(range: Range<usize>, kind: EcmaError, message: &'static str) -> EcmaRefusal {
+    EcmaRefusal {
+        range,
+        kind,
+        message,
+    }
+}
 
 fn is_syntax(c: char) -> bool {
     "^$\\.*+?()[]{}|/".contains(c)
@@ -135,20 +143,7 @@ impl Parser {
                     .find(|&&(at, _)| at == start)
                     .map_or(0, |&(_, c)| c.len_utf8()),
         );
-        self.err_range(start..end.min(self.len), kind, message)
-    }
-
-    fn err_range(
-        &self,
-        range: Range<usize>,
-        kind: EcmaError,
-        message: &'static str,
-    ) -> EcmaRefusal {
-        EcmaRefusal {
-            range,
-            kind,
-            message,
-        }
+        refusal(start..end.min(self.len), kind, message)
     }
 
     fn disjunction(&mut self) -> Parsed<()> {
@@ -184,7 +179,7 @@ impl Parser {
                     return Err(if self.braces()?.is_some() {
                         self.err(start, EcmaError::Other, "Nothing to repeat")
                     } else {
-                        self.err_range(
+                        refusal(
                             start..start + 1,
                             EcmaError::LoneBracket,
                             "Lone quantifier brackets",
@@ -192,7 +187,7 @@ impl Parser {
                     });
                 }
                 '}' | ']' => {
-                    return Err(self.err_range(
+                    return Err(refusal(
                         start..start + 1,
                         EcmaError::LoneBracket,
                         "Lone quantifier brackets",
@@ -209,7 +204,7 @@ impl Parser {
                 Some('{') => match self.braces()? {
                     Some(()) => true,
                     None => {
-                        return Err(self.err_range(
+                        return Err(refusal(
                             at..at + 1,
                             EcmaError::LoneBracket,
                             "Incomplete quantifier",
@@ -286,7 +281,7 @@ impl Parser {
                     let name = self.group_name(name_start)?;
                     let range = name_start..self.pos();
                     if self.names.iter().any(|(n, _)| *n == name) {
-                        return Err(self.err_range(
+                        return Err(refusal(
                             range,
                             EcmaError::Other,
                             "Duplicate capture group name",
@@ -313,7 +308,11 @@ impl Parser {
         }
         self.disjunction()?;
         if !self.eat(')') {
-            return Err(self.err_range(start..start + 1, EcmaError::Other, "Unterminated group"));
+            return Err(refusal(
+                start..start + 1,
+                EcmaError::Other,
+                "Unterminated group",
+            ));
         }
         Ok(quantifiable)
     }
@@ -516,7 +515,7 @@ impl Parser {
     fn class_atom(&mut self, class_start: usize) -> Parsed<Option<u32>> {
         let at = self.pos();
         match self.bump() {
-            None => Err(self.err_range(
+            None => Err(refusal(
                 class_start..class_start + 1,
                 EcmaError::Other,
                 "Unterminated character class",

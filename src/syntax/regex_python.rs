@@ -1,5 +1,5 @@
 //! Whether Python's `re` compiles a pattern, decided without Python: a port of the error paths of
-//! CPython 3.11's `re/_parser.py` (and of the look-behind width check of `re/_compiler.py`), the
+//! Python 3.11's `re/_parser.py` (and of the look-behind width check of `re/_compiler.py`), the
 //! module the Python `jsonschema` package calls when it checks `"format": "regex"`.
 //!
 //! Only whether the pattern compiles is modelled, with the place and the words of Python's
@@ -272,7 +272,6 @@ impl Parser<'_> {
                     items.pop();
                     items.push(Item::Repeat((lo, hi)));
                 }
-                '.' => items.push(Item::Other((1, 1))),
                 '^' | '$' => items.push(Item::At),
                 '(' => {
                     if let Some(item) =
@@ -300,6 +299,7 @@ impl Parser<'_> {
         s
     }
 
+    #[allow(clippy::too_many_lines)]
     /// A group, after its `(`; `None` for what leaves no item (a comment, global flags).
     fn group(
         &mut self,
@@ -341,7 +341,7 @@ impl Parser<'_> {
                         ));
                     }
                 }
-                ':' => capture = false,
+                ':' | '>' => capture = false,
                 '#' => {
                     while let Some(c) = self.bump() {
                         if c == ')' {
@@ -394,7 +394,6 @@ impl Parser<'_> {
                     return Ok(Some(Item::Other((0, 0))));
                 }
                 '(' => return self.conditional(start, verbose, nested).map(Some),
-                '>' => capture = false,
                 c if "aiLmsxtu-".contains(c) => match self.flags(start, c)? {
                     None => {
                         if !first || !items.is_empty() {

@@ -233,7 +233,11 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
                 .to_owned(),
         ),
         PyError::BadEscape('c') => {
-            let range = refusal.range.start..(refusal.range.end + 1).min(pattern.len());
+            let letter_len = pattern[refusal.range.end..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            let range = refusal.range.start..refusal.range.end + letter_len;
             let letter = pattern[range.clone()].chars().last().unwrap_or('@');
             (
                 "SL406/control-escape",
@@ -509,5 +513,23 @@ mod tests {
         assert_eq!(class(r"(?P<n>a)"), "SL406/ecma-invalid");
         assert_eq!(class(r"(a"), "SL406/invalid");
         assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), "none");
+    }
+
+    proptest::proptest! {
+        /// No pattern makes the scanners or the messages panic, and every range they give lies
+        /// on character boundaries of the pattern.
+        #[test]
+        fn never_panics(pattern in "[\\\\()\\[\\]{}?*+|^$.<>=!:PpkcuxN0-9a-zé😀,-]{0,12}") {
+            let ecma = regex_ecma::check(&pattern);
+            let python = regex_python::check(&pattern);
+            let finding = match (&ecma, &python) {
+                (Ok(e), Err(r)) => Some(python_finding(&pattern, e, r, "x")),
+                (Err(e), py) => Some(ecma_finding(&pattern, e, py.as_ref().err(), "x")),
+                (Ok(_), Ok(())) => None,
+            };
+            if let Some(f) = finding {
+                proptest::prop_assert!(pattern.get(f.range.clone()).is_some());
+            }
+        }
     }
 }

@@ -71,10 +71,9 @@ impl Parser<'_> {
                 }
                 del.push(c);
                 match self.bump() {
-                    None => return Err(self.err_here(start, PyError::Other, "missing :")),
                     Some(':') => break,
                     Some(next) if FLAGS.contains(next) => c = next,
-                    Some(_) => return Err(self.err_here(start, PyError::Other, "missing :")),
+                    _ => return Err(self.err_here(start, PyError::Other, "missing :")),
                 }
             }
         }
