@@ -4,9 +4,10 @@
 //!
 //! The grammar is `Pattern[+UnicodeMode, +NamedCaptureGroups]`: no Annex B leniency, so `\:`,
 //! `\-` outside a class and a lone `{`, `}` or `]` are errors. Unicode property names are checked
-//! for shape only. Two constructs are accepted because engines disagree on them by version:
-//! pattern modifiers (`(?i:...)`, ES2025) and the same group name in two alternatives; a rule
-//! that relies on this module must not claim anything about them.
+//! for shape only. Where V8 versions disagree this follows Node 20 (V8 11.3), except for pattern
+//! modifiers (`(?i:...)`, ES2025, refused by Node 20), which are accepted: a rule that relies on
+//! this module must not claim anything about them. A group name used twice is refused, as Node 20
+//! does; later versions accept it in two different alternatives.
 
 use std::ops::Range;
 

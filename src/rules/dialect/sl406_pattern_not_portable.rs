@@ -130,6 +130,16 @@ fn crate_accepts(pattern: &str) -> bool {
         .is_none_or(|v| v.is_valid(&serde_json::Value::from(pattern)))
 }
 
+/// Whether the `jsonschema` crate compiles the pattern as a `pattern` keyword (it translates
+/// ECMA-262 into Rust regex syntax, which accepts some of what its `format: regex` refuses).
+fn crate_compiles(pattern: &str) -> bool {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(false)
+        .build(&serde_json::json!({ "pattern": pattern }))
+        .is_ok()
+}
+
 fn check(
     cx: &UnitContext<'_>,
     draft: Draft,
@@ -148,7 +158,13 @@ fn check(
             if reported_by_sl401 {
                 return;
             }
-            ecma_finding(pattern, refusal, py.as_ref().err(), place.what)
+            ecma_finding(
+                pattern,
+                refusal,
+                py.as_ref().err(),
+                crate_compiles(pattern),
+                place.what,
+            )
         }
     };
     let text = cx.text();
@@ -193,6 +209,7 @@ fn check(
 }
 
 /// A pattern Ajv compiles and Python's `re` refuses.
+#[allow(clippy::too_many_lines)]
 fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what: &str) -> Finding {
     let at = &pattern[refusal.range.start..];
     let quoted = |r: &Range<usize>| pattern[r.clone()].to_owned();
@@ -299,17 +316,23 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
 }
 
 /// A pattern Ajv refuses.
+/// `rust` says whether the `jsonschema` crate compiles it.
 fn ecma_finding(
     pattern: &str,
     refusal: &EcmaRefusal,
     python: Option<&PyRefusal>,
+    rust: bool,
     what: &str,
 ) -> Finding {
     let text = &pattern[refusal.range.clone()];
     let ajv = format!("Ajv: {}", refusal.message);
     let (class, message, label, help) = match (python, refusal.kind) {
         (Some(py), _) => (
-            "SL406/invalid",
+            if rust {
+                "SL406/ecma-and-python"
+            } else {
+                "SL406/invalid"
+            },
             format!("{what} is refused by both Ajv and Python's `re`"),
             ajv,
             format!(
@@ -317,6 +340,14 @@ fn ecma_finding(
                  `{}`",
                 py.message
             ),
+        ),
+        (None, _) if !rust => (
+            "SL406/ecma-and-rust",
+            format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
+            ajv,
+            "Write it in the syntax every engine shares (ECMA-262 with the `u` flag): `^` and `$` for \
+             `\\A` and `\\Z`, `(...)` for `(?P<name>...)`"
+                .to_owned(),
         ),
         (None, EcmaError::IdentityEscape) => (
             "SL406/identity-escape",
@@ -337,7 +368,7 @@ fn ecma_finding(
             format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
             ajv,
             "Write it in the syntax both engines share: `(...)` for `(?P<name>...)`, both cases in a \
-             class for `(?i)`, `^` and `$` for `\\A` and `\\Z`"
+             class for `(?i)`"
                 .to_owned(),
         ),
     };
@@ -491,7 +522,7 @@ mod tests {
     fn classes_follow_the_construct() {
         let class = |p: &str| match (regex_ecma::check(p), regex_python::check(p)) {
             (Ok(e), Err(r)) => python_finding(p, &e, &r, "x").class,
-            (Err(e), py) => ecma_finding(p, &e, py.as_ref().err(), "x").class,
+            (Err(e), py) => ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class,
             (Ok(_), Ok(())) => "none",
         };
         assert_eq!(class(r"^(?<y>\d+)$"), "SL406/named-group");
@@ -512,6 +543,8 @@ mod tests {
         assert_eq!(class(r"a]"), "SL406/lone-bracket");
         assert_eq!(class(r"(?P<n>a)"), "SL406/ecma-invalid");
         assert_eq!(class(r"(a"), "SL406/invalid");
+        assert_eq!(class(r"^x\_(?<s>[a-z]+)$"), "SL406/ecma-and-python");
+        assert_eq!(class(r"\A[a-z]+\Z"), "SL406/ecma-and-rust");
         assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), "none");
     }
 
@@ -524,7 +557,7 @@ mod tests {
             let python = regex_python::check(&pattern);
             let finding = match (&ecma, &python) {
                 (Ok(e), Err(r)) => Some(python_finding(&pattern, e, r, "x")),
-                (Err(e), py) => Some(ecma_finding(&pattern, e, py.as_ref().err(), "x")),
+                (Err(e), py) => Some(ecma_finding(&pattern, e, py.as_ref().err(), true, "x")),
                 (Ok(_), Ok(())) => None,
             };
             if let Some(f) = finding {
