@@ -4,7 +4,7 @@
 //! ([`regex_python`]). An ECMA-invalid pattern that the draft-04/06/07 meta-schema's
 //! `format: regex` already rejects is left to SL401.
 
-use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
 use crate::diagnostic::meta::SL406 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -32,6 +32,7 @@ impl Rule for PatternNotPortable {
                         pointer: format!("{}/pattern", sub.pointer),
                         what: "`pattern`",
                         fixable: true,
+                        keys: None,
                     };
                     check(cx, sub.draft, pattern, &place, out);
                 }
@@ -46,6 +47,7 @@ impl Rule for PatternNotPortable {
                 push_pointer_token(&mut step, &member.key);
                 let place = Place {
                     span: member.key_span,
+                    keys: Some(format!("{}/patternProperties", sub.pointer)),
                     pointer,
                     what: "the `patternProperties` key",
                     // Renaming the key would leave a `$ref` into it dangling.
@@ -64,6 +66,27 @@ struct Place {
     what: &'static str,
     /// Whether its text may change (no `$ref` names a `patternProperties` key through it).
     fixable: bool,
+    /// For a `patternProperties` key, the pointer of the object that holds it: a fix renames
+    /// the key, which moves the subschema under it.
+    keys: Option<String>,
+}
+
+impl Place {
+    /// The move a fix that rewrites the pattern to `new` makes: none for a `pattern` value.
+    fn moves(&self, file: crate::syntax::source::FileId, new: &str) -> Vec<Move> {
+        self.keys
+            .iter()
+            .map(|keys| {
+                let mut to = keys.clone();
+                push_pointer_token(&mut to, new);
+                Move {
+                    file,
+                    from: self.pointer.clone(),
+                    to,
+                }
+            })
+            .collect()
+    }
 }
 
 /// Whether a `$ref` anywhere in the document has `step` (a `/patternProperties/<key>` pointer
@@ -194,7 +217,7 @@ fn check(
         .pointer(place.pointer.clone());
     let offsets = offsets.filter(|_| place.fixable);
     if let (Some(offsets), Ok(parsed)) = (&offsets, &ecma) {
-        if let Some(fix) = unnamed_groups(cx, place, offsets, parsed, finding.class) {
+        if let Some(fix) = unnamed_groups(cx, place, offsets, pattern, parsed, finding.class) {
             diagnostic = diagnostic.fix(fix);
         }
     }
@@ -397,11 +420,16 @@ fn unnamed_groups(
     cx: &UnitContext<'_>,
     place: &Place,
     offsets: &[usize],
+    pattern: &str,
     parsed: &EcmaPattern,
     class: &str,
 ) -> Option<Fix> {
     if class != "SL406/named-group" || parsed.backreferences || parsed.named_groups.is_empty() {
         return None;
+    }
+    let mut renamed = pattern.to_owned();
+    for g in parsed.named_groups.iter().rev() {
+        renamed.replace_range(g.clone(), ":");
     }
     let edits = parsed
         .named_groups
@@ -419,7 +447,7 @@ fn unnamed_groups(
         title: "Replace the named groups `(?<name>` with `(?:`".to_owned(),
         applicability: Applicability::Safe,
         edits,
-        moves: Vec::new(),
+        moves: place.moves(cx.file.id, &renamed),
     })
 }
 
@@ -462,7 +490,7 @@ fn drop_backslashes(
         title: "Remove the backslashes that ECMA-262 refuses with the `u` flag".to_owned(),
         applicability: Applicability::Safe,
         edits,
-        moves: Vec::new(),
+        moves: place.moves(cx.file.id, &current),
     })
 }
 
