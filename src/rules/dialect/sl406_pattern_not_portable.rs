@@ -1,0 +1,596 @@
+//! SL406 pattern-not-portable: a `pattern` or `patternProperties` key that the regex engine of
+//! some client refuses. Ajv (the TypeScript clients) compiles it as ECMA-262 with the `u` flag
+//! ([`regex_ecma`]); the Python client's `check_schema` compiles it with Python's `re`
+//! ([`regex_python`]). An ECMA-invalid pattern that the draft-04/06/07 meta-schema's
+//! `format: regex` already rejects is left to SL401.
+
+use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
+use crate::diagnostic::meta::SL406 as META;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::schema::dialect::Draft;
+use crate::syntax::document::{push_pointer_token, Node};
+use crate::syntax::regex_ecma::{self, EcmaError, EcmaPattern, EcmaRefusal};
+use crate::syntax::regex_python::{self, PyError, PyRefusal};
+use crate::syntax::source::Span;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+pub struct PatternNotPortable;
+
+impl Rule for PatternNotPortable {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        for sub in cx.subschemas {
+            if let Some(member) = sub.node.member("pattern") {
+                if let Some(pattern) = member.value.as_str() {
+                    let place = Place {
+                        span: member.value.span,
+                        pointer: format!("{}/pattern", sub.pointer),
+                        what: "`pattern`",
+                        fixable: true,
+                        keys: None,
+                    };
+                    check(cx, sub.draft, pattern, &place, out);
+                }
+            }
+            let Some(keys) = sub.node.get("patternProperties").and_then(Node::as_object) else {
+                continue;
+            };
+            for member in keys {
+                let mut pointer = format!("{}/patternProperties", sub.pointer);
+                push_pointer_token(&mut pointer, &member.key);
+                let mut step = String::from("/patternProperties");
+                push_pointer_token(&mut step, &member.key);
+                let place = Place {
+                    span: member.key_span,
+                    keys: Some(format!("{}/patternProperties", sub.pointer)),
+                    pointer,
+                    what: "the `patternProperties` key",
+                    // Renaming the key would leave a `$ref` into it dangling.
+                    fixable: !referenced(cx.root, &step),
+                };
+                check(cx, sub.draft, &member.key, &place, out);
+            }
+        }
+    }
+}
+
+/// Where a pattern is written: its string literal, its pointer, and how to name it.
+struct Place {
+    span: Span,
+    pointer: String,
+    what: &'static str,
+    /// Whether its text may change (no `$ref` names a `patternProperties` key through it).
+    fixable: bool,
+    /// For a `patternProperties` key, the pointer of the object that holds it: a fix renames
+    /// the key, which moves the subschema under it.
+    keys: Option<String>,
+}
+
+impl Place {
+    /// The move a fix that rewrites the pattern to `new` makes: none for a `pattern` value.
+    fn moves(&self, file: crate::syntax::source::FileId, new: &str) -> Vec<Move> {
+        self.keys
+            .iter()
+            .map(|keys| {
+                let mut to = keys.clone();
+                push_pointer_token(&mut to, new);
+                Move {
+                    file,
+                    from: self.pointer.clone(),
+                    to,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether a `$ref` anywhere in the document has `step` (a `/patternProperties/<key>` pointer
+/// suffix) in its fragment, percent-decoded.
+fn referenced(node: &Node, step: &str) -> bool {
+    if let Some(members) = node.as_object() {
+        return members.iter().any(|m| {
+            (m.key == "$ref"
+                && m.value
+                    .as_str()
+                    .and_then(|r| r.split_once('#'))
+                    .is_some_and(|(_, fragment)| percent_decode(fragment).contains(step)))
+                || referenced(&m.value, step)
+        });
+    }
+    node.as_array()
+        .is_some_and(|items| items.iter().any(|i| referenced(i, step)))
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = text
+            .get(i + 1..i + 3)
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// What is wrong with a pattern, in the engine tier's model.
+struct Finding {
+    class: &'static str,
+    /// The offending bytes of the pattern's value.
+    range: Range<usize>,
+    message: String,
+    label: String,
+    help: String,
+}
+
+/// Whether the `jsonschema` crate's `format: regex` (which SL401 applies through the draft-04,
+/// draft-06 and draft-07 meta-schemas) accepts the pattern.
+fn crate_accepts(pattern: &str) -> bool {
+    static FORMAT: LazyLock<Option<jsonschema::Validator>> = LazyLock::new(|| {
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .should_validate_formats(true)
+            .build(&serde_json::json!({"format": "regex"}))
+            .ok()
+    });
+    FORMAT
+        .as_ref()
+        .is_none_or(|v| v.is_valid(&serde_json::Value::from(pattern)))
+}
+
+/// Whether the `jsonschema` crate compiles the pattern as a `pattern` keyword (it translates
+/// ECMA-262 into Rust regex syntax, which accepts some of what its `format: regex` refuses).
+fn crate_compiles(pattern: &str) -> bool {
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(false)
+        .build(&serde_json::json!({ "pattern": pattern }))
+        .is_ok()
+}
+
+fn check(
+    cx: &UnitContext<'_>,
+    draft: Draft,
+    pattern: &str,
+    place: &Place,
+    out: &mut Vec<Diagnostic>,
+) {
+    let ecma = regex_ecma::check(pattern);
+    let python = regex_python::check(pattern);
+    let finding = match (&ecma, &python) {
+        (Ok(_), Ok(())) => return,
+        (Ok(parsed), Err(refusal)) => python_finding(pattern, parsed, refusal, place.what),
+        (Err(refusal), py) => {
+            let reported_by_sl401 = matches!(draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7)
+                && !crate_accepts(pattern);
+            if reported_by_sl401 {
+                return;
+            }
+            ecma_finding(
+                pattern,
+                refusal,
+                py.as_ref().err(),
+                crate_compiles(pattern),
+                place.what,
+            )
+        }
+    };
+    let text = cx.text();
+    let offsets = literal_offsets(&text[place.span.start..place.span.end], pattern);
+    let span = offsets.as_ref().map_or(place.span, |o| {
+        Span::new(
+            place.span.start + o[finding.range.start],
+            place.span.start + o[finding.range.end],
+        )
+    });
+    let help = if place.fixable {
+        finding.help
+    } else {
+        format!(
+            "{}; a `$ref` names this key: change it there too",
+            finding.help
+        )
+    };
+    let mut diagnostic = Diagnostic::new(&META, cx.file.id, span, finding.message)
+        .label(finding.label)
+        .help(help)
+        .note(
+            "Ajv, in the TypeScript SDKs, compiles patterns as ECMA-262 regular expressions with the \
+             `u` flag; the Python SDK's `check_schema` compiles them with Python's `re`",
+        )
+        .class(finding.class)
+        .pointer(place.pointer.clone());
+    let offsets = offsets.filter(|_| place.fixable);
+    if let (Some(offsets), Ok(parsed)) = (&offsets, &ecma) {
+        if let Some(fix) = unnamed_groups(cx, place, offsets, pattern, parsed, finding.class) {
+            diagnostic = diagnostic.fix(fix);
+        }
+    }
+    if let (Some(offsets), Err(refusal)) = (&offsets, &ecma) {
+        if finding.class == "SL406/identity-escape" && refusal.kind == EcmaError::IdentityEscape {
+            if let Some(fix) = drop_backslashes(cx, place, offsets, pattern) {
+                diagnostic = diagnostic.fix(fix);
+            }
+        }
+    }
+    out.push(diagnostic);
+}
+
+/// A pattern Ajv compiles and Python's `re` refuses.
+#[allow(clippy::too_many_lines)]
+fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what: &str) -> Finding {
+    let at = &pattern[refusal.range.start..];
+    let quoted = |r: &Range<usize>| pattern[r.clone()].to_owned();
+    let python = format!("Python: {}", refusal.message);
+    let (class, range, construct, help) = match refusal.kind {
+        PyError::UnknownExtension if at.starts_with("(?<") => {
+            let group = parsed
+                .named_groups
+                .iter()
+                .find(|g| g.start == refusal.range.start + 2)
+                .map_or(refusal.range.clone(), |g| refusal.range.start..g.end);
+            let help = if parsed.backreferences {
+                "Python spells a named group `(?P<name>...)`, which Ajv refuses: use numbered groups \
+                 `(...)` and `\\1` back-references"
+            } else {
+                "Drop the group names: `(?:...)` matches the same, and no back-reference uses them"
+            };
+            // The Rust crate refuses `\k<name>` (measured), so that case is a class of its own.
+            let class = if pattern.contains("\\k<") {
+                "SL406/named-backreference"
+            } else {
+                "SL406/named-group"
+            };
+            (class, group, "a named group", help.to_owned())
+        }
+        PyError::BadEscape('k') => (
+            "SL406/named-backreference",
+            refusal.range.start..end_of(pattern, refusal.range.start, '>'),
+            "a named back-reference",
+            "Python spells it `(?P=name)`, which Ajv refuses: use numbered groups and `\\1`".to_owned(),
+        ),
+        PyError::BadEscape('p' | 'P') => (
+            "SL406/property-escape",
+            refusal.range.start..end_of(pattern, refusal.range.start, '}'),
+            "a Unicode property escape",
+            "Python's `re` has no property escapes: list the characters in a class (`[A-Za-zÀ-ÖØ-öø-ÿ]`), \
+             or drop the `pattern`"
+                .to_owned(),
+        ),
+        PyError::BadEscape('c') => {
+            let letter_len = pattern[refusal.range.end..]
+                .chars()
+                .next()
+                .map_or(0, char::len_utf8);
+            let range = refusal.range.start..refusal.range.end + letter_len;
+            let letter = pattern[range.clone()].chars().last().unwrap_or('@');
+            (
+                "SL406/control-escape",
+                range,
+                "a control escape",
+                format!("Write it as `\\x{:02X}`, which both engines read", u32::from(letter) % 32),
+            )
+        }
+        PyError::IncompleteEscape('u') if at.starts_with("\\u{") => (
+            "SL406/code-point-escape",
+            refusal.range.start..end_of(pattern, refusal.range.start, '}'),
+            "a code point escape",
+            "Write the character itself (or `\\uHHHH` below U+10000): Python's `\\u` takes exactly four \
+             digits"
+                .to_owned(),
+        ),
+        PyError::LookBehindWidth => (
+            "SL406/lookbehind-width",
+            refusal.range.clone(),
+            "a look-behind of varying width",
+            "Python needs each look-behind to match one length: split it into one look-behind per \
+             length, as in `(?:(?<=\\.json)|(?<=\\.yml))`"
+                .to_owned(),
+        ),
+        PyError::UnterminatedSet if at.starts_with("[]") || at.starts_with("[^]") => {
+            let len = if at.starts_with("[]") { 2 } else { 3 };
+            (
+                "SL406/empty-class",
+                refusal.range.start..refusal.range.start + len,
+                "an empty class",
+                "Write `[\\s\\S]` for any character; `[]` matches nothing, and Python reads `]` right \
+                 after `[` as a member"
+                    .to_owned(),
+            )
+        }
+        PyError::GroupReference => (
+            "SL406/group-reference",
+            refusal.range.clone(),
+            "a back-reference to a group not closed yet",
+            "Refer only to groups closed before the reference; in ECMA-262 this one matches the \
+             empty string"
+                .to_owned(),
+        ),
+        _ => (
+            "SL406/python-rejects",
+            refusal.range.clone(),
+            "a construct",
+            "Rewrite it in the syntax both engines share".to_owned(),
+        ),
+    };
+    let construct_text = quoted(&range);
+    Finding {
+        class,
+        message: format!("{what} uses {construct} `{construct_text}`, which Python's `re` refuses"),
+        label: python,
+        help,
+        range,
+    }
+}
+
+/// A pattern Ajv refuses.
+/// `rust` says whether the `jsonschema` crate compiles it.
+fn ecma_finding(
+    pattern: &str,
+    refusal: &EcmaRefusal,
+    python: Option<&PyRefusal>,
+    rust: bool,
+    what: &str,
+) -> Finding {
+    let text = &pattern[refusal.range.clone()];
+    let ajv = format!("Ajv: {}", refusal.message);
+    let (class, message, label, help) = match (python, refusal.kind) {
+        (Some(py), _) => (
+            if rust {
+                "SL406/ecma-and-python"
+            } else {
+                "SL406/invalid"
+            },
+            format!("{what} is refused by both Ajv and Python's `re`"),
+            ajv,
+            format!(
+                "Correct the syntax: Ajv compiles it as ECMA-262 with the `u` flag, and Python's `re` says \
+                 `{}`",
+                py.message
+            ),
+        ),
+        (None, _) if !rust => (
+            "SL406/ecma-and-rust",
+            format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
+            ajv,
+            "Write it in the syntax every engine shares (ECMA-262 with the `u` flag): `^` and `$` for \
+             `\\A` and `\\Z`, `(...)` for `(?P<name>...)`"
+                .to_owned(),
+        ),
+        (None, EcmaError::IdentityEscape) => (
+            "SL406/identity-escape",
+            format!("{what} escapes `{}`, which ECMA-262 refuses with the `u` flag", &text[1..]),
+            ajv,
+            "Remove the backslash: the character means itself without it (only syntax characters and \
+             `/`, and `-` in a class, may be escaped)"
+                .to_owned(),
+        ),
+        (None, EcmaError::LoneBracket) => (
+            "SL406/lone-bracket",
+            format!("{what} has a lone `{}`, which ECMA-262 refuses with the `u` flag", &text[..1]),
+            ajv,
+            format!("Escape it as `\\{}`", &text[..1]),
+        ),
+        (None, EcmaError::Other) => (
+            "SL406/ecma-invalid",
+            format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
+            ajv,
+            "Write it in the syntax both engines share: `(...)` for `(?P<name>...)`, both cases in a \
+             class for `(?i)`"
+                .to_owned(),
+        ),
+    };
+    Finding {
+        class,
+        range: refusal.range.clone(),
+        message,
+        label,
+        help,
+    }
+}
+
+/// The end of the construct starting at `start` that closes with `close` (`\p{L}`), or two
+/// characters on.
+fn end_of(pattern: &str, start: usize, close: char) -> usize {
+    pattern[start..]
+        .find(close)
+        .map_or((start + 2).min(pattern.len()), |i| {
+            start + i + close.len_utf8()
+        })
+}
+
+/// The safe fix of named groups: `(?<name>` becomes `(?:` when no back-reference uses a group
+/// (capture names and numbers do not change what matches).
+fn unnamed_groups(
+    cx: &UnitContext<'_>,
+    place: &Place,
+    offsets: &[usize],
+    pattern: &str,
+    parsed: &EcmaPattern,
+    class: &str,
+) -> Option<Fix> {
+    if class != "SL406/named-group" || parsed.backreferences || parsed.named_groups.is_empty() {
+        return None;
+    }
+    let mut renamed = pattern.to_owned();
+    for g in parsed.named_groups.iter().rev() {
+        renamed.replace_range(g.clone(), ":");
+    }
+    let edits = parsed
+        .named_groups
+        .iter()
+        .map(|g| Edit {
+            file: cx.file.id,
+            span: Span::new(
+                place.span.start + offsets[g.start],
+                place.span.start + offsets[g.end],
+            ),
+            content: ":".to_owned(),
+        })
+        .collect();
+    Some(Fix {
+        title: "Replace the named groups `(?<name>` with `(?:`".to_owned(),
+        applicability: Applicability::Safe,
+        edits,
+        moves: place.moves(cx.file.id, &renamed),
+    })
+}
+
+/// The safe fix of identity escapes: the backslash before a character that is not special is
+/// removed, one escape after the other, as long as that is all Ajv refuses. Python, the Rust
+/// crate and ECMA-262 without `u` read `\:` as `:`.
+fn drop_backslashes(
+    cx: &UnitContext<'_>,
+    place: &Place,
+    offsets: &[usize],
+    pattern: &str,
+) -> Option<Fix> {
+    let mut current = pattern.to_owned();
+    let mut removed = Vec::new();
+    loop {
+        match regex_ecma::check(&current) {
+            Ok(_) => break,
+            Err(r) if r.kind == EcmaError::IdentityEscape => {
+                removed.push(r.range.start + removed.len());
+                current.remove(r.range.start);
+            }
+            Err(_) => return None,
+        }
+    }
+    if removed.is_empty() || regex_python::check(&current).is_err() {
+        return None;
+    }
+    let edits = removed
+        .iter()
+        .map(|&at| Edit {
+            file: cx.file.id,
+            span: Span::new(
+                place.span.start + offsets[at],
+                place.span.start + offsets[at + 1],
+            ),
+            content: String::new(),
+        })
+        .collect();
+    Some(Fix {
+        title: "Remove the backslashes that ECMA-262 refuses with the `u` flag".to_owned(),
+        applicability: Applicability::Safe,
+        edits,
+        moves: place.moves(cx.file.id, &current),
+    })
+}
+
+/// For each byte of the decoded `value` (and its end), where it starts in the string literal
+/// `raw` (quotes included); `None` when they do not line up.
+fn literal_offsets(raw: &str, value: &str) -> Option<Vec<usize>> {
+    let bytes = raw.as_bytes();
+    if bytes.len() < 2 || bytes[0] != b'"' {
+        return None;
+    }
+    let mut offsets = Vec::with_capacity(value.len() + 1);
+    let mut i = 1;
+    let end = raw.len() - 1;
+    while i < end {
+        let (decoded_len, source_len) = if bytes[i] == b'\\' {
+            match bytes.get(i + 1)? {
+                b'u' => {
+                    let unit = u32::from_str_radix(raw.get(i + 2..i + 6)?, 16).ok()?;
+                    if (0xD800..0xDC00).contains(&unit) && raw.get(i + 6..i + 8) == Some("\\u") {
+                        (4, 12)
+                    } else {
+                        (char::from_u32(unit).map_or(3, char::len_utf8), 6)
+                    }
+                }
+                _ => (1, 2),
+            }
+        } else {
+            let c = raw[i..].chars().next()?;
+            (c.len_utf8(), c.len_utf8())
+        };
+        for _ in 0..decoded_len {
+            offsets.push(i);
+        }
+        i += source_len;
+    }
+    offsets.push(end);
+    (offsets.len() == value.len() + 1).then_some(offsets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maps_value_bytes_to_the_literal() {
+        let o = literal_offsets(r#""^\\p{L}\u00e9\ud83d\ude00""#, "^\\p{L}é😀").unwrap();
+        assert_eq!(o[0], 1);
+        assert_eq!(o[1], 2);
+        assert_eq!(o[2], 4);
+        assert_eq!(o[6], 8);
+        assert_eq!(o[8], 14);
+        assert_eq!(o[12], 26);
+        assert!(literal_offsets(r#""ab""#, "abc").is_none());
+    }
+
+    #[test]
+    fn classes_follow_the_construct() {
+        let class = |p: &str| match (regex_ecma::check(p), regex_python::check(p)) {
+            (Ok(e), Err(r)) => python_finding(p, &e, &r, "x").class,
+            (Err(e), py) => ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class,
+            (Ok(_), Ok(())) => "none",
+        };
+        assert_eq!(class(r"^(?<y>\d+)$"), "SL406/named-group");
+        assert_eq!(class(r"\k<a>(?<a>x)"), "SL406/named-backreference");
+        assert_eq!(class(r"(?<a>x)\k<a>"), "SL406/named-backreference");
+        assert_eq!(class(r"^\p{L}+$"), "SL406/property-escape");
+        assert_eq!(class(r"[\P{L}]"), "SL406/property-escape");
+        assert_eq!(class(r"\cJ"), "SL406/control-escape");
+        assert_eq!(class(r"\u{41}"), "SL406/code-point-escape");
+        assert_eq!(class(r"(?<=a|bc)x"), "SL406/lookbehind-width");
+        assert_eq!(class(r"[^]"), "SL406/empty-class");
+        assert_eq!(class(r"(a\1)"), "SL406/group-reference");
+        assert_eq!(
+            class(r"[\uD83D\uDE00-\uD83D\uDE4F]"),
+            "SL406/python-rejects"
+        );
+        assert_eq!(class(r"a\:b"), "SL406/identity-escape");
+        assert_eq!(class(r"a]"), "SL406/lone-bracket");
+        assert_eq!(class(r"(?P<n>a)"), "SL406/ecma-invalid");
+        assert_eq!(class(r"(a"), "SL406/invalid");
+        assert_eq!(class(r"^x\_(?<s>[a-z]+)$"), "SL406/ecma-and-python");
+        assert_eq!(class(r"\A[a-z]+\Z"), "SL406/ecma-and-rust");
+        assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), "none");
+    }
+
+    proptest::proptest! {
+        /// No pattern makes the scanners or the messages panic, and every range they give lies
+        /// on character boundaries of the pattern.
+        #[test]
+        fn never_panics(pattern in "[\\\\()\\[\\]{}?*+|^$.<>=!:PpkcuxN0-9a-zé😀,-]{0,12}") {
+            let ecma = regex_ecma::check(&pattern);
+            let python = regex_python::check(&pattern);
+            let finding = match (&ecma, &python) {
+                (Ok(e), Err(r)) => Some(python_finding(&pattern, e, r, "x")),
+                (Err(e), py) => Some(ecma_finding(&pattern, e, py.as_ref().err(), true, "x")),
+                (Ok(_), Ok(())) => None,
+            };
+            if let Some(f) = finding {
+                proptest::prop_assert!(pattern.get(f.range.clone()).is_some());
+            }
+        }
+    }
+}
