@@ -161,3 +161,46 @@ fn out_of_scope_references_are_left_alone() {
         .collect();
     assert!(ours.is_empty(), "{ours:?}");
 }
+
+/// A schema with more targets than one fix moves: each finding's fix moves at most 64
+/// subschemas (every finding holds its fix, so one fix for all would be held once per target),
+/// and `--fix` still moves them all, pass after pass.
+#[test]
+fn many_targets_are_moved_in_bounded_fixes() {
+    let mut properties = serde_json::Map::new();
+    for i in 0..150 {
+        properties.insert(
+            format!("p{i}"),
+            serde_json::json!({"type": "integer", "minimum": i}),
+        );
+        properties.insert(
+            format!("r{i}"),
+            serde_json::json!({"$ref": format!("#/properties/p{i}")}),
+        );
+    }
+    let schema = serde_json::json!({"type": "object", "properties": properties});
+    let text = serde_json::to_string_pretty(&schema).unwrap();
+    let settings = selected();
+    let found = lint_source(source(&text), &settings, true).diagnostics;
+    assert_eq!(found.len(), 150);
+    for d in &found {
+        let fix = d.fix.as_ref().expect("every target can move");
+        assert!(
+            fix.moves.len() <= 64,
+            "{} moves in one fix",
+            fix.moves.len()
+        );
+    }
+    let run = lint_loaded(vec![load_source(source(&text), true)], &settings);
+    let outcome = fix_run(run, &settings, false, &|_| Ok(()));
+    assert!(outcome.rejected.is_empty(), "{:?}", outcome.rejected);
+    assert!(outcome.run.diagnostics().is_empty());
+    let fixed: Value = serde_json::from_str(&outcome.run.files[0].file.text).unwrap();
+    assert_eq!(fixed["$defs"].as_object().unwrap().len(), 150);
+    let wanted = [true, false];
+    let case = serde_json::json!({"instances": [
+        {"data": {"r149": 149, "r0": 0}}, {"data": {"r149": 148}}
+    ]});
+    assert_eq!(verdicts(&fixed, &case), wanted);
+    assert_eq!(verdicts(&schema, &case), wanted);
+}

@@ -291,7 +291,7 @@ fn move_to_defs(site: &Site<'_>) -> Option<(String, Vec<Edit>)> {
             "definitions"
         },
     };
-    let key = dest.key_for(&site.id.raw);
+    let key = dest.key_for(&site.id.raw, &[]);
     let new_pointer = dest.pointer(&key);
     // References inside the moved text are edited in it; the others in place.
     let mut inner = vec![site.delete_id()];

@@ -5,7 +5,7 @@
 //! only where the move keeps what every reference means; [`Refusal`] says why not elsewhere.
 
 use super::defs_fix::uses_dynamic_scope;
-use super::relocate::{encode_fragment, Destination};
+use super::relocate::{encode_fragment, Destination, Relocation};
 use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
 use crate::index::{RefEntry, Resolution};
 use crate::rules::UnitContext;
@@ -30,6 +30,9 @@ pub enum Refusal {
     SelfReference,
     /// The root's container is not an object.
     ContainerNotObject,
+    /// Before 2019-09, the root keeps its definitions in `$defs`, which is no keyword there
+    /// (SL403): its entries are not subschemas, so what moves there would not be one either.
+    DefsBeforeDraft2019,
     /// A reference into the target is written in a way the fix cannot rewrite.
     Unrewritable,
 }
@@ -51,6 +54,11 @@ impl Refusal {
             Refusal::NotASubschema => "it points at a value that is not a subschema".to_owned(),
             Refusal::SelfReference => "it points at the subschema that holds it".to_owned(),
             Refusal::ContainerNotObject => format!("the root's `{container}` is not an object"),
+            Refusal::DefsBeforeDraft2019 => {
+                "the root keeps its definitions in `$defs`, which this dialect does not know \
+                 (SL403): rename it `definitions` first"
+                    .to_owned()
+            }
             Refusal::Unrewritable => {
                 "a reference into the subschema is spelt in a way the fix cannot rewrite".to_owned()
             }
@@ -58,16 +66,14 @@ impl Refusal {
     }
 }
 
-/// The container a schema of `draft` keeps its definitions in: before 2019-09 `definitions`;
-/// from 2019-09 on `$defs`, or `definitions` when the root has that and no `$defs`.
+/// The container a schema keeps its definitions in: `definitions` before 2019-09; from then
+/// on the one the root has, when it has one of `$defs` and `definitions`, else `$defs`.
 #[must_use]
 pub fn container_for(draft: Draft, unit_node: &Node) -> &'static str {
-    let only_definitions =
-        unit_node.get("$defs").is_none() && unit_node.get("definitions").is_some();
-    if draft < Draft::Draft201909 || only_definitions {
-        "definitions"
-    } else {
-        "$defs"
+    match (unit_node.get("$defs"), unit_node.get("definitions")) {
+        _ if draft < Draft::Draft201909 => "definitions",
+        (None, Some(_)) => "definitions",
+        _ => "$defs",
     }
 }
 
@@ -126,19 +132,53 @@ pub fn name_for(unit_node: &Node, relative: &str) -> String {
     parts.join("_")
 }
 
-/// The fix that moves the subschema at `target` (a pointer in the file, which `r` resolves to)
-/// into the root's container, or why it is not offered.
+/// A subschema SL305's fix may move: where it is, and the references that land on it or below
+/// it, from anywhere in the run.
+pub struct Candidate<'a> {
+    /// JSON pointer of the subschema in its file.
+    pub target: String,
+    /// The same, from the unit root.
+    pub relative: String,
+    node: &'a Node,
+    landing: Vec<&'a RefEntry>,
+}
+
+/// Where each reference into the root resource of the unit lands in its file, from anywhere in
+/// the run: (pointer, reference). Computed once per schema for [`candidate`].
+#[must_use]
+pub fn landings<'a>(cx: &UnitContext<'a>) -> Vec<(String, &'a RefEntry)> {
+    let index = cx.run.index;
+    let run = cx.run;
+    let resources = index.resources_in(cx.file.id, cx.unit_no);
+    if resources.is_empty() {
+        return Vec::new();
+    }
+    index
+        .refs_to(resources.start)
+        .filter_map(|r| match index.resolve(r, |f| run.root(f)) {
+            Resolution::Found { file, pointer } if file == cx.file.id => Some((pointer, r)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The subschema at `target` (a pointer in the file, which `r` resolves to) as a
+/// [`Candidate`], or why moving it could change what a reference means; `landings` are the
+/// schema's [`landings`].
 ///
 /// # Errors
-/// The [`Refusal`] that says why the move could change what a reference means.
-pub fn hoist(cx: &UnitContext<'_>, r: &RefEntry, target: &str) -> Result<Fix, Refusal> {
+/// The [`Refusal`] that says why it is not moved.
+pub fn candidate<'a>(
+    cx: &UnitContext<'a>,
+    r: &RefEntry,
+    target: &str,
+    landings: &[(String, &'a RefEntry)],
+) -> Result<Candidate<'a>, Refusal> {
     let index = cx.run.index;
     let file = cx.file.id;
+    let root: &'a Node = cx.root;
     let unit_pointer = cx.unit.pointer.as_str();
-    let unit_node = cx
-        .root
-        .pointer(unit_pointer)
-        .ok_or(Refusal::NotASubschema)?;
+    let unit_node = root.pointer(unit_pointer).ok_or(Refusal::NotASubschema)?;
     let resources = index.resources_in(file, cx.unit_no);
     let root_resource = resources.start;
     if resources.is_empty() || index.resources[root_resource].pointer != unit_pointer {
@@ -161,76 +201,154 @@ pub fn hoist(cx: &UnitContext<'_>, r: &RefEntry, target: &str) -> Result<Fix, Re
     if !cx.subschemas.iter().any(|s| s.pointer == target) {
         return Err(Refusal::NotASubschema);
     }
-    if r.holder(cx.root) == target {
+    if r.holder(root) == target {
         return Err(Refusal::SelfReference);
     }
-    let node = cx.root.pointer(target).ok_or(Refusal::NotASubschema)?;
+    let node = root.pointer(target).ok_or(Refusal::NotASubschema)?;
     let relative = target
         .strip_prefix(unit_pointer)
-        .ok_or(Refusal::NotASubschema)?;
-    let dest = Destination {
-        file,
-        text: cx.text(),
-        unit_node,
-        container: container_for(index.resources[root_resource].draft, unit_node),
-    };
-    if dest.existing().is_some_and(|c| c.as_object().is_none()) {
+        .ok_or(Refusal::NotASubschema)?
+        .to_owned();
+    let draft = index.resources[root_resource].draft;
+    if draft < Draft::Draft201909
+        && unit_node.get("$defs").is_some()
+        && unit_node.get("definitions").is_none()
+    {
+        return Err(Refusal::DefsBeforeDraft2019);
+    }
+    if unit_node
+        .get(container_for(draft, unit_node))
+        .is_some_and(|c| c.as_object().is_none())
+    {
         return Err(Refusal::ContainerNotObject);
     }
-    let key = dest.key_for(&name_for(unit_node, relative));
-    let new_relative = dest.pointer(&key);
-    // Every reference that lands on the target or below it, from anywhere in the run, follows it.
-    let mut edits = Vec::new();
-    for other in index.refs_to(root_resource) {
-        let Resolution::Found { file: f, pointer } = index.resolve(other, |f| cx.run.root(f))
-        else {
-            continue;
-        };
-        if f != file || !is_within(&pointer, target) {
+    let mut landing = Vec::new();
+    for (pointer, other) in landings {
+        if !is_within(pointer, target) {
             continue;
         }
-        let Some((doc, fragment)) = other.raw.split_once('#') else {
-            continue;
-        };
         // An anchor moves with the subschema that declares it.
-        if !fragment.starts_with('/') {
-            continue;
+        match other.raw.split_once('#') {
+            Some((_, fragment)) if fragment.starts_with('/') => {
+                rewrite_fragment(fragment, &relative, "").ok_or(Refusal::Unrewritable)?;
+                landing.push(*other);
+            }
+            _ => {}
         }
-        let new_fragment =
-            rewrite_fragment(fragment, relative, &new_relative).ok_or(Refusal::Unrewritable)?;
-        edits.push(Edit {
-            file: other.file,
-            span: other.span,
-            content: literal(&format!("{doc}#{new_fragment}")),
-        });
     }
-    let rewritten = edits.len();
-    let (inner, mut outer): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| {
-        e.file == file && node.span.start <= e.span.start && e.span.end <= node.span.end
-    });
-    outer.extend(
-        dest.move_edits(node, &key, &inner)
-            .ok_or(Refusal::Unrewritable)?,
-    );
-    let title = format!(
-        "Move `#{}` to `#{}` and point {} at it",
-        encode_fragment(relative),
-        encode_fragment(&new_relative),
-        match rewritten {
-            1 => "its `$ref`".to_owned(),
-            n => format!("its {n} `$ref`s"),
-        }
-    );
-    Ok(Fix {
-        title,
-        applicability: Applicability::Safe,
-        edits: outer,
-        moves: vec![Move {
-            file,
-            from: target.to_owned(),
-            to: format!("{unit_pointer}{new_relative}"),
-        }],
+    Ok(Candidate {
+        target: target.to_owned(),
+        relative,
+        node,
+        landing,
     })
+}
+
+/// How many subschemas one fix moves at most. Every finding of a schema carries the fix that
+/// moves its target, so a fix that moved all of thousands of targets would be held thousands
+/// of times; the fix loop applies one such fix per pass (they all add to the container at the
+/// same place), and the next pass offers the rest.
+const MOVES_PER_FIX: usize = 64;
+
+/// The fixes that move the candidates of one schema into its root's container, up to
+/// [`MOVES_PER_FIX`] at a time in document order, each with where its subschemas go: (old
+/// pointer, new pointer), both from the unit root. A candidate inside another one moves with it
+/// (its references are rewritten to follow), and is left for the next pass of the fix loop.
+#[must_use]
+pub fn hoist_all(
+    cx: &UnitContext<'_>,
+    candidates: &[&Candidate<'_>],
+) -> Vec<(Fix, Vec<(String, String)>)> {
+    let Some(unit_node) = cx.root.pointer(&cx.unit.pointer) else {
+        return Vec::new();
+    };
+    let resources = cx.run.index.resources_in(cx.file.id, cx.unit_no);
+    let Some(root_resource) = cx.run.index.resources.get(resources.start) else {
+        return Vec::new();
+    };
+    let dest = Destination {
+        file: cx.file.id,
+        text: cx.text(),
+        unit_node,
+        container: container_for(root_resource.draft, unit_node),
+    };
+    let mut outermost: Vec<&Candidate<'_>> = candidates
+        .iter()
+        .copied()
+        .filter(|c| {
+            !candidates
+                .iter()
+                .any(|o| o.target != c.target && is_within(&c.target, &o.target))
+        })
+        .collect();
+    outermost.sort_by_key(|c| c.node.span.start);
+    outermost.dedup_by(|a, b| a.target == b.target);
+    outermost
+        .chunks(MOVES_PER_FIX)
+        .filter_map(|chunk| hoist_chunk(cx, &dest, chunk))
+        .collect()
+}
+
+/// The fix that moves `chunk` (subschemas that do not overlap, in document order).
+fn hoist_chunk(
+    cx: &UnitContext<'_>,
+    dest: &Destination<'_>,
+    chunk: &[&Candidate<'_>],
+) -> Option<(Fix, Vec<(String, String)>)> {
+    let file = cx.file.id;
+    let mut keys: Vec<String> = Vec::new();
+    let mut moved: Vec<(String, String)> = Vec::new();
+    for c in chunk {
+        let key = dest.key_for(&name_for(dest.unit_node, &c.relative), &keys);
+        moved.push((c.relative.clone(), dest.pointer(&key)));
+        keys.push(key);
+    }
+    // Every reference into a moved subschema follows it; one inside a moved subschema is
+    // edited in the moved text.
+    let mut inner: Vec<Vec<Edit>> = vec![Vec::new(); chunk.len()];
+    let mut edits = Vec::new();
+    for (c, (old, new)) in chunk.iter().zip(&moved) {
+        for r in &c.landing {
+            let (doc, fragment) = r.raw.split_once('#')?;
+            let edit = Edit {
+                file: r.file,
+                span: r.span,
+                content: literal(&format!("{doc}#{}", rewrite_fragment(fragment, old, new)?)),
+            };
+            match chunk.iter().position(|o| {
+                r.file == file && o.node.span.start <= r.span.start && r.span.end <= o.node.span.end
+            }) {
+                Some(i) => inner[i].push(edit),
+                None => edits.push(edit),
+            }
+        }
+    }
+    let relocations: Vec<Relocation<'_>> = chunk
+        .iter()
+        .zip(&keys)
+        .zip(&inner)
+        .map(|((c, key), inner)| Relocation {
+            node: c.node,
+            key,
+            inner,
+        })
+        .collect();
+    edits.extend(dest.move_all(&relocations)?);
+    let unit_pointer = cx.unit.pointer.as_str();
+    let fix = Fix {
+        title: String::new(),
+        applicability: Applicability::Safe,
+        edits,
+        moves: moved
+            .iter()
+            .map(|(old, new)| Move {
+                file,
+                from: format!("{unit_pointer}{old}"),
+                to: format!("{unit_pointer}{new}"),
+            })
+            .collect(),
+    };
+    Some((fix, moved))
 }
 
 /// The fragment of a reference into `old` (a pointer from the resource root, which the

@@ -101,14 +101,30 @@ impl<'a> Destination<'a> {
     }
 
     /// A key for `wanted` made of `[A-Za-z0-9_.-]`, without the `_`s that would lead or
-    /// trail, and free in the container (`billing`, then `billing_2` ...).
-    pub(crate) fn key_for(&self, wanted: &str) -> String {
+    /// trail, and free in the container and among `chosen` (keys other moves of the same fix
+    /// take): `billing`, then `billing_2` ...
+    pub(crate) fn key_for(&self, wanted: &str, chosen: &[String]) -> String {
         let chars = crate::schema::defs::key_chars(wanted);
         let base = match chars.trim_matches('_') {
             "" => "schema",
             trimmed => trimmed,
         };
-        crate::schema::defs::safe_key(base, self.existing())
+        let taken = |k: &str| {
+            chosen.iter().any(|c| c == k) || self.existing().is_some_and(|c| c.get(k).is_some())
+        };
+        if !taken(base) {
+            return base.to_owned();
+        }
+        // One of these is free: the container and `chosen` hold fewer keys.
+        let bound = chosen.len()
+            + self
+                .existing()
+                .and_then(Node::as_object)
+                .map_or(0, <[_]>::len);
+        (2..bound + 3)
+            .map(|n| format!("{base}_{n}"))
+            .find(|k| !taken(k))
+            .unwrap_or_default()
     }
 
     /// The pointer (from the unit root) of the entry `key`.
@@ -121,42 +137,52 @@ impl<'a> Destination<'a> {
     /// and the entry is added to the container. `None` when the root already holds a
     /// container that is not an object, or an edit of `inner` does not fit.
     pub(crate) fn move_edits(&self, node: &Node, key: &str, inner: &[Edit]) -> Option<Vec<Edit>> {
-        if self.existing().is_some_and(|c| c.as_object().is_none()) {
-            return None;
-        }
-        let shifted: Vec<Edit> = inner
-            .iter()
-            .map(|e| {
-                (e.file == self.file
-                    && node.span.start <= e.span.start
-                    && e.span.end <= node.span.end)
-                    .then(|| Edit {
-                        file: e.file,
-                        span: shift(e.span, node.span.start),
-                        content: e.content.clone(),
-                    })
-            })
-            .collect::<Option<_>>()?;
-        let moved = apply_edits(
-            self.text.get(node.span.start..node.span.end)?,
-            &shifted.iter().collect::<Vec<_>>(),
-        )
-        .ok()?;
-        let reference = format!("#{}", encode_fragment(&self.pointer(key)));
-        Some(vec![
-            Edit {
-                file: self.file,
-                span: node.span,
-                content: format!("{{\"$ref\": {}}}", literal(&reference)),
-            },
-            self.insertion(node.span.start, key, &moved)?,
-        ])
+        self.move_all(&[Relocation { node, key, inner }])
     }
 
-    /// The edit that adds `"key": moved` to the container, creating it if needed, in the
-    /// file's own style; `from` is where the moved text started, whose line gives the indent
-    /// its continuation lines are relative to.
-    fn insertion(&self, from: usize, key: &str, moved: &str) -> Option<Edit> {
+    /// [`Destination::move_edits`] for several subschemas that do not overlap, in one edit of
+    /// the container (the entries in the order given).
+    pub(crate) fn move_all(&self, moves: &[Relocation<'_>]) -> Option<Vec<Edit>> {
+        if moves.is_empty() || self.existing().is_some_and(|c| c.as_object().is_none()) {
+            return None;
+        }
+        let mut edits = Vec::new();
+        let mut entries = Vec::new();
+        for m in moves {
+            let span = m.node.span;
+            let shifted: Vec<Edit> = m
+                .inner
+                .iter()
+                .map(|e| {
+                    (e.file == self.file && span.start <= e.span.start && e.span.end <= span.end)
+                        .then(|| Edit {
+                            file: e.file,
+                            span: shift(e.span, span.start),
+                            content: e.content.clone(),
+                        })
+                })
+                .collect::<Option<_>>()?;
+            let text = apply_edits(
+                self.text.get(span.start..span.end)?,
+                &shifted.iter().collect::<Vec<_>>(),
+            )
+            .ok()?;
+            let reference = format!("#{}", encode_fragment(&self.pointer(m.key)));
+            edits.push(Edit {
+                file: self.file,
+                span,
+                content: format!("{{\"$ref\": {}}}", literal(&reference)),
+            });
+            entries.push((span.start, m.key, text));
+        }
+        edits.push(self.insertion(&entries)?);
+        Some(edits)
+    }
+
+    /// The edit that adds `"key": moved` for each of `entries` to the container, creating it
+    /// if needed, in the file's own style; each entry's offset is where its moved text started,
+    /// whose line gives the indent its continuation lines are relative to.
+    fn insertion(&self, entries: &[(usize, &str, String)]) -> Option<Edit> {
         let (text, unit_node) = (self.text, self.unit_node);
         let existing = self.existing();
         let style = style_of(text);
@@ -168,12 +194,6 @@ impl<'a> Destination<'a> {
                 line_indent(text, m.key_span.start).to_owned()
             });
         let entry_indent = format!("{member_indent}{}", style.unit);
-        // Continuation lines of the moved text are indented relative to the line it started on.
-        let moved = if inline {
-            moved.replace(['\r', '\n'], "")
-        } else {
-            reindent(moved, line_indent(text, from), &entry_indent)
-        };
         let (nl, sp, mi, ei) = if inline {
             ("", " ", "", "")
         } else {
@@ -184,20 +204,34 @@ impl<'a> Destination<'a> {
                 entry_indent.as_str(),
             )
         };
-        let entry = format!("{}: {moved}", literal(key));
+        let separator = format!(",{nl}{sp}{ei}");
+        let body = entries
+            .iter()
+            .map(|(from, key, moved)| {
+                // Continuation lines of the moved text are indented relative to the line it
+                // started on.
+                let moved = if inline {
+                    moved.replace(['\r', '\n'], "")
+                } else {
+                    reindent(moved, line_indent(text, *from), &entry_indent)
+                };
+                format!("{}: {moved}", literal(key))
+            })
+            .collect::<Vec<_>>()
+            .join(&separator);
         let (at, content) = match existing.and_then(Node::as_object) {
-            Some(entries) if !entries.is_empty() => (
-                entries[entries.len() - 1].value.span.end,
-                format!(",{nl}{sp}{ei}{entry}"),
+            Some(members) if !members.is_empty() => (
+                members[members.len() - 1].value.span.end,
+                format!("{separator}{body}"),
             ),
-            // An empty container: `{}` becomes `{<entry>}`, on lines of its own.
-            Some(_) => (existing?.span.start + 1, format!("{nl}{ei}{entry}{nl}{mi}")),
+            // An empty container: `{}` becomes `{<entries>}`, on lines of their own.
+            Some(_) => (existing?.span.start + 1, format!("{nl}{ei}{body}{nl}{mi}")),
             None => {
                 let last = unit_node.as_object()?.last()?;
                 (
                     last.value.span.end,
                     format!(
-                        ",{nl}{sp}{mi}{}: {{{nl}{ei}{entry}{nl}{mi}}}",
+                        ",{nl}{sp}{mi}{}: {{{nl}{ei}{body}{nl}{mi}}}",
                         literal(self.container)
                     ),
                 )
@@ -209,6 +243,16 @@ impl<'a> Destination<'a> {
             content,
         })
     }
+}
+
+/// One subschema a fix moves into the container.
+pub(crate) struct Relocation<'a> {
+    /// The subschema.
+    pub node: &'a Node,
+    /// Its key in the container.
+    pub key: &'a str,
+    /// Edits inside it (offsets into the file), applied to the moved text.
+    pub inner: &'a [Edit],
 }
 
 #[cfg(test)]
@@ -240,9 +284,13 @@ mod tests {
             unit_node: &root,
             container: "$defs",
         };
-        assert_eq!(dest.key_for("billing"), "billing_2");
-        assert_eq!(dest.key_for("a b/c"), "a_b_c");
-        assert_eq!(dest.key_for("__"), "schema");
+        assert_eq!(dest.key_for("billing", &[]), "billing_2");
+        assert_eq!(
+            dest.key_for("billing", &["billing_2".to_owned()]),
+            "billing_3"
+        );
+        assert_eq!(dest.key_for("a b/c", &[]), "a_b_c");
+        assert_eq!(dest.key_for("__", &[]), "schema");
         assert_eq!(dest.pointer("x.y"), "/$defs/x.y");
     }
 

@@ -2,15 +2,17 @@
 //! other than the root and the direct entries of the root's `$defs`/`definitions`, such as the
 //! `#/properties/billing` that zod writes when it reuses a schema.
 
+use crate::diagnostic::fix::Fix;
 use crate::diagnostic::meta::SL305 as META;
 use crate::diagnostic::Diagnostic;
 use crate::index::{RefEntry, Resolution};
-use crate::rules::edits::hoist::{container_for, hoist, Refusal};
+use crate::rules::edits::hoist::{self, candidate, container_for, hoist_all, Candidate, Refusal};
+use crate::rules::edits::relocate::encode_fragment;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
-use crate::syntax::document::{unescape_pointer_token, Node, NodeKind};
+use crate::syntax::document::{is_within, unescape_pointer_token, Node, NodeKind};
 use crate::syntax::source::Span;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 pub struct RefOutsideDefs;
 
@@ -42,13 +44,13 @@ fn place_of(relative: &str) -> Option<Place> {
     }
 }
 
-/// How the rule names the container of a dialect in its messages.
-fn container_word(draft: Draft) -> &'static str {
-    if draft < Draft::Draft201909 {
-        "definitions"
-    } else {
-        "$defs"
-    }
+/// A reference the rule reports, before its fix is known.
+struct Finding<'a> {
+    r: &'a RefEntry,
+    target: String,
+    relative: String,
+    place: Place,
+    draft: Draft,
 }
 
 impl Rule for RefOutsideDefs {
@@ -58,9 +60,11 @@ impl Rule for RefOutsideDefs {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        // One fix per target, shared by every reference to it.
-        let mut fixes: HashMap<String, Result<crate::diagnostic::fix::Fix, Refusal>> =
-            HashMap::new();
+        let mut found = Vec::new();
+        // Whether each target can move, found once per target.
+        let mut candidates: BTreeMap<String, Result<Candidate<'_>, Refusal>> = BTreeMap::new();
+        // Where every reference into the schema lands, found once.
+        let mut landings = None;
         for r in index.refs_in(cx.file.id, cx.unit_no) {
             // Only same-document JSON pointers: anchors, `$id`s and other documents are not
             // this rule's business.
@@ -83,41 +87,87 @@ impl Rule for RefOutsideDefs {
             let Some(place) = place_of(relative) else {
                 continue;
             };
-            let fix = fixes
+            let landings = landings.get_or_insert_with(|| hoist::landings(cx));
+            candidates
                 .entry(pointer.clone())
-                .or_insert_with(|| hoist(cx, r, &pointer))
-                .clone();
-            out.push(finding(
-                cx,
+                .or_insert_with(|| candidate(cx, r, &pointer, landings));
+            found.push(Finding {
                 r,
-                &pointer,
-                relative,
+                relative: relative.to_owned(),
+                target: pointer,
                 place,
-                resource.draft,
-                fix,
-            ));
+                draft: resource.draft,
+            });
+        }
+        if found.is_empty() {
+            return;
+        }
+        // A fix moves every subschema that can move (up to a bound); each finding offers the
+        // one that moves its target.
+        let movable: Vec<&Candidate<'_>> = candidates
+            .values()
+            .filter_map(|c| c.as_ref().ok())
+            .collect();
+        let hoisted = hoist_all(cx, &movable);
+        for f in &found {
+            // The fix that moves the target, or the subschema that holds it.
+            let theirs = hoisted
+                .iter()
+                .find(|(_, moved)| moved.iter().any(|(old, _)| is_within(&f.relative, old)));
+            let fix = match (&candidates[&f.target], theirs) {
+                (Err(refusal), _) => Err(*refusal),
+                (Ok(_), None) => Err(Refusal::Unrewritable),
+                (Ok(_), Some((fix, moved))) => Ok(titled(fix, moved, &f.relative)),
+            };
+            out.push(finding(cx, f, fix));
         }
     }
 }
 
-fn finding(
-    cx: &UnitContext<'_>,
-    r: &RefEntry,
-    target: &str,
-    relative: &str,
-    place: Place,
-    draft: Draft,
-    fix: Result<crate::diagnostic::fix::Fix, Refusal>,
-) -> Diagnostic {
-    let word = container_word(draft);
-    let (message, label, class) = match place {
+/// The fix, titled for the finding whose target is at `relative`.
+fn titled(fix: &Fix, moved: &[(String, String)], relative: &str) -> Fix {
+    let what = match moved.iter().find(|(old, _)| is_within(relative, old)) {
+        Some((old, new)) if old == relative => format!(
+            "Move `#{}` to `#{}`",
+            encode_fragment(old),
+            encode_fragment(new)
+        ),
+        Some((old, new)) => format!(
+            "Move `#{}`, which holds the target, to `#{}`",
+            encode_fragment(old),
+            encode_fragment(new)
+        ),
+        None => "Move the subschemas".to_owned(),
+    };
+    let title = match moved.len() {
+        0 | 1 => format!("{what} and point the `$ref`s there"),
+        2 => format!("{what} and point the `$ref`s there (and move 1 other subschema likewise)"),
+        n => format!(
+            "{what} and point the `$ref`s there (and move {} other subschemas likewise)",
+            n - 1
+        ),
+    };
+    Fix {
+        title,
+        ..fix.clone()
+    }
+}
+
+fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> Diagnostic {
+    let r = f.r;
+    // The container the schema keeps its definitions in, or will once fixed.
+    let word = cx
+        .root
+        .pointer(&cx.unit.pointer)
+        .map_or("$defs", |unit| container_for(f.draft, unit));
+    let (message, label, class) = match f.place {
         Place::Outside => (
             format!("`{}` `{}` points outside `{word}`", r.keyword, r.raw),
             format!("not the root (`#`) or a `{word}` entry"),
             "SL305/outside-defs",
         ),
         Place::InsideEntry => {
-            let mut tokens = relative.split('/').skip(1);
+            let mut tokens = f.relative.split('/').skip(1);
             let container = tokens.next().unwrap_or(word);
             let entry = unescape_pointer_token(tokens.next().unwrap_or_default());
             (
@@ -135,30 +185,25 @@ fn finding(
         .note(NOTE)
         .class(class)
         .pointer(r.pointer(cx.root));
-    if let Some(span) = cx
-        .root
-        .pointer(target)
-        .map(|n| target_span(cx.root, target, n))
-    {
-        diagnostic = diagnostic.related(cx.file.id, span, "the subschema it points at");
+    if let Some(node) = cx.root.pointer(&f.target) {
+        diagnostic = diagnostic.related(
+            cx.file.id,
+            target_span(cx.root, &f.target, node),
+            "the subschema it points at",
+        );
     }
+    let container = word;
     match fix {
         Ok(fix) => diagnostic
             .help(format!(
-                "Move the subschema into the root's `{word}` and point the references at it"
+                "Move the subschema into the root's `{container}` and point the references at it"
             ))
             .fix(fix),
-        Err(refusal) => {
-            let container = cx
-                .root
-                .pointer(&cx.unit.pointer)
-                .map_or(word, |unit| container_for(draft, unit));
-            diagnostic.help(format!(
-                "Move the subschema into the root's `{container}` and reference it as \
+        Err(refusal) => diagnostic.help(format!(
+            "Move the subschema into the root's `{container}` and reference it as \
                  `#/{container}/<name>`; not done automatically: {}",
-                refusal.reason(container)
-            ))
-        }
+            refusal.reason(container)
+        )),
     }
 }
 
