@@ -8,15 +8,15 @@
 //! - An invalid root `$id` is removed; references to it from other files become the file's
 //!   relative path, with the same fragment.
 
-use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
+use super::relocate::{encode_fragment, Destination};
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::index::{IdEntry, RefEntry, Resource, RunIndex};
 use crate::rules::RunView;
 use crate::schema::dialect::Draft;
-use crate::syntax::document::{escape_pointer_token, Member, Node};
+use crate::syntax::document::{Member, Node};
 use crate::syntax::literal::literal;
 use crate::syntax::source::Span;
 use crate::syntax::uri::strip_fragment;
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// The span that deletes member `i` of `members` (with the comma and space that separate it).
@@ -30,82 +30,6 @@ pub(crate) fn delete_member(members: &[Member], i: usize, object: &Node) -> Span
         // The only member: keep the braces, drop what is between them.
         Span::new(object.span.start + 1, object.span.end - 1)
     }
-}
-
-/// Characters a URI fragment may hold as they are (RFC 3986 `pchar` plus `/` and `?`).
-fn encode_fragment(pointer: &str) -> String {
-    let mut out = String::new();
-    for ch in pointer.chars() {
-        if ch.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/?".contains(ch) {
-            out.push(ch);
-        } else {
-            let mut buf = [0; 4];
-            for b in ch.encode_utf8(&mut buf).bytes() {
-                let _ = write!(out, "%{b:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// A `$defs` key for an id: its characters outside `[A-Za-z0-9_.-]` become `_`, without the
-/// `_`s that would lead or trail.
-fn key_for(id: &str) -> String {
-    let key = crate::schema::defs::key_chars(id);
-    match key.trim_matches('_') {
-        "" => "schema".to_owned(),
-        trimmed => trimmed.to_owned(),
-    }
-}
-
-/// How a file indents: the unit (tab or spaces) and the line ending.
-struct Style {
-    unit: String,
-    newline: &'static str,
-}
-
-fn style_of(text: &str) -> Style {
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let unit = text
-        .lines()
-        .map(|l| &l[..l.len() - l.trim_start_matches([' ', '\t']).len()])
-        .find(|ws| !ws.is_empty())
-        .map_or_else(
-            || "  ".to_owned(),
-            |ws| {
-                if ws.starts_with('\t') {
-                    "\t".to_owned()
-                } else {
-                    ws.to_owned()
-                }
-            },
-        );
-    Style { unit, newline }
-}
-
-/// The whitespace that starts the line holding `offset`.
-fn line_indent(text: &str, offset: usize) -> &str {
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let line = &text[start..];
-    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
-}
-
-/// Re-indents `moved` (whose continuation lines start with `old`) so they start with `new`.
-fn reindent(moved: &str, old: &str, new: &str) -> String {
-    let mut out = String::with_capacity(moved.len());
-    for (i, line) in moved.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-            out.push_str(new);
-            out.push_str(
-                line.strip_prefix(old)
-                    .unwrap_or(line.trim_start_matches([' ', '\t'])),
-            );
-        } else {
-            out.push_str(line);
-        }
-    }
-    out
 }
 
 /// The relative path from the folder of `from` to `to`, with `/` separators.
@@ -212,7 +136,7 @@ impl Site<'_> {
 
 /// Whether any subschema below `node` uses dynamic scope, which depends on where resources
 /// begin: dissolving one could change what `$dynamicRef`/`$recursiveRef` resolve to.
-fn uses_dynamic_scope(node: &Node) -> bool {
+pub(crate) fn uses_dynamic_scope(node: &Node) -> bool {
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         if let Some(members) = n.as_object() {
@@ -356,118 +280,32 @@ pub fn defs_fix(view: &RunView<'_>, resource: usize) -> Option<Fix> {
 /// `$ref`, the moved text loses the `$id` and follows the file's style. Returns the new pointer
 /// (from the unit root) and the edits.
 fn move_to_defs(site: &Site<'_>) -> Option<(String, Vec<Edit>)> {
-    let (file, node, text) = (site.res.file, site.node, site.text);
-    let container = if site.res.draft >= Draft::Draft201909 {
-        "$defs"
-    } else {
-        "definitions"
-    };
-    let existing = site.unit_node.get(container);
-    let key = crate::schema::defs::safe_key(&key_for(&site.id.raw), existing);
-    let new_pointer = format!("/{container}/{}", escape_pointer_token(&key));
-    // References inside the moved text are edited in it; the others in place.
-    let mut inner = vec![Edit {
+    let (file, node) = (site.res.file, site.node);
+    let dest = Destination {
         file,
-        span: shift(
-            delete_member(site.members, site.id_index, node),
-            node.span.start,
-        ),
-        content: String::new(),
-    }];
+        text: site.text,
+        unit_node: site.unit_node,
+        container: if site.res.draft >= Draft::Draft201909 {
+            "$defs"
+        } else {
+            "definitions"
+        },
+    };
+    let key = dest.key_for(&site.id.raw, &[]);
+    let new_pointer = dest.pointer(&key);
+    // References inside the moved text are edited in it; the others in place.
+    let mut inner = vec![site.delete_id()];
     let mut edits = Vec::new();
     for r in &site.refs {
-        let mut edit = site.retarget(r, &new_pointer)?;
+        let edit = site.retarget(r, &new_pointer)?;
         if r.file == file && r.span.start >= node.span.start && r.span.end <= node.span.end {
-            edit.span = shift(r.span, node.span.start);
             inner.push(edit);
         } else {
             edits.push(edit);
         }
     }
-    let moved = apply_edits(
-        &text[node.span.start..node.span.end],
-        &inner.iter().collect::<Vec<_>>(),
-    )
-    .ok()?;
-    edits.push(Edit {
-        file,
-        span: node.span,
-        content: format!(
-            "{{\"$ref\": {}}}",
-            literal(&format!("#{}", encode_fragment(&new_pointer)))
-        ),
-    });
-    edits.push(insertion(site, container, existing, &key, &moved)?);
+    edits.extend(dest.move_edits(node, &key, &inner)?);
     Some((new_pointer, edits))
-}
-
-/// The edit that adds `"key": moved` to the root's `container`, creating it if needed, in the
-/// file's own style (its indent unit and line ending, or one line for a one-line schema).
-fn insertion(
-    site: &Site<'_>,
-    container: &str,
-    existing: Option<&Node>,
-    key: &str,
-    moved: &str,
-) -> Option<Edit> {
-    let (text, unit_node) = (site.text, site.unit_node);
-    let style = style_of(text);
-    let inline = !text[unit_node.span.start..unit_node.span.end].contains('\n');
-    let member_indent = unit_node
-        .as_object()?
-        .first()
-        .map_or_else(String::new, |m| {
-            line_indent(text, m.key_span.start).to_owned()
-        });
-    let entry_indent = format!("{member_indent}{}", style.unit);
-    // Continuation lines of the moved text are indented relative to the line it started on.
-    let moved = if inline {
-        moved.replace(['\r', '\n'], "")
-    } else {
-        reindent(
-            moved,
-            line_indent(text, site.node.span.start),
-            &entry_indent,
-        )
-    };
-    let (nl, sp, mi, ei) = if inline {
-        ("", " ", "", "")
-    } else {
-        (
-            style.newline,
-            "",
-            member_indent.as_str(),
-            entry_indent.as_str(),
-        )
-    };
-    let entry = format!("{}: {moved}", literal(key));
-    let (at, content) = match existing.and_then(Node::as_object) {
-        Some(entries) if !entries.is_empty() => (
-            entries[entries.len() - 1].value.span.end,
-            format!(",{nl}{sp}{ei}{entry}"),
-        ),
-        // An empty container: `{}` becomes `{<entry>}`, on lines of its own.
-        Some(_) => (existing?.span.start + 1, format!("{nl}{ei}{entry}{nl}{mi}")),
-        None => {
-            let last = unit_node.as_object()?.last()?;
-            (
-                last.value.span.end,
-                format!(
-                    ",{nl}{sp}{mi}{}: {{{nl}{ei}{entry}{nl}{mi}}}",
-                    literal(container)
-                ),
-            )
-        }
-    };
-    Some(Edit {
-        file: site.res.file,
-        span: Span::new(at, at),
-        content,
-    })
-}
-
-fn shift(span: Span, by: usize) -> Span {
-    Span::new(span.start - by, span.end - by)
 }
 
 /// `Some(key)` when `relative` is a direct entry of the root's `$defs` or `definitions`.
@@ -484,19 +322,6 @@ mod tests {
 
     #[test]
     fn helpers() {
-        assert_eq!(key_for("my_tool:output"), "my_tool_output");
-        assert_eq!(key_for("urn:x y"), "urn_x_y");
-        assert_eq!(encode_fragment("/$defs/a b"), "/$defs/a%20b");
-        assert_eq!(
-            reindent("{\n      \"a\": 1\n    }", "    ", "    "),
-            "{\n      \"a\": 1\n    }"
-        );
-        assert_eq!(
-            reindent("{\n\t\t\"a\": 1\n\t}", "\t", "\t\t"),
-            "{\n\t\t\t\"a\": 1\n\t\t}"
-        );
-        assert_eq!(style_of("{\r\n\t\"a\": 1\r\n}").newline, "\r\n");
-        assert_eq!(style_of("{\n    \"a\": 1\n}").unit, "    ");
         assert_eq!(
             relative_path(Path::new("/s/b.json"), Path::new("/s/d/a.json")).as_deref(),
             Some("d/a.json")

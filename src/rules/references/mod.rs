@@ -6,3 +6,4 @@ pub(super) mod sl301_invalid_ref_uri;
 pub(super) mod sl302_unresolved_ref;
 pub(super) mod sl303_remote_ref;
 pub(super) mod sl304_defs_key_needs_escaping;
+pub(super) mod sl305_ref_outside_defs;
