@@ -114,6 +114,44 @@ fn largest_first(inputs: &[Input]) -> Vec<usize> {
     order
 }
 
+/// A file read, parsed and indexed by the streaming pass, with what it tells of the project.
+struct Streamed {
+    file: LintedFile,
+    part: Option<RunIndex>,
+    needles: Needles,
+}
+
+/// Reads, parses and indexes one file; lints it at once when it settles alone, and keeps or
+/// lets go of its tree within `budget`.
+fn stream_one(
+    id: FileId,
+    input: Input,
+    settings: &Settings,
+    budget: usize,
+    used: &std::sync::atomic::AtomicUsize,
+) -> Streamed {
+    let mut file = load_input(id, input);
+    let mut needles = Needles::default();
+    if let (true, Some(tree)) = (settings.project_root.is_some(), &file.root) {
+        needles.add(file.file.path.as_deref(), tree);
+    }
+    let part = index_part(&file, settings);
+    if part
+        .as_ref()
+        .is_some_and(|p| settles_alone(&file, p, settings))
+    {
+        file.settled = true;
+        keep_or_release(&mut file, 0, used);
+    } else {
+        keep_or_release(&mut file, budget, used);
+    }
+    Streamed {
+        file,
+        part,
+        needles,
+    }
+}
+
 /// Lints everything `paths` names: streaming within the memory budget, or every file kept.
 pub(super) fn run_in_pool(
     paths: &[PathBuf],
@@ -171,43 +209,25 @@ pub(super) fn run_in_pool(
     // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
     // the others are read again when linted, one at a time per thread.
     let used = std::sync::atomic::AtomicUsize::new(0);
-    let with_context = settings.project_root.is_some();
     let order = largest_first(&inputs);
     let mut slots: Vec<Option<Input>> = inputs.into_iter().map(Some).collect();
     let jobs: Vec<(usize, Input)> = order
         .into_iter()
         .filter_map(|i| Some((i, slots[i].take()?)))
         .collect();
-    let mut loaded: Vec<(usize, (LintedFile, Option<RunIndex>, Needles))> = jobs
+    let mut loaded: Vec<Streamed> = jobs
         .into_par_iter()
         .with_max_len(1)
-        .map(|(i, input)| {
-            let mut file = load_input(FileId(i), input);
-            let mut needles = Needles::default();
-            if let (true, Some(tree)) = (with_context, &file.root) {
-                needles.add(file.file.path.as_deref(), tree);
-            }
-            let part = index_part(&file, settings);
-            if part
-                .as_ref()
-                .is_some_and(|p| settles_alone(&file, p, settings))
-            {
-                file.settled = true;
-                keep_or_release(&mut file, 0, &used);
-            } else {
-                keep_or_release(&mut file, budget, &used);
-            }
-            (i, (file, part, needles))
-        })
+        .map(|(i, input)| stream_one(FileId(i), input, settings, budget, &used))
         .collect();
-    loaded.sort_unstable_by_key(|(i, _)| *i);
+    loaded.sort_unstable_by_key(|s| s.file.file.id.0);
     let mut files = Vec::with_capacity(loaded.len());
     let mut parts = Vec::with_capacity(loaded.len());
     let mut needles = Needles::default();
-    for (_, (file, part, n)) in loaded {
-        files.push(file);
-        parts.push(part);
-        needles.merge(n);
+    for s in loaded {
+        files.push(s.file);
+        parts.push(s.part);
+        needles.merge(s.needles);
     }
     if let Some(root) = &settings.project_root {
         // Context files are indexed, never linted: their trees are let go at once.
