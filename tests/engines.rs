@@ -10,7 +10,8 @@
 //! - each rule doc lists every class of its rule, with exactly the clients measured;
 //! - each listing case of `testdata/engines/listings/` (a `tools/list` result the SDK clients
 //!   themselves read) is reported with its class, and the findings on it claim that a client
-//!   loses the listing or the tool exactly where the client did.
+//!   loses the listing, or the tool, exactly where the client did;
+//! - the clients read a key given twice as SL101's note says (the listing cases served raw).
 
 use schema_lint::diagnostic::breaks::{self, Client};
 use schema_lint::diagnostic::{Diagnostic, Severity};
@@ -47,9 +48,18 @@ fn lint(schema: &Value, before: &[Value], settings: &Settings) -> Vec<Diagnostic
 }
 
 fn lint_document(document: &Value, settings: &Settings) -> Vec<Diagnostic> {
-    let text = serde_json::to_string_pretty(document).unwrap();
-    let file = SourceFile::new(FileId(0), "case.json".into(), None, &text, true);
+    lint_text(&serde_json::to_string_pretty(document).unwrap(), settings)
+}
+
+fn lint_text(text: &str, settings: &Settings) -> Vec<Diagnostic> {
+    let file = SourceFile::new(FileId(0), "case.json".into(), None, text, true);
     lint_source(file, settings, true).diagnostics
+}
+
+/// The text a listing case serves raw (`"raw": "raw/x.txt"`, beside the case), if any.
+fn raw_text(case: &Value) -> Option<String> {
+    let path = data().join("listings").join(case["raw"].as_str()?);
+    Some(std::fs::read_to_string(path).unwrap())
 }
 
 /// The settings a case names: its `target`, if any.
@@ -63,11 +73,12 @@ fn settings_of(case: &Value) -> Settings {
     }
 }
 
-/// The files of a folder of `testdata/engines/`, each named by its stem, sorted.
+/// The `.json` files of a folder of `testdata/engines/`, each named by its stem, sorted.
 fn case_files(folder: &str) -> Vec<(String, Value)> {
     let mut paths: Vec<_> = std::fs::read_dir(data().join(folder))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
         .collect();
     paths.sort();
     paths
@@ -130,22 +141,26 @@ fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
     let cases = case_files("listings");
     assert!(cases.len() >= 15, "only {} listing cases", cases.len());
     for (name, case) in cases {
-        let found = lint_document(&case["listing"], &settings_of(&case));
+        let found = match raw_text(&case) {
+            Some(text) => lint_text(&text, &settings_of(&case)),
+            None => lint_document(&case["listing"], &settings_of(&case)),
+        };
         if let Some(class) = case["class"].as_str() {
             problems.extend(reported(&name, class, &found));
         }
         let row = &observed[format!("listing/{name}")];
         assert!(row.is_object(), "listing/{name} is not in observed.json");
-        let failed: BTreeSet<&str> = Client::ALL
+        // Which client lost what: the whole listing, or the tool.
+        let failed: BTreeSet<(&str, &str)> = Client::ALL
             .iter()
             .map(|c| c.name())
-            .filter(|c| row[c]["effect"].as_str().is_some_and(lost))
+            .filter_map(|c| Some((c, row[c]["effect"].as_str().filter(|e| lost(e))?)))
             .collect();
-        let claimed: BTreeSet<&str> = found
+        let claimed: BTreeSet<(&str, &str)> = found
             .iter()
             .flat_map(|d| d.breaks.iter())
             .filter(|b| lost(b.effect.name()))
-            .map(|b| b.client.name())
+            .map(|b| (b.client.name(), b.effect.name()))
             .collect();
         if failed != claimed {
             problems.push(format!(
@@ -303,4 +318,39 @@ fn the_docs_claim_what_was_measured() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// SL101's note says which value of a key given twice the clients read: the last, as `serde_json`
+/// does (which is what the `jsonschema` crate is given). Each listing case served raw holds keys
+/// twice; every SDK client must have read each output schema as `serde_json` reads it.
+#[test]
+fn the_clients_read_the_last_of_a_key_given_twice() {
+    let twice: Value = serde_json::from_str(r#"{"a": 1, "a": 2}"#).unwrap();
+    assert_eq!(twice, json!({"a": 2}), "serde_json keeps the last value");
+    let observed = observed();
+    let mut checked = 0;
+    for (name, case) in case_files("listings") {
+        let Some(text) = raw_text(&case) else {
+            continue;
+        };
+        let found = lint_text(&text, &settings_of(&case));
+        assert!(
+            found.iter().any(|d| d.rule.code == "SL101"),
+            "listing/{name}: served raw, but holds no key twice"
+        );
+        let listing: Value = serde_json::from_str(&text).unwrap();
+        let row = &observed[format!("listing/{name}")];
+        for client in ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format"] {
+            for tool in listing["tools"].as_array().unwrap() {
+                let tool_name = tool["name"].as_str().unwrap();
+                let read = &row[client]["read"][tool_name];
+                assert_eq!(
+                    read, &tool["outputSchema"],
+                    "listing/{name}: {client} read `{tool_name}`'s output schema as {read}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 8, "only {checked} output schemas read raw");
 }

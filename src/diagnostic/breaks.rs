@@ -11,7 +11,9 @@
 //! Most classes are measured on the clients' schema engines (can they compile the schema, do
 //! they give the right verdicts); the listing cases of the tier run whole `tools/list` results
 //! through the SDK clients themselves, with the effects [`Effect::LosesToolList`] and
-//! [`Effect::LosesTool`].
+//! [`Effect::LosesTool`]. A class can hold both for one client: its engine cannot compile the
+//! schema, and the listing case shows what that costs the client's user (every tool of the
+//! server, or this one), which the note then says.
 
 use super::Severity;
 use serde::Serialize;
@@ -65,20 +67,6 @@ impl Client {
     #[must_use]
     pub fn is_default(self) -> bool {
         matches!(self, Client::TsSdkV1 | Client::TsSdkV2 | Client::PythonSdk)
-    }
-
-    /// What a schema the client cannot compile or resolve costs its user (measured on the SDKs).
-    fn consequence(self) -> Option<&'static str> {
-        match self {
-            Client::TsSdkV1 => {
-                Some("the TS v1 client's `listTools()` throws and every tool of the server is lost")
-            }
-            Client::TsSdkV2 => Some("the TS v2 client fails this tool"),
-            Client::PythonSdk | Client::PythonSdkFormat => {
-                Some("the Python client fails every call of this tool")
-            }
-            Client::JsonschemaRs => None,
-        }
     }
 }
 
@@ -209,7 +197,9 @@ pub fn severity(breaks: &[Break], strict: bool) -> Option<Severity> {
 }
 
 /// The client note of a finding, written from its breaks only: which clients break and how, in
-/// their own words, and which do not.
+/// their own words, and which do not. A client whose engine fails on the schema and whose SDK
+/// client the listing tier ran has both breaks: what that costs it (the listing, or the tool)
+/// follows the engine's words.
 #[must_use]
 pub fn describe(breaks: &[Break]) -> String {
     let unaffected: Vec<&str> = Client::ALL
@@ -223,45 +213,50 @@ pub fn describe(breaks: &[Break]) -> String {
             unaffected.join(", ")
         );
     }
+    let engine_fails = |c: Client| {
+        breaks
+            .iter()
+            .any(|b| b.client == c && !b.effect.is_listing() && b.effect.is_failure())
+    };
+    // The listing breaks of a client whose engine fails are told as the cost of that failure.
+    let shown: Vec<Break> = breaks
+        .iter()
+        .filter(|b| !(b.effect.is_listing() && engine_fails(b.client)))
+        .copied()
+        .collect();
     let mut parts = Vec::new();
     let mut i = 0;
-    while i < breaks.len() {
+    while i < shown.len() {
         // Clients with the same effect and the same words are named together; clients that
         // lose the listing or the tool, with the words of each.
-        let b = breaks[i];
+        let b = shown[i];
         let mut names = vec![b.client.name()];
         let mut details = vec![b.detail];
         let mut j = i + 1;
-        while j < breaks.len()
-            && breaks[j].effect == b.effect
-            && (breaks[j].detail == b.detail || b.effect.is_listing())
+        while j < shown.len()
+            && shown[j].effect == b.effect
+            && (shown[j].detail == b.detail || b.effect.is_listing())
         {
-            names.push(breaks[j].client.name());
-            if !details.contains(&breaks[j].detail) {
-                details.push(breaks[j].detail);
+            names.push(shown[j].client.name());
+            if !details.contains(&shown[j].detail) {
+                details.push(shown[j].detail);
             }
             j += 1;
         }
-        let who = match names.split_last() {
-            Some((last, rest)) if rest.len() > 1 && b.effect.is_listing() => {
-                format!("{} and {last}", rest.join(", "))
-            }
-            _ => names.join(" and "),
-        };
-        let mut part = format!("{who} {}", b.effect.words());
+        let mut part = format!(
+            "{} {}",
+            listed(&names, b.effect.is_listing()),
+            b.effect.words()
+        );
         details.retain(|d| !d.is_empty());
         if !details.is_empty() {
             // The engine's words on the class's case, which may quote another value.
             let _ = write!(part, " (as in `{}`)", details.join("`; `"));
         }
-        if matches!(b.effect, Effect::CompileError | Effect::UnresolvedReference) {
-            let mut consequences: Vec<&str> = breaks[i..j]
-                .iter()
-                .filter_map(|b| b.client.consequence())
-                .collect();
-            consequences.dedup();
-            if !consequences.is_empty() {
-                let _ = write!(part, ": {}", consequences.join(", "));
+        if !b.effect.is_listing() && b.effect.is_failure() {
+            let costs = costs(breaks, &shown[i..j]);
+            if !costs.is_empty() {
+                let _ = write!(part, ": {costs}");
             }
         }
         parts.push(part);
@@ -275,6 +270,50 @@ pub fn describe(breaks: &[Break]) -> String {
         let _ = write!(text, "; {} not affected", unaffected.join(", "));
     }
     text
+}
+
+/// `a and b`, or with `listing`, `a, b and c`.
+fn listed(names: &[&str], listing: bool) -> String {
+    match names.split_last() {
+        Some((last, rest)) if rest.len() > 1 && listing => {
+            format!("{} and {last}", rest.join(", "))
+        }
+        _ => names.join(" and "),
+    }
+}
+
+/// What the listing tier saw the SDK clients of `group` lose (`ts-sdk-v1 loses every tool of
+/// the server, ts-sdk-v2 loses this tool`), from the listing breaks among `breaks`.
+fn costs(breaks: &[Break], group: &[Break]) -> String {
+    [Effect::LosesToolList, Effect::LosesTool]
+        .into_iter()
+        .filter_map(|effect| {
+            let names: Vec<&str> = group
+                .iter()
+                .filter(|g| {
+                    breaks
+                        .iter()
+                        .any(|b| b.client == g.client && b.effect == effect)
+                })
+                .map(|g| g.client.name())
+                .collect();
+            let what = match effect {
+                Effect::LosesToolList => "every tool of the server",
+                _ => "this tool",
+            };
+            // The group's clients, all of them: `it` or `each`.
+            let (who, verb) = if names.len() < group.len() {
+                let verb = if names.len() == 1 { "loses" } else { "lose" };
+                (listed(&names, false), verb)
+            } else if names.len() == 1 {
+                ("it".to_owned(), "loses")
+            } else {
+                ("each".to_owned(), "loses")
+            };
+            (!names.is_empty()).then(|| format!("{who} {verb} {what}"))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -315,25 +354,67 @@ mod tests {
 
     #[test]
     fn describes_only_what_breaks() {
-        let breaks = [
-            Break {
-                client: Client::TsSdkV1,
-                effect: Effect::CompileError,
-                detail: "URI scheme is malformed.",
-            },
-            Break {
-                client: Client::TsSdkV2,
-                effect: Effect::CompileError,
-                detail: "URI scheme is malformed.",
-            },
+        let b = |client, effect, detail| Break {
+            client,
+            effect,
+            detail,
+        };
+        let malformed = "URI scheme is malformed.";
+        let engines = [
+            b(Client::TsSdkV1, Effect::CompileError, malformed),
+            b(Client::TsSdkV2, Effect::CompileError, malformed),
         ];
         assert_eq!(
-            describe(&breaks),
+            describe(&engines),
             "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
-             (as in `URI scheme is malformed.`): the TS v1 client's `listTools()` throws and every tool of \
-             the server is lost, the TS v2 client fails this tool; python-sdk, python-sdk+format, \
-             jsonschema-rs not affected"
+             (as in `URI scheme is malformed.`); python-sdk, python-sdk+format, jsonschema-rs not \
+             affected"
         );
+        // With the listing tier: what the failure costs each SDK client.
+        let measured = [
+            b(Client::TsSdkV1, Effect::CompileError, malformed),
+            b(Client::TsSdkV1, Effect::LosesToolList, malformed),
+            b(Client::TsSdkV2, Effect::CompileError, malformed),
+            b(Client::TsSdkV2, Effect::LosesTool, malformed),
+            b(
+                Client::PythonSdkFormat,
+                Effect::CompileError,
+                "not a 'uri-reference'",
+            ),
+            b(
+                Client::PythonSdkFormat,
+                Effect::LosesTool,
+                "Invalid schema for tool report",
+            ),
+            b(
+                Client::JsonschemaRs,
+                Effect::CompileError,
+                "Invalid URI reference",
+            ),
+        ];
+        assert_eq!(
+            describe(&measured),
+            "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
+             (as in `URI scheme is malformed.`): ts-sdk-v1 loses every tool of the server, ts-sdk-v2 \
+             loses this tool; python-sdk+format cannot compile it (as in `not a 'uri-reference'`): \
+             it loses this tool; jsonschema-rs cannot compile it (as in `Invalid URI reference`); \
+             python-sdk not affected"
+        );
+        let both = [
+            b(
+                Client::TsSdkV1,
+                Effect::UnresolvedReference,
+                "can't resolve",
+            ),
+            b(Client::TsSdkV1, Effect::LosesTool, ""),
+            b(
+                Client::TsSdkV2,
+                Effect::UnresolvedReference,
+                "can't resolve",
+            ),
+            b(Client::TsSdkV2, Effect::LosesTool, ""),
+        ];
+        assert!(describe(&both).contains("(as in `can't resolve`): each loses this tool;"));
         assert!(describe(&[]).contains("none breaks"));
     }
 

@@ -65,9 +65,11 @@ fn visit<'a>(
                             .related(cx.file.id, members[j].key_span, "first defined here")
                             .help("Keep one of the two members and delete the other")
                             .note(
-                                "JSON leaves duplicate keys undefined: serde_json, Ajv and Python keep the last \
-                                 value, other tools the first, so readers of this schema disagree on what it says",
+                                "JSON leaves duplicate keys undefined. The MCP SDK clients read the last value \
+                                 (measured on a `tools/list` served with keys twice), as serde_json does; a reader \
+                                 who takes the first reads another schema than the clients",
                             )
+                            .class("SL101/duplicate-key")
                             .pointer(pointer_of(path, &member.key)),
                     );
                 }

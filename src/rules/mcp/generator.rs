@@ -2,7 +2,8 @@
 //! what to change in the server's code rather than in the JSON it never edits by hand.
 //!
 //! The signs are those the generators leave on every schema they write (measured on the Python
-//! SDK and the TypeScript SDK servers, see MCP.md; schemars from its documented output):
+//! SDK and the TypeScript SDK servers, see MCP.md; schemars from its documented output, its enums
+//! checked with schemars 1.2.3):
 //! - Pydantic (the Python SDK, FastMCP): a `title` on every property, the field name in title
 //!   case (`"at"` -> `"At"`, `"wind_speed"` -> `"Wind Speed"`), `<fn>Output` wrappers, models in
 //!   `$defs`, optional fields as `anyOf [..., {"type": "null"}]`; never a `$schema`;
@@ -226,6 +227,19 @@ mod tests {
         assert_eq!(detected(reading), Some(Generator::Schemars));
         let nullable = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Note", "type": "object", "properties": {"text": {"type": ["string", "null"]}}}"#;
         assert_eq!(detected(nullable), Some(Generator::Schemars));
+    }
+
+    #[test]
+    fn typeless_roots_as_the_generators_write_them() {
+        // `model_json_schema()` of a recursive model (Pydantic 2.14.4).
+        let recursive = r##"{"$defs": {"Node": {"properties": {"name": {"title": "Name", "type": "string"}, "children": {"default": [], "items": {"$ref": "#/$defs/Node"}, "title": "Children", "type": "array"}}, "required": ["name"], "title": "Node", "type": "object"}}, "$ref": "#/$defs/Node"}"##;
+        assert_eq!(detected(recursive), Some(Generator::Pydantic));
+        // zod 4.6.7, `z.toJSONSchema(z.object({...}).meta({ id: "Report" }))` (2020-12).
+        let meta_id = r##"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": "#/$defs/Report", "$defs": {"Report": {"type": "object", "properties": {"region": {"type": "string"}}, "required": ["region"], "additionalProperties": false}}}"##;
+        assert_eq!(detected(meta_id), Some(Generator::Zod));
+        // schemars 1.2.3, `schema_for!` of an untagged Rust enum of two structs.
+        let untagged = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Untagged", "anyOf": [{"type": "object", "properties": {"radius": {"type": "number", "format": "double"}}, "required": ["radius"]}, {"type": "object", "properties": {"side": {"type": "number", "format": "double"}}, "required": ["side"]}]}"#;
+        assert_eq!(detected(untagged), Some(Generator::Schemars));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! SL501 output-root-not-object: an output schema whose root is not `"type": "object"`, which
 //! MCP requires through 2025-11-25.
 
+use super::generator::{self, Generator};
 use super::shape as mcp;
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::meta::SL501 as META;
@@ -119,13 +120,47 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
     let fix = proven
         .or(keyword)
         .and_then(|(reason, a)| Some((reason, mcp::add_object_type(cx, root, members, a)?)));
+    let help = match &fix {
+        Some((reason, _)) => {
+            format!("The root is meant to be an object ({reason}): add `\"type\": \"object\"`")
+        }
+        None => WRAP_HELP.to_owned(),
+    };
+    let help = match in_code(cx, root) {
+        Some(there) => format!("{help}. {there}"),
+        None => help,
+    };
     match fix {
-        Some((reason, fix)) => diagnostic
-            .help(format!(
-                "The root is meant to be an object ({reason}): add `\"type\": \"object\"`"
-            ))
-            .fix(fix),
-        None => diagnostic.help(WRAP_HELP),
+        Some((_, fix)) => diagnostic.help(help).fix(fix),
+        None => diagnostic.help(help),
+    }
+}
+
+/// Where a typeless root comes from in the server's code, when the schema shows the generator
+/// that wrote it (see [`generator`]), and what to change there; the JSON is regenerated from it.
+/// Checked with zod 4.6.7 and the TS v1 server 1.32.2, Pydantic 2.14.4 and the `mcp` 2.3.0
+/// server, schemars 1.
+fn in_code(cx: &UnitContext<'_>, root: &Node) -> Option<&'static str> {
+    let by_ref = root.get("$ref").is_some();
+    let union = root.get("oneOf").is_some() || root.get("anyOf").is_some();
+    match generator::detect(cx.subschemas)? {
+        // `z.toJSONSchema` moves a root with an `id` into `definitions`/`$defs` and refers to it.
+        Generator::Zod if by_ref => Some(
+            "zod writes this root `$ref` for an output schema declared with `.meta({ id })`: \
+             drop the `id` (`.meta({ title })` keeps a name); the TS v2 server adds the type to \
+             such a root itself, the TS v1 server does not",
+        ),
+        // `model_json_schema()` of a recursive model is `{"$defs": {...}, "$ref": ...}`.
+        Generator::Pydantic if by_ref => Some(
+            "Pydantic writes a recursive model as a root `$ref`: the `mcp` 2.3.0 server writes \
+             it inline, with the type; with a server that passes it on as it is, return a model \
+             that holds the recursive one as a field",
+        ),
+        Generator::Schemars if union => Some(
+            "schemars writes a Rust enum as a root `oneOf`/`anyOf` without `type`: add it on the \
+             enum, `#[schemars(extend(\"type\" = \"object\"))]`, when every variant is an object",
+        ),
+        _ => None,
     }
 }
 

@@ -25,9 +25,16 @@ rejected). For `jsonschema-rs`, which is no MCP client, the crate compiles each 
 schema and validates each call's `structuredContent` (`listing-schemas` makes those schema
 cases), judged like any schema case.
 
+A listing case may be served as raw text (`"raw": "raw/x.txt"`, a file beside it, such as one
+with a key twice): the peers then hand the clients the bytes as their own transport parses them,
+`listing` being Python's reading of it (what the crate is given), and a client's result records
+the output schemas it read (`read`).
+
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
 `{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the
-first case of the class, in name order. Only the hand-written cases (those with a `class`)
+first case of the class, in name order. A client may have two entries: one for what its engine
+does with the schema (from the schema cases, or the crate's row of a listing case) and one for
+what the SDK client does with a listing (`loses-tool-list`, `loses-tool`). Only the hand-written cases (those with a `class`)
 count; the rule docs' examples are observed, not classified. A class whose cases break nothing
 maps to `[]`: the rules stay silent on it, or say that no client breaks.
 
@@ -100,19 +107,28 @@ def observed(cases_path, listings_path, result_paths):
     dump(out)
 
 
+LISTING_EFFECTS = ("loses-tool-list", "loses-tool")
+
+
 def breaks(cases_path, listings_path, observed_path):
-    cases = load(cases_path) + load(listings_path)
     seen = load(observed_path)
     classes = {}
-    for case in sorted(cases, key=lambda c: c["name"]):
-        if "class" not in case:
-            continue
-        entries = classes.setdefault(case["class"], {})
-        for engine in ENGINES:
-            row = seen[case["name"]][engine]
-            if "effect" in row and engine not in entries:
-                entries[engine] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
-    dump({k: [v[e] for e in ENGINES if e in v] for k, v in sorted(classes.items())})
+    # The schema cases first, then the listing cases: a client has at most one entry of an engine
+    # effect (the first case's: a schema case's where there is one) and one of a listing effect.
+    for cases in (load(cases_path), load(listings_path)):
+        for case in sorted(cases, key=lambda c: c["name"]):
+            if "class" not in case:
+                continue
+            entries = classes.setdefault(case["class"], {})
+            for engine in ENGINES:
+                row = seen[case["name"]][engine]
+                if "effect" not in row:
+                    continue
+                key = (engine, row["effect"] in LISTING_EFFECTS)
+                if key not in entries:
+                    entries[key] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
+    dump({k: [v[(e, listing)] for e in ENGINES for listing in (False, True) if (e, listing) in v]
+          for k, v in sorted(classes.items())})
 
 
 def listings(folder):
@@ -121,6 +137,10 @@ def listings(folder):
     for path in sorted(pathlib.Path(folder).glob("*.json")):
         case = load(path)
         case["name"] = f"listing/{path.stem}"
+        if "raw" in case:
+            # The result as the peer serves it, byte for byte; `listing` is Python's reading.
+            case["raw"] = (path.parent / case["raw"]).read_text(encoding="utf-8")
+            case["listing"] = json.loads(case["raw"])
         out.append(case)
     return out
 

@@ -7,10 +7,14 @@ the case's listing verbatim, and `tools/call` of a case's call with its `structu
 the same value as text). The client runs `list_tools()`, then `call_tool()` for each call of the
 case whose tool the listing kept (the client validates `structuredContent` there).
 
+A case with `raw` (the listing as text, such as one with a key twice) is served as the bytes of a
+JSON-RPC line, parsed by the stdio transport's own `_parse_line` (pydantic's `validate_json`); its
+result then also records the output schema of each tool as the client read it (`read`).
+
 Usage: python python_client.py CLIENT LISTINGS.json > RESULTS.json
 LISTINGS.json: [{name, listing: {tools: [...]}, calls?: [{tool, structuredContent}]}];
 RESULTS.json: {CLIENT: {case: result}}, a result being {listing: "ok", tools: [names kept],
-calls?: {tool: "ok" | "error: ..."}} or {listing: "error", error}.
+calls?: {tool: "ok" | "error: ..."}, read?: {tool: outputSchema}} or {listing: "error", error}.
 """
 
 import json
@@ -22,6 +26,7 @@ from importlib.metadata import version
 
 import anyio
 from mcp import Client
+from mcp.client.stdio import _parse_line
 from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCResponse
 
@@ -54,6 +59,9 @@ def answer(case, request):
             "capabilities": {"tools": {}},
             "serverInfo": {"name": "listing-peer", "version": "1.0.0"},
         }
+    elif method == "tools/list" and "raw" in case:
+        text = case["raw"].replace("\r\n", " ").replace("\n", " ")
+        return _parse_line(f'{{"jsonrpc":"2.0","id":{json.dumps(request.id)},"result":{text}}}')
     elif method == "tools/list":
         result = case["listing"]
     elif method == "tools/call":
@@ -78,7 +86,8 @@ async def fake_peer(case):
             request = item.message
             if getattr(request, "method", None) is None or getattr(request, "id", None) is None:
                 continue  # notifications
-            await to_client.send(SessionMessage(answer(case, request)))
+            reply = answer(case, request)
+            await to_client.send(reply if isinstance(reply, (SessionMessage, Exception)) else SessionMessage(reply))
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(serve)
@@ -94,6 +103,8 @@ async def run(case):
         except Exception as e:  # noqa: BLE001 - any failure is what the user would see
             return {"listing": "error", "error": message(e)}
         result = {"listing": "ok", "tools": [t.name for t in listed.tools]}
+        if "raw" in case:
+            result["read"] = {t.name: t.output_schema for t in listed.tools}
         calls = [k for k in case.get("calls", []) if k["tool"] in result["tools"]]
         if calls:
             result["calls"] = {}

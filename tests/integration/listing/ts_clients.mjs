@@ -10,14 +10,20 @@
 // value as text). The client then runs `listTools()`, and `callTool()` for each call of the case
 // whose tool the listing kept. Nothing else is between the client and the peer.
 //
+// A case with `raw` (the listing as text, such as one with a key twice) is served as the bytes of
+// a JSON-RPC line, parsed by the client package's own `deserializeMessage`, the function its stdio
+// transport reads each line with (`JSON.parse`, then its message schema); its result then also
+// records the output schema of each tool as the client read it (`read`).
+//
 // Usage: node ts_clients.mjs LISTINGS.json > RESULTS.json
 // LISTINGS.json: [{name, listing: {tools: [...]}, calls?: [{tool, structuredContent}]}];
 // RESULTS.json: {client: {case: result}}, a result being {listing: "ok", tools: [names kept],
-// calls?: {tool: "ok" | "error: ..."}} or {listing: "error", error}.
+// calls?: {tool: "ok" | "error: ..."}, read?: {tool: outputSchema}} or {listing: "error", error}.
 import { readFileSync } from "node:fs";
 
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
-import { Client as ClientV2 } from "@modelcontextprotocol/client";
+import { deserializeMessage as deserializeV1 } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { Client as ClientV2, deserializeMessage as deserializeV2 } from "@modelcontextprotocol/client";
 
 // The versions installed (the lockfile pins them); a package's exports may hide package.json.
 const installed = (name) =>
@@ -34,8 +40,9 @@ const PROTOCOL = "2025-11-25";
 
 /** A peer that answers the client from the case, in the same process. */
 class FakePeer {
-    constructor(c) {
+    constructor(c, deserialize) {
         this.case = c;
+        this.deserialize = deserialize;
     }
 
     async start() {}
@@ -54,6 +61,9 @@ class FakePeer {
                 capabilities: { tools: {} },
                 serverInfo: { name: "listing-peer", version: "1.0.0" },
             });
+        } else if (message.method === "tools/list" && this.case.raw !== undefined) {
+            const line = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${this.case.raw}}`;
+            response = this.deserialize(line.replace(/\r?\n/g, " "));
         } else if (message.method === "tools/list") {
             response = reply(this.case.listing);
         } else if (message.method === "tools/call") {
@@ -105,7 +115,7 @@ async function run(Client, c) {
     console.debug = () => {};
     console.warn = () => {};
     try {
-        await client.connect(new FakePeer(c));
+        await client.connect(new FakePeer(c, Client === ClientV2 ? deserializeV2 : deserializeV1));
         let listed;
         try {
             listed = await client.listTools();
@@ -113,6 +123,9 @@ async function run(Client, c) {
             return { listing: "error", error: message(e) };
         }
         const result = { listing: "ok", tools: listed.tools.map((t) => t.name) };
+        if (c.raw !== undefined) {
+            result.read = Object.fromEntries(listed.tools.map((t) => [t.name, t.outputSchema ?? null]));
+        }
         const calls = (c.calls ?? []).filter((k) => result.tools.includes(k.tool));
         if (calls.length > 0) {
             result.calls = {};
