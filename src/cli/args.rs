@@ -173,7 +173,7 @@ pub struct CheckArgs {
     pub exit_zero: bool,
 
     /// MiB of file text and parsed trees a check keeps between indexing files and linting
-    /// them; files past it, and files over 64 KiB, are read again when linted (`--fix` keeps
+    /// them; files past it, and files over 4 MiB, are read again when linted (`--fix` keeps
     /// every file)
     #[arg(long, value_name = "MIB", default_value_t = crate::settings::DEFAULT_MEMORY_BUDGET_MIB)]
     pub memory_budget: usize,

@@ -31,7 +31,7 @@ impl Rule for PatternNotPortable {
                         span: member.value.span,
                         pointer: format!("{}/pattern", sub.pointer),
                         what: "`pattern`",
-                        fixable: true,
+                        step: None,
                         keys: None,
                     };
                     check(cx, sub.draft, pattern, &place, out);
@@ -50,8 +50,7 @@ impl Rule for PatternNotPortable {
                     keys: Some(format!("{}/patternProperties", sub.pointer)),
                     pointer,
                     what: "the `patternProperties` key",
-                    // Renaming the key would leave a `$ref` into it dangling.
-                    fixable: !referenced(cx.root, &step),
+                    step: Some(step),
                 };
                 check(cx, sub.draft, &member.key, &place, out);
             }
@@ -64,8 +63,10 @@ struct Place {
     span: Span,
     pointer: String,
     what: &'static str,
-    /// Whether its text may change (no `$ref` names a `patternProperties` key through it).
-    fixable: bool,
+    /// For a `patternProperties` key, its pointer suffix (`/patternProperties/<key>`): its
+    /// text may not change when a `$ref` names the key through it (looked up only for a key
+    /// with a finding: it means searching the whole document).
+    step: Option<String>,
     /// For a `patternProperties` key, the pointer of the object that holds it: a fix renames
     /// the key, which moves the subschema under it.
     keys: Option<String>,
@@ -198,7 +199,12 @@ fn check(
             place.span.start + o[finding.range.end],
         )
     });
-    let help = if place.fixable {
+    // Renaming a key would leave a `$ref` into it dangling.
+    let fixable = place
+        .step
+        .as_ref()
+        .is_none_or(|step| !referenced(cx.root, step));
+    let help = if fixable {
         finding.help
     } else {
         format!(
@@ -215,7 +221,7 @@ fn check(
         )
         .class(finding.class)
         .pointer(place.pointer.clone());
-    let offsets = offsets.filter(|_| place.fixable);
+    let offsets = offsets.filter(|_| fixable);
     if let (Some(offsets), Ok(parsed)) = (&offsets, &ecma) {
         if let Some(fix) = unnamed_groups(cx, place, offsets, pattern, parsed, finding.class) {
             diagnostic = diagnostic.fix(fix);
