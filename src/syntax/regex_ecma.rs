@@ -9,6 +9,7 @@
 //! this module must not claim anything about them. A group name used twice is refused, as Node 20
 //! does; later versions accept it in two different alternatives.
 
+use super::regex_cursor::Cursor;
 use std::ops::Range;
 
 /// Why V8 refuses a pattern under the `u` flag.
@@ -106,32 +107,23 @@ fn is_syntax(c: char) -> bool {
     "^$\\.*+?()[]{}|/".contains(c)
 }
 
+impl Cursor for Parser {
+    fn chars(&self) -> &[(usize, char)] {
+        &self.chars
+    }
+
+    fn at(&self) -> usize {
+        self.i
+    }
+
+    fn at_mut(&mut self) -> &mut usize {
+        &mut self.i
+    }
+}
+
 impl Parser {
     fn pos(&self) -> usize {
         self.chars.get(self.i).map_or(self.len, |&(at, _)| at)
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).map(|&(_, c)| c)
-    }
-
-    fn peek_at(&self, n: usize) -> Option<char> {
-        self.chars.get(self.i + n).map(|&(_, c)| c)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        Some(c)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
     }
 
     /// A refusal of the bytes from `start` to the cursor (at least one character).
@@ -413,20 +405,6 @@ impl Parser {
                 return Err(self.err(start, EcmaError::Other, message));
             }
         })
-    }
-
-    fn hex(&mut self, n: usize) -> (u32, usize) {
-        let mut value = 0u32;
-        let mut count = 0;
-        while count < n {
-            let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
-                break;
-            };
-            value = value.saturating_mul(16).saturating_add(d);
-            count += 1;
-            self.i += 1;
-        }
-        (value, count)
     }
 
     /// After `\u`: `HHHH` (a surrogate pair of two such escapes makes one code point) or `{H...}`.

@@ -10,6 +10,7 @@ mod escapes;
 #[cfg(test)]
 mod tests;
 
+use super::regex_cursor::Cursor;
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -118,30 +119,25 @@ struct Parser<'a> {
     global_verbose: bool,
 }
 
+impl Cursor for Parser<'_> {
+    fn chars(&self) -> &[(usize, char)] {
+        &self.chars
+    }
+
+    fn at(&self) -> usize {
+        self.i
+    }
+
+    fn at_mut(&mut self) -> &mut usize {
+        &mut self.i
+    }
+}
+
 impl Parser<'_> {
     fn pos(&self) -> usize {
         self.chars
             .get(self.i)
             .map_or(self.text.len(), |&(at, _)| at)
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.chars.get(self.i).map(|&(_, c)| c)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.i += 1;
-        Some(c)
-    }
-
-    fn eat(&mut self, c: char) -> bool {
-        if self.peek() == Some(c) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
     }
 
     fn err(&self, range: Range<usize>, kind: PyError, message: &str) -> PyRefusal {

@@ -1,6 +1,7 @@
 //! The escapes, classes and inline flags of Python's `re`, a part of [`super`]'s parser.
 
 use super::{Item, Parser, PyError, PyRefusal};
+use crate::syntax::regex_cursor::Cursor;
 
 impl Parser<'_> {
     /// `_parse_flags`, after `(?` and its first character: `None` for global flags (`(?i)`),
@@ -92,21 +93,6 @@ impl Parser<'_> {
             ));
         }
         Ok(Some((add.contains('x'), del.contains('x'))))
-    }
-
-    /// Up to `n` hexadecimal digits, as a number and how many there were.
-    fn hex(&mut self, n: usize) -> (u32, usize) {
-        let mut value = 0u32;
-        let mut count = 0;
-        while count < n {
-            let Some(d) = self.peek().and_then(|c| c.to_digit(16)) else {
-                break;
-            };
-            value = value.saturating_mul(16).saturating_add(d);
-            count += 1;
-            self.i += 1;
-        }
-        (value, count)
     }
 
     /// Up to `n` octal digits appended to `value`.
