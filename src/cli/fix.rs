@@ -83,7 +83,11 @@ pub(super) fn fix(
     let findings_after = outcome.run.diagnostics().len();
     let fixed = findings_before.saturating_sub(findings_after);
     if args.diff {
-        return diff(&outcome, &changed, fixed);
+        let out = diff(&outcome, &changed, fixed);
+        // The process ends right after printing (as after a check): freeing every tree and
+        // proof one allocation at a time would only cost time.
+        std::mem::forget(outcome);
+        return out;
     }
     let mut write_failed = false;
     let on_disk: Vec<(PathBuf, Vec<u8>)> = changed
@@ -155,6 +159,7 @@ pub(super) fn fix(
     } else {
         exit_code(&outcome.run)
     };
+    std::mem::forget(outcome);
     out
 }
 
