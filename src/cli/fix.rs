@@ -21,7 +21,7 @@ fn plural(n: usize, word: &str) -> String {
 
 /// `--diff`: what `--fix` would change, as unified diffs; nothing is written.
 fn diff(
-    outcome: &crate::fix::FixOutcome,
+    outcome: crate::fix::FixOutcome,
     changed: &[(PathBuf, Vec<u8>, String, String)],
     fixed: usize,
 ) -> Outcome {
@@ -46,6 +46,8 @@ fn diff(
     } else {
         exit::FINDINGS
     };
+    // Not freed: the process ends right after printing (see `fix`).
+    std::mem::forget(outcome);
     out
 }
 
@@ -83,11 +85,7 @@ pub(super) fn fix(
     let findings_after = outcome.run.diagnostics().len();
     let fixed = findings_before.saturating_sub(findings_after);
     if args.diff {
-        let out = diff(&outcome, &changed, fixed);
-        // The process ends right after printing (as after a check): freeing every tree and
-        // proof one allocation at a time would only cost time.
-        std::mem::forget(outcome);
-        return out;
+        return diff(outcome, &changed, fixed);
     }
     let mut write_failed = false;
     let on_disk: Vec<(PathBuf, Vec<u8>)> = changed
@@ -159,6 +157,8 @@ pub(super) fn fix(
     } else {
         exit_code(&outcome.run)
     };
+    // The process ends right after printing (as after a check): freeing every tree and proof
+    // one allocation at a time would only cost time.
     std::mem::forget(outcome);
     out
 }
