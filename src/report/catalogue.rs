@@ -3,6 +3,15 @@
 use crate::diagnostic::meta::RuleMeta;
 use std::fmt::Write;
 
+/// Where the rule docs live: `helpUri` in SARIF, `codeDescription` in the language server.
+const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
+
+/// The page of a rule's documentation (`rules/<CODE>.md` in the repository).
+#[must_use]
+pub fn docs_url(rule: &RuleMeta) -> String {
+    format!("{RULE_DOCS}{}.md", rule.code)
+}
+
 /// The rule table, one row per rule.
 #[must_use]
 pub fn table(rules: &[&RuleMeta]) -> String {

@@ -52,15 +52,9 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let help = self.d.help.as_deref().map(printable);
-        let full_note = self.d.full_note();
-        let note = full_note.as_deref().map(printable);
-        match (help, note) {
-            (None, None) => None,
-            (Some(h), None) => Some(Box::new(h.into_owned())),
-            (None, Some(n)) => Some(Box::new(format!("note: {n}"))),
-            (Some(h), Some(n)) => Some(Box::new(format!("{h}\nnote: {n}"))),
-        }
+        super::sections::Sections::of(self.d)
+            .after_message(printable)
+            .map(|text| Box::new(text) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {

@@ -53,11 +53,6 @@ struct JsonEdit<'a> {
     content: &'a str,
 }
 
-/// A byte offset into the file as stored: spans exclude a leading byte order mark.
-fn disk_offset(run: &Run, file: crate::syntax::source::FileId, offset: usize) -> usize {
-    offset + if run.source(file).bom { 3 } else { 0 }
-}
-
 pub(crate) fn render(run: &Run) -> String {
     let mut cache = LineCache::default();
     let diagnostics = run
@@ -74,8 +69,8 @@ pub(crate) fn render(run: &Run) -> String {
                 column: pos.start.column,
                 end_line: pos.end.line,
                 end_column: pos.end.column,
-                start: disk_offset(run, d.file, d.span.start),
-                end: disk_offset(run, d.file, d.span.end),
+                start: run.source(d.file).disk_offset(d.span.start),
+                end: run.source(d.file).disk_offset(d.span.end),
                 pointer: &d.pointer,
                 message: &d.message,
                 help: d.help.as_deref(),
@@ -89,8 +84,8 @@ pub(crate) fn render(run: &Run) -> String {
                         .iter()
                         .map(|e| JsonEdit {
                             path: &run.source(e.file).name,
-                            start: disk_offset(run, e.file, e.span.start),
-                            end: disk_offset(run, e.file, e.span.end),
+                            start: run.source(e.file).disk_offset(e.span.start),
+                            end: run.source(e.file).disk_offset(e.span.end),
                             content: &e.content,
                         })
                         .collect(),

@@ -8,9 +8,6 @@ use crate::engine::Run;
 use crate::rules::RuleMeta;
 use serde_json::{json, Value};
 
-/// Where the rule docs live; `helpUri` points into it.
-pub const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
-
 fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
@@ -36,7 +33,7 @@ fn rule(meta: &RuleMeta) -> Value {
         "name": meta.name,
         "shortDescription": {"text": meta.summary},
         "fullDescription": {"text": full_description(meta)},
-        "helpUri": format!("{RULE_DOCS}{}.md", meta.code),
+        "helpUri": super::catalogue::docs_url(meta),
         "help": {
             "text": meta.summary,
             "markdown": crate::rules::docs::doc_for(meta).unwrap_or(meta.summary),
@@ -59,7 +56,6 @@ pub(crate) fn render(run: &Run) -> String {
         .into_iter()
         .map(|d| {
             let pos = position(run, d, &mut cache);
-            let bom = |f: crate::syntax::source::FileId| if run.source(f).bom { 3 } else { 0 };
             let mut result = json!({
                 "ruleId": d.rule.code,
                 "ruleIndex": metas.iter().position(|m| m.code == d.rule.code).unwrap_or(0),
@@ -83,7 +79,7 @@ pub(crate) fn render(run: &Run) -> String {
                 let mut by_file: std::collections::BTreeMap<crate::syntax::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();
                 for e in &fix.edits {
                     by_file.entry(e.file).or_default().push(json!({
-                        "deletedRegion": {"byteOffset": e.span.start + bom(e.file), "byteLength": e.span.len()},
+                        "deletedRegion": {"byteOffset": run.source(e.file).disk_offset(e.span.start), "byteLength": e.span.len()},
                         "insertedContent": {"text": e.content},
                     }));
                 }
