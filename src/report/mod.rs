@@ -81,6 +81,17 @@ impl Sources for Run {
     }
 }
 
+/// A single file, as an audit's capture.
+impl Sources for SourceFile {
+    fn source(&self, _: FileId) -> &SourceFile {
+        self
+    }
+
+    fn linted(&self) -> Vec<FileId> {
+        vec![self.id]
+    }
+}
+
 /// What every format renders: findings in output order, where to read their files, and the
 /// rules SARIF describes.
 pub struct Findings<'a> {

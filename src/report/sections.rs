@@ -72,12 +72,15 @@ mod tests {
         let s = Sections::of(&d);
         assert_eq!(s.text(), "Bad\nhelp: Do this\nnote: Because");
         assert_eq!(
-            s.after_message(Cow::Borrowed).as_deref(),
+            s.after_message(|t| Cow::Borrowed(t)).as_deref(),
             Some("Do this\nnote: Because")
         );
         let bare = Diagnostic::new(&PARSE_ERROR, FileId(0), Span::default(), "Bad").note("N");
         let s = Sections::of(&bare);
-        assert_eq!(s.after_message(Cow::Borrowed).as_deref(), Some("note: N"));
+        assert_eq!(
+            s.after_message(|t| Cow::Borrowed(t)).as_deref(),
+            Some("note: N")
+        );
         assert_eq!(s.text(), "Bad\nnote: N");
     }
 }

@@ -166,6 +166,12 @@ impl LineIndex {
         Self { starts }
     }
 
+    /// Where 1-based line `line` starts; `None` past the last line.
+    #[must_use]
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line.checked_sub(1)?).copied()
+    }
+
     /// Line and column of a byte offset (clamped to the text, and to a character boundary).
     #[must_use]
     pub fn line_col(&self, text: &str, offset: usize) -> LineCol {
