@@ -72,7 +72,7 @@ fn audit_codes(capture: &str) -> BTreeSet<&'static str> {
 fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeSet<&'static str>) {
     let run = lint_loaded(vec![load_source(source(text), true)], settings);
     let mut outcome = fix_run(run, settings, allow_unsafe, &|_| Ok(()));
-    schema_lint::report::attach_rejections(&mut outcome);
+    schema_lint::fix::rejections::attach_rejections(&mut outcome);
     let codes = outcome
         .run
         .diagnostics()
@@ -296,7 +296,7 @@ fn snapshot_of(example: &Example) -> String {
     let mut out = format!("-- schema-lint example.json\n{}", human(&run));
     if example.kind == ExampleKind::Bad {
         let mut outcome = fix_run(run, &settings, allow_unsafe, &|_| Ok(()));
-        schema_lint::report::attach_rejections(&mut outcome);
+        schema_lint::fix::rejections::attach_rejections(&mut outcome);
         let text = &outcome.run.files[0].file.text;
         if **text == example.text {
             out.push_str("-- --fix changes nothing\n");

@@ -4,6 +4,7 @@
 
 pub mod capture;
 pub mod decision;
+pub mod diagnostics;
 mod findings;
 pub mod formats;
 pub mod input;

@@ -203,6 +203,14 @@ pub enum AuditFormat {
     Human,
     /// Versioned JSON: every call, its target and validation errors
     Json,
+    /// `path:line:col: severity: CODE message`, a line per finding, in the capture
+    Concise,
+    /// GitHub Actions workflow commands, a finding each, in the capture
+    Github,
+    /// SARIF 2.1.0, a result per finding, in the capture
+    Sarif,
+    /// XML test reports (`JUnit`): the capture as a test suite, a failing case per finding
+    Junit,
 }
 
 /// The options of `schema-lint audit`.

@@ -1,7 +1,9 @@
 //! `schema-lint audit`: reads a capture (and `--tools` documents), audits it, renders the result.
 
+use super::args::AuditFormat;
 use super::{exit, Outcome};
-use crate::report;
+use crate::report::{self, OutputFormat};
+use crate::syntax::source::{FileId, SourceFile};
 
 pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
     if path.as_os_str() == "-" {
@@ -67,8 +69,19 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
         };
     }
     let stdout = match args.output_format {
-        super::args::AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
-        super::args::AuditFormat::Json => report::audit::json(&result),
+        AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
+        AuditFormat::Json => report::audit::json(&result),
+        other => {
+            let format = match other {
+                AuditFormat::Concise => OutputFormat::Concise,
+                AuditFormat::Github => OutputFormat::Github,
+                AuditFormat::Sarif => OutputFormat::Sarif,
+                _ => OutputFormat::Junit,
+            };
+            let path = (args.capture.as_os_str() != "-").then(|| args.capture.clone());
+            let capture = SourceFile::from_string(FileId(0), name, path, text, true);
+            report::audit::render(&result, &capture, format, args.deny_legacy)
+        }
     };
     let code = if !result.input_errors.is_empty() {
         exit::ERROR

@@ -101,7 +101,7 @@ pub(super) fn fix(
         );
         write_failed = true;
     }
-    report::attach_rejections(&mut outcome);
+    crate::fix::rejections::attach_rejections(&mut outcome);
     let stdin_fixed = outcome
         .run
         .files

@@ -3,6 +3,7 @@
 //! until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
 //! in memory, for [`crate::fix::write`] or `--diff`.
 
+pub mod rejections;
 pub mod verify;
 pub mod write;
 

@@ -1,8 +1,13 @@
-//! The audit's output: human (a line per failing call, then the summary) and JSON.
+//! The audit's output: human (a line per failing call, then the summary) and JSON of its own
+//! shape; every other format through [`super::render_findings`], from the audit's diagnostics in
+//! the capture ([`crate::audit::diagnostics`]).
 
+use super::{Findings, OutputFormat, Style};
 use crate::audit::decision::Target;
+use crate::audit::diagnostics::{self, failure};
 use crate::audit::input::{describe, skipped_places};
 use crate::audit::{summary, Audit, Call};
+use crate::syntax::source::SourceFile;
 use serde_json::{json, Value};
 use std::fmt::Write;
 
@@ -48,39 +53,7 @@ pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
         );
     }
     for c in &audit.calls {
-        let failing = c.valid == Some(false)
-            || (matches!(c.target, Target::Missing | Target::Schema) && !c.error_result)
-            || (deny_legacy && c.target == Target::LegacyWrapper);
-        if failing {
-            let why = match c.target {
-                Target::Schema => c.reason.clone().unwrap_or_else(|| {
-                    format!(
-                        "the audit record {} does not match the record schema",
-                        c.record
-                    )
-                }),
-                Target::Missing => "no object `structuredContent`".to_owned(),
-                Target::LegacyWrapper if c.valid != Some(false) => {
-                    "legacy `{\"result\": ...}` wrapper (--deny-legacy)".to_owned()
-                }
-                _ => c
-                    .errors
-                    .iter()
-                    .map(|e| {
-                        format!(
-                            "{}: {} [{}]",
-                            if e.instance_pointer.is_empty() {
-                                "(root)"
-                            } else {
-                                &e.instance_pointer
-                            },
-                            e.message,
-                            e.keyword
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            };
+        if let Some(why) = failure(c, deny_legacy) {
             let _ = writeln!(out, "{}: {why}", call_head(c));
         }
         for f in &c.findings {
@@ -216,4 +189,24 @@ pub fn json(audit: &Audit) -> String {
     let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// The audit in `format` (any but its own human and JSON shapes), as diagnostics positioned in
+/// `capture`, the file the audit read.
+#[must_use]
+pub fn render(
+    audit: &Audit,
+    capture: &SourceFile,
+    format: OutputFormat,
+    deny_legacy: bool,
+) -> String {
+    let mut found = diagnostics::diagnostics(audit, capture, deny_legacy);
+    found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let rules = diagnostics::rules();
+    let findings = Findings {
+        diagnostics: found.iter().collect(),
+        sources: capture,
+        rules: &rules,
+    };
+    super::render_findings(&findings, format, Style::default())
 }

@@ -1,7 +1,26 @@
 //! `schema-lint rules` and `schema-lint rule CODE`.
 
-use crate::diagnostic::meta::RuleMeta;
+use crate::diagnostic::meta::{Category, RuleMeta};
 use std::fmt::Write;
+
+/// Where the rule docs live: `helpUri` in SARIF, `codeDescription` in the language server.
+const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
+
+/// Where the README tells what the audit reports, for its verdict (SL600), which has no rule doc.
+const AUDIT_DOCS: &str = concat!(
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/main/README.md#auditing-captured-calls"
+);
+
+/// The page of a rule's documentation: `rules/<CODE>.md` in the repository, or the README's
+/// audit section for the audit's verdict, which is no rule of the catalogue.
+#[must_use]
+pub fn docs_url(rule: &RuleMeta) -> String {
+    if crate::rules::docs::doc_for(rule).is_none() && rule.category == Category::Audit {
+        return AUDIT_DOCS.to_owned();
+    }
+    format!("{RULE_DOCS}{}.md", rule.code)
+}
 
 /// The rule table, one row per rule.
 #[must_use]

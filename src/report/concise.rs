@@ -2,19 +2,18 @@
 //! finding: stable, for problem matchers (which classify it by the severity) and grep.
 
 use super::printable::printable;
-use super::{position, LineCache};
-use crate::engine::Run;
+use super::{position, Findings, LineCache};
 use std::fmt::Write;
 
-pub(crate) fn render(run: &Run) -> String {
+pub(crate) fn render(findings: &Findings) -> String {
     let mut out = String::new();
     let mut cache = LineCache::default();
-    for d in run.diagnostics() {
-        let pos = position(run, d, &mut cache);
+    for d in &findings.diagnostics {
+        let pos = position(findings.sources, d, &mut cache);
         let _ = writeln!(
             out,
             "{}:{}:{}: {}: {} {}",
-            printable(&run.source(d.file).name),
+            printable(&findings.source(d.file).name),
             pos.start.line,
             pos.start.column,
             d.severity,

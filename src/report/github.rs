@@ -1,9 +1,8 @@
 //! GitHub Actions workflow commands: `::error file=...,line=...::message`, one per finding.
 
 use super::printable::printable;
-use super::{position, LineCache};
+use super::{position, Findings, LineCache};
 use crate::diagnostic::Severity;
-use crate::engine::Run;
 use std::fmt::Write;
 
 /// Escapes a command's message (`%`, CR, LF).
@@ -18,11 +17,11 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub(crate) fn render(run: &Run) -> String {
+pub(crate) fn render(findings: &Findings) -> String {
     let mut out = String::new();
     let mut cache = LineCache::default();
-    for d in run.diagnostics() {
-        let pos = position(run, d, &mut cache);
+    for d in &findings.diagnostics {
+        let pos = position(findings.sources, d, &mut cache);
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -31,7 +30,7 @@ pub(crate) fn render(run: &Run) -> String {
         let _ = writeln!(
             out,
             "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}",
-            escape_property(&printable(&run.source(d.file).name)),
+            escape_property(&printable(&findings.source(d.file).name)),
             pos.start.line,
             pos.start.column,
             pos.end.line,

@@ -2,9 +2,8 @@
 
 use super::excerpt::{lines_of, Excerpt, Lines, Shown};
 use super::printable::{printable, printable_source};
-use super::{Style, Summary};
+use super::{Findings, Style, Summary};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::Run;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceSpan};
 use std::collections::HashMap;
 use std::fmt;
@@ -52,15 +51,9 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        let help = self.d.help.as_deref().map(printable);
-        let full_note = self.d.full_note();
-        let note = full_note.as_deref().map(printable);
-        match (help, note) {
-            (None, None) => None,
-            (Some(h), None) => Some(Box::new(h.into_owned())),
-            (None, Some(n)) => Some(Box::new(format!("note: {n}"))),
-            (Some(h), Some(n)) => Some(Box::new(format!("{h}\nnote: {n}"))),
-        }
+        super::sections::Sections::of(self.d)
+            .after_message(printable)
+            .map(|text| Box::new(text) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -112,8 +105,12 @@ impl miette::SourceCode for CharColumns {
 
 /// What miette shows of `file` for `d`: the whole text, or an excerpt where lines are long
 /// (`lines` caches each long file's line table); printable either way.
-fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) -> View<'a> {
-    let file = run.source(d.file);
+fn view<'a>(
+    findings: &'a Findings,
+    d: &'a Diagnostic,
+    lines: &mut HashMap<usize, Lines>,
+) -> View<'a> {
+    let file = findings.source(d.file);
     let related: Vec<_> = d.related.iter().filter(|l| l.file == d.file).collect();
     let code = format!("{} {}", d.rule.code, d.rule.name);
     let name = printable(&file.name).into_owned();
@@ -157,7 +154,7 @@ fn view<'a>(run: &'a Run, d: &'a Diagnostic, lines: &mut HashMap<usize, Lines>) 
     }
 }
 
-pub(crate) fn render(run: &Run, style: Style) -> String {
+pub(crate) fn render(findings: &Findings, style: Style) -> String {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -170,13 +167,13 @@ pub(crate) fn render(run: &Run, style: Style) -> String {
         .with_primary_span_start();
     let mut out = String::new();
     let mut lines = HashMap::new();
-    for d in run.diagnostics() {
-        let view = view(run, d, &mut lines);
+    for d in &findings.diagnostics {
+        let view = view(findings, d, &mut lines);
         let _ = handler.render_report(&mut out, &view);
         out.push('\n');
     }
     if !style.quiet {
-        out.push_str(&summary_line(&Summary::of(run)));
+        out.push_str(&summary_line(&Summary::of_findings(findings)));
     }
     out
 }

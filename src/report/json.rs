@@ -1,10 +1,9 @@
 //! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
 
-use super::{position, LineCache, Summary};
+use super::{position, Findings, LineCache, Summary};
 use crate::diagnostic::breaks::Break;
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::Severity;
-use crate::engine::Run;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -53,29 +52,24 @@ struct JsonEdit<'a> {
     content: &'a str,
 }
 
-/// A byte offset into the file as stored: spans exclude a leading byte order mark.
-fn disk_offset(run: &Run, file: crate::syntax::source::FileId, offset: usize) -> usize {
-    offset + if run.source(file).bom { 3 } else { 0 }
-}
-
-pub(crate) fn render(run: &Run) -> String {
+pub(crate) fn render(findings: &Findings) -> String {
     let mut cache = LineCache::default();
-    let diagnostics = run
-        .diagnostics()
-        .into_iter()
+    let diagnostics = findings
+        .diagnostics
+        .iter()
         .map(|d| {
-            let pos = position(run, d, &mut cache);
+            let pos = position(findings.sources, d, &mut cache);
             JsonDiagnostic {
                 code: d.rule.code,
                 name: d.rule.name,
                 severity: d.severity,
-                path: &run.source(d.file).name,
+                path: &findings.source(d.file).name,
                 line: pos.start.line,
                 column: pos.start.column,
                 end_line: pos.end.line,
                 end_column: pos.end.column,
-                start: disk_offset(run, d.file, d.span.start),
-                end: disk_offset(run, d.file, d.span.end),
+                start: findings.source(d.file).disk_offset(d.span.start),
+                end: findings.source(d.file).disk_offset(d.span.end),
                 pointer: &d.pointer,
                 message: &d.message,
                 help: d.help.as_deref(),
@@ -88,9 +82,9 @@ pub(crate) fn render(run: &Run) -> String {
                         .edits
                         .iter()
                         .map(|e| JsonEdit {
-                            path: &run.source(e.file).name,
-                            start: disk_offset(run, e.file, e.span.start),
-                            end: disk_offset(run, e.file, e.span.end),
+                            path: &findings.source(e.file).name,
+                            start: findings.source(e.file).disk_offset(e.span.start),
+                            end: findings.source(e.file).disk_offset(e.span.end),
                             content: &e.content,
                         })
                         .collect(),
@@ -101,7 +95,7 @@ pub(crate) fn render(run: &Run) -> String {
     let output = Output {
         version: 1,
         diagnostics,
-        summary: Summary::of(run),
+        summary: Summary::of_findings(findings),
     };
     let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
     text.push('\n');

@@ -1,8 +1,7 @@
 //! `JUnit` XML for CI systems that read test reports: a test suite per linted file, a failing
 //! test case per finding (a passing one for a clean file).
 
-use super::{position, LineCache};
-use crate::engine::Run;
+use super::{position, Findings, LineCache};
 use std::fmt::Write;
 
 fn xml(s: &str) -> String {
@@ -23,16 +22,17 @@ fn xml(s: &str) -> String {
     out
 }
 
-pub(crate) fn render(run: &Run) -> String {
+pub(crate) fn render(findings: &Findings) -> String {
     let mut cache = LineCache::default();
-    let diagnostics = run.diagnostics();
+    let diagnostics = &findings.diagnostics;
     let mut suites = String::new();
-    let mut files: Vec<&crate::workspace::LintedFile> =
-        run.files.iter().filter(|f| f.is_linted()).collect();
-    files.sort_by(|a, b| a.file.name.cmp(&b.file.name));
+    let linted = findings.sources.linted();
+    let mut files: Vec<&crate::syntax::source::SourceFile> =
+        linted.iter().map(|id| findings.source(*id)).collect();
+    files.sort_by(|a, b| a.name.cmp(&b.name));
     for f in files {
-        let name = xml(&f.file.name);
-        let own: Vec<_> = diagnostics.iter().filter(|d| d.file == f.file.id).collect();
+        let name = xml(&f.name);
+        let own: Vec<_> = diagnostics.iter().filter(|d| d.file == f.id).collect();
         let _ = writeln!(
             suites,
             "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
@@ -46,7 +46,7 @@ pub(crate) fn render(run: &Run) -> String {
             );
         }
         for d in own {
-            let pos = position(run, d, &mut cache);
+            let pos = position(findings.sources, d, &mut cache);
             let _ = writeln!(
                 suites,
                 "    <testcase name=\"{} {}:{}:{}\" classname=\"{name}\">\n      <failure type=\"{}\" message=\"{}\">{}:{}:{}: {} {} ({})</failure>\n    </testcase>",
@@ -69,6 +69,6 @@ pub(crate) fn render(run: &Run) -> String {
     let total = diagnostics.len();
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"schema-lint\" tests=\"{}\" failures=\"{total}\" errors=\"0\">\n{suites}</testsuites>\n",
-        run.linted_count().max(total)
+        linted.len().max(total)
     )
 }

@@ -10,12 +10,14 @@ mod json;
 mod junit;
 mod printable;
 mod sarif;
+pub mod sections;
 
 pub use printable::printable;
 
+use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::Run;
-use crate::syntax::source::{LineCol, LineIndex};
+use crate::syntax::source::{FileId, LineCol, LineIndex, SourceFile};
 use clap::ValueEnum;
 
 /// How findings are written out (`--output-format`).
@@ -56,15 +58,76 @@ impl Default for Style {
     }
 }
 
+/// The files findings are in, by id: what every format reads besides the findings (a run's
+/// files, or the capture of an audit).
+pub trait Sources {
+    /// The file with id `id`: its name, text, and whether it began with a byte order mark.
+    fn source(&self, id: FileId) -> &SourceFile;
+    /// The files that were linted, clean ones too: a `JUnit` suite each, counted in summaries.
+    fn linted(&self) -> Vec<FileId>;
+}
+
+impl Sources for Run {
+    fn source(&self, id: FileId) -> &SourceFile {
+        Run::source(self, id)
+    }
+
+    fn linted(&self) -> Vec<FileId> {
+        self.files
+            .iter()
+            .filter(|f| f.is_linted())
+            .map(|f| f.file.id)
+            .collect()
+    }
+}
+
+/// A single file, as an audit's capture.
+impl Sources for SourceFile {
+    fn source(&self, _: FileId) -> &SourceFile {
+        self
+    }
+
+    fn linted(&self) -> Vec<FileId> {
+        vec![self.id]
+    }
+}
+
+/// What every format renders: findings in output order, where to read their files, and the
+/// rules SARIF describes.
+pub struct Findings<'a> {
+    /// The findings, in the order they are shown.
+    pub diagnostics: Vec<&'a Diagnostic>,
+    /// Their files.
+    pub sources: &'a dyn Sources,
+    /// The rules SARIF lists in its driver (and indexes results into).
+    pub rules: &'a [&'static RuleMeta],
+}
+
+impl<'a> Findings<'a> {
+    /// The findings of a run, sorted by path, position and code, with every rule.
+    #[must_use]
+    pub fn of(run: &'a Run) -> Self {
+        Self {
+            diagnostics: run.diagnostics(),
+            sources: run,
+            rules: crate::diagnostic::meta::ALL,
+        }
+    }
+
+    fn source(&self, id: FileId) -> &SourceFile {
+        self.sources.source(id)
+    }
+}
+
 /// A finding's position, resolved to lines and columns.
 pub(crate) struct Position {
     pub start: LineCol,
     pub end: LineCol,
 }
 
-pub(crate) fn position(run: &Run, d: &Diagnostic, cache: &mut LineCache) -> Position {
-    let text = &run.source(d.file).text;
-    let index = cache.get(run, d.file.0);
+pub(crate) fn position(sources: &dyn Sources, d: &Diagnostic, cache: &mut LineCache) -> Position {
+    let text = &sources.source(d.file).text;
+    let index = cache.get(sources, d.file);
     Position {
         start: index.line_col(text, d.span.start),
         end: index.line_col(text, d.span.end),
@@ -74,14 +137,14 @@ pub(crate) fn position(run: &Run, d: &Diagnostic, cache: &mut LineCache) -> Posi
 /// Line indexes, built once per file that has findings.
 #[derive(Default)]
 pub(crate) struct LineCache {
-    indexes: std::collections::HashMap<usize, LineIndex>,
+    indexes: std::collections::HashMap<FileId, LineIndex>,
 }
 
 impl LineCache {
-    fn get(&mut self, run: &Run, file: usize) -> &LineIndex {
+    fn get(&mut self, sources: &dyn Sources, file: FileId) -> &LineIndex {
         self.indexes
             .entry(file)
-            .or_insert_with(|| LineIndex::new(&run.files[file].file.text))
+            .or_insert_with(|| LineIndex::new(&sources.source(file).text))
     }
 }
 
@@ -106,11 +169,17 @@ impl Summary {
     /// The counts of a run.
     #[must_use]
     pub fn of(run: &Run) -> Self {
+        Self::of_findings(&Findings::of(run))
+    }
+
+    /// The counts of what is rendered.
+    #[must_use]
+    pub fn of_findings(findings: &Findings) -> Self {
         let mut s = Summary {
-            files: run.linted_count(),
+            files: findings.sources.linted().len(),
             ..Summary::default()
         };
-        for d in run.diagnostics() {
+        for d in &findings.diagnostics {
             s.findings += 1;
             match d.severity {
                 Severity::Error => s.errors += 1,
@@ -122,35 +191,6 @@ impl Summary {
             }
         }
         s
-    }
-}
-
-/// Turns the fixes the loop refused into SL901 findings, placed on the finding that offered
-/// them (as it stands after the other fixes).
-pub fn attach_rejections(outcome: &mut crate::fix::FixOutcome) {
-    use crate::diagnostic::meta::FIX_NOT_VERIFIED;
-    use crate::diagnostic::Diagnostic;
-    for r in &outcome.rejected {
-        let file = &mut outcome.run.files[r.file.0];
-        let span = file
-            .diagnostics
-            .iter()
-            .find(|d| d.rule.code == r.code && d.pointer == r.pointer)
-            .map_or(crate::syntax::source::Span::default(), |d| d.span);
-        file.diagnostics.push(
-            Diagnostic::new(
-                &FIX_NOT_VERIFIED,
-                r.file,
-                span,
-                format!("Fix for {} not applied: {}", r.code, r.reason),
-            )
-            .label("this finding's fix was refused")
-            .help(format!(
-                "The fix was: {}. Nothing was written for it; fix this by hand",
-                r.title
-            ))
-            .pointer(r.pointer.clone()),
-        );
     }
 }
 
@@ -225,12 +265,18 @@ pub fn statistics(run: &Run) -> String {
 /// Renders the run in `format`.
 #[must_use]
 pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {
+    render_findings(&Findings::of(run), format, style)
+}
+
+/// Renders `findings` in `format`: the one entry point of every format.
+#[must_use]
+pub fn render_findings(findings: &Findings, format: OutputFormat, style: Style) -> String {
     match format {
-        OutputFormat::Human => human::render(run, style),
-        OutputFormat::Concise => concise::render(run),
-        OutputFormat::Json => json::render(run),
-        OutputFormat::Github => github::render(run),
-        OutputFormat::Sarif => sarif::render(run),
-        OutputFormat::Junit => junit::render(run),
+        OutputFormat::Human => human::render(findings, style),
+        OutputFormat::Concise => concise::render(findings),
+        OutputFormat::Json => json::render(findings),
+        OutputFormat::Github => github::render(findings),
+        OutputFormat::Sarif => sarif::render(findings),
+        OutputFormat::Junit => junit::render(findings),
     }
 }

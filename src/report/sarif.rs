@@ -2,14 +2,10 @@
 //! finding with its region (1-based, columns in Unicode code points), and fixes as
 //! `artifactChanges` with byte regions.
 
-use super::{position, LineCache};
+use super::{position, Findings, LineCache};
 use crate::diagnostic::Severity;
-use crate::engine::Run;
 use crate::rules::RuleMeta;
 use serde_json::{json, Value};
-
-/// Where the rule docs live; `helpUri` points into it.
-pub const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
 
 fn level(severity: Severity) -> &'static str {
     match severity {
@@ -36,7 +32,7 @@ fn rule(meta: &RuleMeta) -> Value {
         "name": meta.name,
         "shortDescription": {"text": meta.summary},
         "fullDescription": {"text": full_description(meta)},
-        "helpUri": format!("{RULE_DOCS}{}.md", meta.code),
+        "helpUri": super::catalogue::docs_url(meta),
         "help": {
             "text": meta.summary,
             "markdown": crate::rules::docs::doc_for(meta).unwrap_or(meta.summary),
@@ -51,15 +47,14 @@ fn uri(path: &str) -> String {
     crate::syntax::uri::percent_encode_path(path)
 }
 
-pub(crate) fn render(run: &Run) -> String {
-    let metas = crate::diagnostic::meta::ALL;
+pub(crate) fn render(findings: &Findings) -> String {
+    let metas = findings.rules;
     let mut cache = LineCache::default();
-    let results: Vec<Value> = run
-        .diagnostics()
-        .into_iter()
+    let results: Vec<Value> = findings
+        .diagnostics
+        .iter()
         .map(|d| {
-            let pos = position(run, d, &mut cache);
-            let bom = |f: crate::syntax::source::FileId| if run.source(f).bom { 3 } else { 0 };
+            let pos = position(findings.sources, d, &mut cache);
             let mut result = json!({
                 "ruleId": d.rule.code,
                 "ruleIndex": metas.iter().position(|m| m.code == d.rule.code).unwrap_or(0),
@@ -67,7 +62,7 @@ pub(crate) fn render(run: &Run) -> String {
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&run.source(d.file).name)},
+                        "artifactLocation": {"uri": uri(&findings.source(d.file).name)},
                         "region": {
                             "startLine": pos.start.line,
                             "startColumn": pos.start.column,
@@ -83,14 +78,14 @@ pub(crate) fn render(run: &Run) -> String {
                 let mut by_file: std::collections::BTreeMap<crate::syntax::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();
                 for e in &fix.edits {
                     by_file.entry(e.file).or_default().push(json!({
-                        "deletedRegion": {"byteOffset": e.span.start + bom(e.file), "byteLength": e.span.len()},
+                        "deletedRegion": {"byteOffset": findings.source(e.file).disk_offset(e.span.start), "byteLength": e.span.len()},
                         "insertedContent": {"text": e.content},
                     }));
                 }
                 let changes: Vec<Value> = by_file
                     .into_iter()
                     .map(|(f, replacements)| json!({
-                        "artifactLocation": {"uri": uri(&run.source(f).name)},
+                        "artifactLocation": {"uri": uri(&findings.source(f).name)},
                         "replacements": replacements,
                     }))
                     .collect();

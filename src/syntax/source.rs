@@ -37,7 +37,27 @@ impl Span {
     }
 }
 
-const BOM: &str = "\u{feff}";
+/// The UTF-8 byte order mark, as a character: text and spans leave it out, the file on disk may
+/// begin with it.
+pub const BOM: char = '\u{feff}';
+
+/// `text` without a leading byte order mark, and whether it had one.
+#[must_use]
+pub fn strip_bom(text: &str) -> (bool, &str) {
+    match text.strip_prefix(BOM) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    }
+}
+
+/// Drops a leading byte order mark from `text` in place; whether there was one.
+pub fn drain_bom(text: &mut String) -> bool {
+    let bom = text.starts_with(BOM);
+    if bom {
+        text.drain(..BOM.len_utf8());
+    }
+    bom
+}
 
 /// One input file. `text` excludes a leading UTF-8 byte order mark, which `bom` remembers so that
 /// a write can put it back; every span is an offset into `text`.
@@ -67,10 +87,7 @@ impl SourceFile {
         text: &str,
         explicit: bool,
     ) -> Self {
-        let (bom, text) = match text.strip_prefix(BOM) {
-            Some(rest) => (true, rest),
-            None => (false, text),
-        };
+        let (bom, text) = strip_bom(text);
         Self {
             id,
             name,
@@ -90,10 +107,7 @@ impl SourceFile {
         mut text: String,
         explicit: bool,
     ) -> Self {
-        let bom = text.starts_with(BOM);
-        if bom {
-            text.drain(..BOM.len());
-        }
+        let bom = drain_bom(&mut text);
         Self {
             id,
             name,
@@ -102,6 +116,30 @@ impl SourceFile {
             bom,
             explicit,
         }
+    }
+}
+
+impl SourceFile {
+    /// How many bytes the byte order mark takes on disk before `text`: 3 or 0.
+    #[must_use]
+    pub fn bom_len(&self) -> usize {
+        if self.bom {
+            BOM.len_utf8()
+        } else {
+            0
+        }
+    }
+
+    /// An offset into `text` as an offset into the file as stored (after the byte order mark).
+    #[must_use]
+    pub fn disk_offset(&self, offset: usize) -> usize {
+        offset + self.bom_len()
+    }
+
+    /// An offset into the file as stored as an offset into `text` (0 within the byte order mark).
+    #[must_use]
+    pub fn text_offset(&self, disk_offset: usize) -> usize {
+        disk_offset.saturating_sub(self.bom_len())
     }
 }
 
@@ -126,6 +164,12 @@ impl LineIndex {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
         Self { starts }
+    }
+
+    /// Where 1-based line `line` starts; `None` past the last line.
+    #[must_use]
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.starts.get(line.checked_sub(1)?).copied()
     }
 
     /// Line and column of a byte offset (clamped to the text, and to a character boundary).

@@ -172,7 +172,7 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             };
             let text = String::from_utf8_lossy(bytes).into_owned();
             let file = SourceFile::new(id, name, path, &text, explicit);
-            let at = at.saturating_sub(if file.bom { 3 } else { 0 });
+            let at = file.text_offset(at);
             let failure = load_failure(file, Span::new(at, at), message);
             if reportable {
                 failure

@@ -20,9 +20,7 @@ pub fn reread(file: &LintedFile) -> Option<Arc<String>> {
     let path = file.file.path.as_ref()?;
     let bytes = std::fs::read(path).ok()?;
     let mut text = String::from_utf8(bytes).ok()?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
+    crate::syntax::source::drain_bom(&mut text);
     (Some(Fingerprint::of(&text)) == file.released).then(|| Arc::new(text))
 }
 

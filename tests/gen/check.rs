@@ -194,7 +194,7 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
             );
         }
     }
-    report::attach_rejections(&mut outcome);
+    schema_lint::fix::rejections::attach_rejections(&mut outcome);
     render(&outcome.run);
     let _ = report::applied_fixes(&outcome);
     if idempotent && outcome.converged {

@@ -13,10 +13,6 @@ use lsp_types::{
 };
 use std::collections::HashMap;
 
-/// Where the rule docs live: the same page as the SARIF output's `helpUri`
-/// (`crate::report`'s SARIF writer builds it from the same repository URL).
-const RULE_DOCS: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
-
 /// What diagnostics say they come from.
 pub(crate) const SOURCE: &str = "schema-lint";
 
@@ -41,16 +37,9 @@ pub(crate) fn diagnostic(
     encoding: Encoding,
 ) -> lsp_types::Diagnostic {
     let lines = project.lines(d.file, encoding);
-    let mut message = d.message.clone();
-    if let Some(help) = &d.help {
-        message.push_str("\nhelp: ");
-        message.push_str(help);
-    }
-    // The note ends with which clients break, written from the measured `breaks`.
-    if let Some(note) = d.full_note() {
-        message.push_str("\nnote: ");
-        message.push_str(&note);
-    }
+    // The same sections as the human format: message, help, then the note (which ends with
+    // which clients break, written from the measured `breaks`).
+    let message = crate::report::sections::Sections::of(d).text();
     let related: Vec<DiagnosticRelatedInformation> = d
         .related
         .iter()
@@ -79,7 +68,7 @@ pub(crate) fn diagnostic(
             Severity::Info => DiagnosticSeverity::INFORMATION,
         }),
         code: Some(NumberOrString::String(d.rule.code.to_owned())),
-        code_description: format!("{RULE_DOCS}{}.md", d.rule.code)
+        code_description: crate::report::catalogue::docs_url(d.rule)
             .parse::<Uri>()
             .ok()
             .map(|href| CodeDescription { href }),

@@ -77,7 +77,11 @@ impl<'a> Lines<'a> {
                 starts.push(i + 1);
             }
         }
-        let lead = if bom { encoding.width('\u{feff}') } else { 0 };
+        let lead = if bom {
+            encoding.width(crate::syntax::source::BOM)
+        } else {
+            0
+        };
         Self {
             text,
             starts,
