@@ -46,6 +46,33 @@ fn diff(outcome: crate::fix::FixOutcome, changed: &[(String, String)], fixed: us
     out
 }
 
+/// The line that says why the write failed, and which file it left changed, if any.
+fn write_error(failure: &crate::fix::write::Failure) -> String {
+    let what = if failure.interrupted {
+        "error: interrupted".to_owned()
+    } else {
+        format!(
+            "error: could not write `{}`: {}",
+            report::printable(&failure.name),
+            failure.reason
+        )
+    };
+    let rest = if failure.unrestored.is_empty() {
+        "no file was changed".to_owned()
+    } else {
+        let names: Vec<String> = failure
+            .unrestored
+            .iter()
+            .map(|(_, n)| report::printable(n).into_owned())
+            .collect();
+        format!(
+            "changed and could not be put back: {}; no other file was changed",
+            names.join(", ")
+        )
+    };
+    format!("{what}; {rest}")
+}
+
 /// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
 pub(super) fn fix(
     run: Run,
@@ -69,29 +96,7 @@ pub(super) fn fix(
     }
     let written = crate::fix::commit::write_outcome(&mut outcome, settings);
     if let Err(failure) = &written {
-        let what = if failure.interrupted {
-            "error: interrupted".to_owned()
-        } else {
-            format!(
-                "error: could not write `{}`: {}",
-                report::printable(&failure.path.display().to_string()),
-                failure.reason
-            )
-        };
-        let rest = if failure.unrestored.is_empty() {
-            "no file was changed".to_owned()
-        } else {
-            let names: Vec<String> = failure
-                .unrestored
-                .iter()
-                .map(|(_, n)| report::printable(n).into_owned())
-                .collect();
-            format!(
-                "changed and could not be put back: {}; no other file was changed",
-                names.join(", ")
-            )
-        };
-        let _ = writeln!(out.stderr, "{what}; {rest}");
+        let _ = writeln!(out.stderr, "{}", write_error(failure));
     }
     let changed = outcome.changed().len();
     let also: Vec<String> = outcome

@@ -90,13 +90,6 @@ pub fn write_outcome(outcome: &mut FixOutcome, settings: &Settings) -> Result<()
 /// files ties them), named by the smallest file id in it.
 fn tied_sets(outcome: &FixOutcome) -> BTreeMap<FileId, usize> {
     let mut parent: Vec<usize> = (0..outcome.run.files.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
     for a in &outcome.applied {
         for pair in a.files.windows(2) {
             let (x, y) = (root(&mut parent, pair[0].0), root(&mut parent, pair[1].0));
@@ -108,6 +101,15 @@ fn tied_sets(outcome: &FixOutcome) -> BTreeMap<FileId, usize> {
         .into_iter()
         .map(|(f, _)| (f.file.id, root(&mut parent, f.file.id.0)))
         .collect()
+}
+
+/// The representative of `i`'s set (union-find, halving the path).
+fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
 }
 
 /// Gives the files `back` their text as read, lints the run again, and takes out the applied

@@ -116,8 +116,8 @@ pub struct Refusal {
 /// Why the write failed: nothing was changed, but for [`Failure::unrestored`].
 #[derive(Debug)]
 pub struct Failure {
-    /// The file that could not be written (the first one, in order).
-    pub path: PathBuf,
+    /// How reports name the file that could not be written (the first one, in order).
+    pub name: String,
     /// Why.
     pub reason: String,
     /// Whether an interrupt (Ctrl-C, `SIGTERM`) stopped the write.
@@ -128,19 +128,19 @@ pub struct Failure {
 }
 
 impl Failure {
-    fn new(path: &Path, reason: String) -> Self {
+    fn new(t: &Target, reason: String) -> Self {
         Self {
-            path: path.to_path_buf(),
+            name: t.name.clone(),
             reason,
             interrupted: false,
             unrestored: Vec::new(),
         }
     }
 
-    fn interrupted(path: &Path) -> Self {
+    fn interrupted(t: &Target) -> Self {
         Self {
             interrupted: true,
-            ..Self::new(path, "interrupted".to_owned())
+            ..Self::new(t, "interrupted".to_owned())
         }
     }
 }
@@ -256,7 +256,7 @@ struct Staged {
 /// Checks that `t` can be replaced and keeps its original under a second name (a hard link:
 /// no copy, and the original file itself comes back on a restore).
 fn prepare(t: &Target, s: &mut Staged) -> Result<(), Failure> {
-    let fail = |why: String| Failure::new(&t.path, why);
+    let fail = |why: String| Failure::new(t, why);
     // An immutable or append-only file, or a read-only file system, refuses this (and would
     // refuse the rename); the file is not truncated.
     fs::OpenOptions::new()
@@ -326,9 +326,9 @@ pub fn write_sets(targets: &[Target]) -> Result<Vec<Refusal>, Failure> {
     let mut staged: Vec<Staged> = Vec::with_capacity(targets.len());
     for (index, t) in targets.iter().enumerate() {
         let written = if children::interrupted() {
-            Err(Failure::interrupted(&t.path))
+            Err(Failure::interrupted(t))
         } else {
-            write_temp(&t.path, &t.bytes).map_err(|e| Failure::new(&t.path, e.to_string()))
+            write_temp(&t.path, &t.bytes).map_err(|e| Failure::new(t, e.to_string()))
         };
         match written {
             Ok(temp) => staged.push(Staged {
@@ -363,7 +363,7 @@ pub fn write_sets(targets: &[Target]) -> Result<Vec<Refusal>, Failure> {
     for i in 0..staged.len() {
         let t = &targets[staged[i].index];
         let prepared = if children::interrupted() {
-            Err(Failure::interrupted(&t.path))
+            Err(Failure::interrupted(t))
         } else {
             prepare(t, &mut staged[i])
         };
@@ -379,17 +379,14 @@ pub fn write_sets(targets: &[Target]) -> Result<Vec<Refusal>, Failure> {
         let s = &staged[i];
         let t = &targets[s.index];
         let renamed = if children::interrupted() {
-            Err(Failure::interrupted(&t.path))
+            Err(Failure::interrupted(t))
         } else if fs::symlink_metadata(&t.path).ok().map(|m| stamp(&m)) != s.stamp {
             Err(Failure::new(
-                &t.path,
-                format!(
-                    "`{}` changed on disk while the fixes were written",
-                    t.name
-                ),
+                t,
+                format!("`{}` changed on disk while the fixes were written", t.name),
             ))
         } else {
-            fs::rename(&s.temp, &t.path).map_err(|e| Failure::new(&t.path, e.to_string()))
+            fs::rename(&s.temp, &t.path).map_err(|e| Failure::new(t, e.to_string()))
         };
         if let Err(mut f) = renamed {
             f.unrestored = restore(&staged[..i], targets);
@@ -419,8 +416,9 @@ fn staged_done(s: &Staged) {
 
 /// Test hook, in debug builds only: with `SCHEMA_LINT_TEST_PAUSE=STAGE:PATH`, a write that
 /// reaches `STAGE` (`renames`: every temporary file written, nothing checked or renamed yet;
-/// `renamed-one`: the first file renamed) creates the file `PATH` and waits until it is removed
-/// (or an interrupt comes, or a minute passes), so that a test can act between two steps.
+/// `renamed-one`: the first file renamed) writes its process id to the file `PATH` and waits
+/// until that file is removed (or an interrupt comes, or a minute passes), so that a test can act
+/// between two steps.
 #[cfg(debug_assertions)]
 fn pause(stage: &str) {
     let Some(value) = std::env::var_os("SCHEMA_LINT_TEST_PAUSE") else {
@@ -431,7 +429,7 @@ fn pause(stage: &str) {
         return;
     };
     let flag = Path::new(flag);
-    if at != stage || fs::write(flag, stage).is_err() {
+    if at != stage || fs::write(flag, std::process::id().to_string()).is_err() {
         return;
     }
     let start = std::time::Instant::now();

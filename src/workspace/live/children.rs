@@ -67,7 +67,9 @@ pub fn stop_on_interrupt() {
                 kill(pid);
             }
             // Held while deciding, so that no deferral starts between the check and the exit.
-            let mut deferred = DEFERRED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut deferred = DEFERRED
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if deferred.0 > 0 {
                 deferred.1 = true;
                 return;
