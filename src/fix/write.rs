@@ -22,8 +22,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// # Errors
 /// Why the file must not be written.
 pub fn can_write(file: &SourceFile) -> Result<(), String> {
+    writable(file).map(|_| ())
+}
+
+/// [`can_write`], with the file's metadata when it is on disk.
+fn writable(file: &SourceFile) -> Result<Option<fs::Metadata>, String> {
     let Some(path) = &file.path else {
-        return Ok(());
+        return Ok(None);
     };
     let meta = fs::symlink_metadata(path)
         .map_err(|e| format!("`{}` cannot be inspected: {e}", file.name))?;
@@ -39,7 +44,7 @@ pub fn can_write(file: &SourceFile) -> Result<(), String> {
     if meta.permissions().readonly() {
         return Err(format!("`{}` is read-only", file.name));
     }
-    Ok(())
+    Ok(Some(meta))
 }
 
 /// Whether `--fix` may replace `file` on disk: as [`can_write`], and the file has no other hard
@@ -50,13 +55,8 @@ pub fn can_write(file: &SourceFile) -> Result<(), String> {
 /// # Errors
 /// Why the file must not be replaced.
 pub fn can_replace(file: &SourceFile) -> Result<(), String> {
-    can_write(file)?;
-    match &file.path {
-        Some(path) => {
-            let meta = fs::symlink_metadata(path)
-                .map_err(|e| format!("`{}` cannot be inspected: {e}", file.name))?;
-            single_link(&meta, &file.name)
-        }
+    match writable(file)? {
+        Some(meta) => single_link(&meta, &file.name),
         None => Ok(()),
     }
 }
