@@ -598,22 +598,24 @@ fn texts(paths: &[std::path::PathBuf]) -> Vec<String> {
         .collect()
 }
 
-/// The temporary files and kept originals a write left below `dir`.
+/// The temporary files and kept originals a write left in `dir`.
 fn leftovers(dir: &std::path::Path) -> Vec<String> {
-    snapshot(dir)
-        .into_keys()
-        .filter(|k| k.contains(".schema-lint."))
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".schema-lint."))
         .collect()
 }
 
 /// `schema-lint ARGS` in `dir` with its write paused at `stage` (the test hook of debug builds):
-/// `act` runs during the pause, given the process id, then the write goes on. Fails when the
-/// run never reached the pause.
+/// `act` runs during the pause, given the process id, then the write goes on (when `act` returns
+/// false, the pause lasts until the run notes an interrupt). Fails when the run never reached
+/// the pause.
 fn paused(
     dir: &std::path::Path,
     args: &[&str],
     stage: &str,
-    act: impl FnOnce(u32) + Send + 'static,
+    act: impl FnOnce(u32) -> bool + Send + 'static,
 ) -> common::Ran {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
@@ -628,8 +630,9 @@ fn paused(
                     .ok()
                     .and_then(|s| s.parse::<u32>().ok());
                 if let Some(pid) = pid {
-                    act(pid);
-                    let _ = std::fs::remove_file(&flag);
+                    if act(pid) {
+                        let _ = std::fs::remove_file(&flag);
+                    }
                     return true;
                 }
                 std::thread::sleep(Duration::from_millis(5));
@@ -720,6 +723,7 @@ fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
     let b = files[1].clone();
     let ran = paused(&work, CONCISE_FIX, "renames", move |_| {
         std::fs::write(&b, edited).unwrap();
+        true
     });
     assert_eq!(ran.exit(), 1, "{ran:#?}");
     // The edit stays; `a.json`, tied to `b.json` by the renamed `$id`, is not written either;
@@ -807,6 +811,7 @@ fn a_rename_that_fails_puts_the_files_renamed_before_it_back() {
     let b = files[1].clone();
     let ran = paused(&work, CONCISE_FIX, "renamed-one", move |_| {
         std::mem::forget(Mounted::new(&["--bind"], &b.to_string_lossy(), &b));
+        true
     });
     drop(Mounted(files[1].clone()));
     assert_eq!(ran.exit(), 2, "{ran:#?}");
@@ -839,6 +844,7 @@ fn a_set_that_cannot_be_put_back_names_what_changed() {
     let folder = work.clone();
     let ran = paused(&work, CONCISE_FIX, "renamed-one", move |_| {
         std::mem::forget(Immutable::set(&folder));
+        true
     });
     drop(Immutable(work.clone()));
     assert_eq!(ran.exit(), 2, "{ran:#?}");
@@ -847,7 +853,7 @@ fn a_set_that_cannot_be_put_back_names_what_changed() {
     assert_eq!(texts(&files), [new_a, old_b, old_c], "{ran:#?}");
     let kept = leftovers(&work)
         .into_iter()
-        .find(|k| k.ends_with(".schema-lint.orig"))
+        .find(|k| k.starts_with(".a.json.") && k.ends_with(".schema-lint.orig"))
         .unwrap_or_else(|| panic!("the original of `a.json` is kept: {ran:#?}"));
     assert_eq!(std::fs::read_to_string(work.join(&kept)).unwrap(), FIXABLE);
     assert!(
@@ -868,7 +874,11 @@ fn an_interrupt_while_renaming_rolls_the_set_back() {
         let dir = Scratch::new(&format!("interrupt-{stage}"));
         let files = tied_set(&dir, "work");
         let work = dir.join("work");
-        let ran = paused(&work, CONCISE_FIX, stage, move |pid| signal(pid, sig));
+        // The pause ends when the run has noted the signal.
+        let ran = paused(&work, CONCISE_FIX, stage, move |pid| {
+            signal(pid, sig);
+            false
+        });
         assert_eq!(ran.exit(), 130, "{name} at {stage}: {ran:#?}");
         assert_eq!(texts(&files), tied_old(), "{name} at {stage}: {ran:#?}");
         assert!(
