@@ -257,12 +257,8 @@ struct Staged {
 /// no copy, and the original file itself comes back on a restore).
 fn prepare(t: &Target, s: &mut Staged) -> Result<(), Failure> {
     let fail = |why: String| Failure::new(t, why);
-    // An immutable or append-only file, or a read-only file system, refuses this (and would
-    // refuse the rename); the file is not truncated.
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&t.path)
-        .map_err(|e| fail(e.to_string()))?;
+    // An immutable file or a read-only file system refuses this, and would refuse the rename.
+    may_write(&t.path).map_err(|e| fail(e.to_string()))?;
     let backup = sibling(&t.path, "orig");
     if let Err(e) = fs::hard_link(&t.path, &backup) {
         #[cfg(unix)]
@@ -272,13 +268,52 @@ fn prepare(t: &Target, s: &mut Staged) -> Result<(), Failure> {
             ));
         }
         // A file system without hard links: a copy does.
-        if let Err(e) = fs::copy(&t.path, &backup) {
+        if let Err(e) = copy_new(&t.path, &backup) {
             let _ = fs::remove_file(&backup);
             return Err(fail(e.to_string()));
         }
     }
     s.backup = Some(backup);
     Ok(())
+}
+
+/// Whether this process may write `path` (`faccessat(2)` with the effective ids): asks, opens
+/// nothing.
+#[cfg(unix)]
+fn may_write(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    // SAFETY: `c` is a valid NUL-terminated path that outlives the call; no memory is written.
+    let rc = unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(unix))]
+fn may_write(path: &Path) -> std::io::Result<()> {
+    if fs::metadata(path)?.permissions().readonly() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "read-only",
+        ));
+    }
+    Ok(())
+}
+
+/// Copies `from` to a new file `to` (never over an existing one), with its permissions.
+fn copy_new(from: &Path, to: &Path) -> std::io::Result<()> {
+    let mut source = fs::File::open(from)?;
+    let mut target = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(to)?;
+    std::io::copy(&mut source, &mut target)?;
+    target.set_permissions(source.metadata()?.permissions())?;
+    target.sync_all()
 }
 
 /// Removes what staged files left: temporary files and kept originals.
