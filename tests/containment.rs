@@ -193,9 +193,12 @@ impl TraceCheck<'_> {
         let config = abs.file_name().is_some_and(|n| n == "schema-lint.toml")
             && abs.parent().is_some_and(|p| self.set.starts_with(p));
         if writes {
-            let temp = abs
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().ends_with(".schema-lint.tmp"));
+            // A temporary file, or the copy of an original kept while renaming (where the file
+            // system has no hard links).
+            let temp = abs.file_name().is_some_and(|n| {
+                let n = n.to_string_lossy();
+                n.ends_with(".schema-lint.tmp") || n.ends_with(".schema-lint.orig")
+            });
             if inside && temp && !call.line.contains(" = -1 ") {
                 self.temps.push(abs);
             } else {
@@ -222,7 +225,7 @@ impl TraceCheck<'_> {
             (Some(f), Some(t)) => {
                 let f = f.to_string_lossy();
                 f.starts_with(&format!(".{}.", t.to_string_lossy()))
-                    && f.ends_with(".schema-lint.tmp")
+                    && (f.ends_with(".schema-lint.tmp") || f.ends_with(".schema-lint.orig"))
             }
             _ => false,
         };
@@ -236,6 +239,28 @@ impl TraceCheck<'_> {
         if std::fs::symlink_metadata(&to).is_ok_and(|m| m.file_type().is_symlink()) {
             self.problem("renamed over a symlink", call);
         }
+    }
+
+    /// A file of the set kept under a second name while the fixes are renamed in:
+    /// `linkat(AT_FDCWD, "./a.json", AT_FDCWD, "./.a.json.1.0.schema-lint.orig", 0)`.
+    fn link(&mut self, call: &Call) {
+        let quoted: Vec<&str> = call.line.split('"').skip(1).step_by(2).collect();
+        let [from, to] = quoted[..] else {
+            return self.problem("a link I cannot read", call);
+        };
+        let (from, to) = (lexical(self.set, from), lexical(self.set, to));
+        let kept = match (from.file_name(), to.file_name()) {
+            (Some(f), Some(t)) => {
+                let t = t.to_string_lossy();
+                t.starts_with(&format!(".{}.", f.to_string_lossy()))
+                    && t.ends_with(".schema-lint.orig")
+            }
+            _ => false,
+        };
+        if !kept || from.parent() != to.parent() || !from.starts_with(self.set) {
+            return self.problem("a link that is not file -> its kept original", call);
+        }
+        self.temps.push(to);
     }
 }
 
@@ -258,6 +283,7 @@ fn check_trace(set: &Path, args: &[&str], log: &str) -> Vec<String> {
                 }
             }
             "open" | "openat" | "openat2" | "creat" => check.open(call),
+            "link" | "linkat" => check.link(call),
             "rename" | "renameat" | "renameat2" => {
                 renames += 1;
                 check.rename(call);
@@ -303,6 +329,7 @@ fn the_trace_check_catches_what_it_must() {
 7 openat(AT_FDCWD, "./.b.json.7.0.schema-lint.tmp", O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0666) = 3
 7 rename("./.b.json.7.0.schema-lint.tmp", "./sub/b.json") = 0
 7 unlink("./a.json") = 0
+7 linkat(AT_FDCWD, "./a.json", AT_FDCWD, "./../outside.json", 0) = 0
 9 execve("/bin/sh", ["sh"], 0x0 /* 3 vars */) = 0
 7 +++ exited with 0 +++
 "#;
@@ -316,6 +343,7 @@ fn the_trace_check_catches_what_it_must() {
         "a temp file opened without O_EXCL: 7 openat(AT_FDCWD, \"./a.json\"",
         "a rename that is not temp -> file in one folder",
         "removed a file that is not its temp file",
+        "a link that is not file -> its kept original",
         "started another program",
     ];
     for kind in kinds {

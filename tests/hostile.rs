@@ -556,3 +556,496 @@ fn a_ref_chain_10_000_long() {
     );
     eprintln!("10,000-long chain fixed in {:?}", ran.elapsed);
 }
+
+// --- #24 data safety of --fix ---
+
+/// `a.json`'s `$id` renamed with the `$ref` of `b.json` (one fix: a set of two files), and
+/// `c.json`, fixed on its own.
+const TIED_B: &str = "{\n  \"$ref\": \"my_tool:output\"\n}\n";
+
+fn tied_set(dir: &Scratch, folder: &str) -> [std::path::PathBuf; 3] {
+    [
+        dir.write(&format!("{folder}/a.json"), FIXABLE),
+        dir.write(&format!("{folder}/b.json"), TIED_B),
+        dir.write(
+            &format!("{folder}/c.json"),
+            FIXABLE.replace("my_tool:output", "my_tool:other"),
+        ),
+    ]
+}
+
+/// The texts of the tied set as read, and as `--fix` makes them.
+fn tied_old() -> [String; 3] {
+    [
+        FIXABLE.to_owned(),
+        TIED_B.to_owned(),
+        FIXABLE.replace("my_tool:output", "my_tool:other"),
+    ]
+}
+
+fn tied_new() -> [String; 3] {
+    [
+        FIXED.to_owned(),
+        TIED_B.replace("my_tool:output", "my_tool_output"),
+        FIXED.replace("my_tool_output", "my_tool_other"),
+    ]
+}
+
+fn texts(paths: &[std::path::PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect()
+}
+
+/// The temporary files and kept originals a write left in `dir`.
+fn leftovers(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".schema-lint."))
+        .collect()
+}
+
+/// `schema-lint ARGS` in `dir` with its write paused at `stage` (the test hook of debug builds):
+/// `act` runs during the pause, given the process id, then the write goes on (when `act` returns
+/// false, the pause lasts until the run notes an interrupt). Fails when the run never reached
+/// the pause.
+fn paused(
+    dir: &std::path::Path,
+    args: &[&str],
+    stage: &str,
+    act: impl FnOnce(u32) -> bool + Send + 'static,
+) -> common::Ran {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let flag = dir.with_extension("pause");
+    let _ = std::fs::remove_file(&flag);
+    let done = Arc::new(AtomicBool::new(false));
+    let watcher = {
+        let (flag, done) = (flag.clone(), Arc::clone(&done));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::SeqCst) {
+                let pid = std::fs::read_to_string(&flag)
+                    .ok()
+                    .and_then(|s| s.parse::<u32>().ok());
+                if let Some(pid) = pid {
+                    if act(pid) {
+                        let _ = std::fs::remove_file(&flag);
+                    }
+                    return true;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            false
+        })
+    };
+    let mut cmd = std::process::Command::new(common::BIN);
+    cmd.args(args).current_dir(dir).env(
+        "SCHEMA_LINT_TEST_PAUSE",
+        format!("{stage}:{}", flag.display()),
+    );
+    let ran = common::run_with_limit(cmd, LIMIT);
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    assert!(
+        watcher.join().unwrap(),
+        "the write never paused at `{stage}`: {ran:#?}"
+    );
+    ran
+}
+
+/// Sends `signal` to process `pid`.
+#[cfg(unix)]
+fn signal(pid: u32, signal: i32) {
+    // SAFETY: kill(2) on the child this test started.
+    unsafe {
+        libc::kill(libc::pid_t::try_from(pid).unwrap(), signal);
+    }
+}
+
+/// `chattr +i` on `path`, undone when dropped; `None` where it cannot be set (not root, or a
+/// file system without the flag).
+struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    fn set(path: &std::path::Path) -> Option<Self> {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Self(path.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// A mount (`mount ARGS SOURCE TARGET`), unmounted when dropped; `None` where mounting is not
+/// allowed (not root, no mount namespace).
+struct Mounted(std::path::PathBuf);
+
+impl Mounted {
+    fn new(args: &[&str], source: &str, target: &std::path::Path) -> Option<Self> {
+        let ok = std::process::Command::new("mount")
+            .args(args)
+            .arg(source)
+            .arg(target)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        ok.then(|| Self(target.to_path_buf()))
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+const CONCISE_FIX: &[&str] = &["--fix", "--output-format", "concise", "."];
+
+#[test]
+fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
+    let dir = Scratch::new("concurrent");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    let edited =
+        "{\n  \"$ref\": \"my_tool:output\",\n  \"description\": \"saved by an editor\"\n}\n";
+    let b = files[1].clone();
+    let ran = paused(&work, CONCISE_FIX, "renames", move |_| {
+        std::fs::write(&b, edited).unwrap();
+        true
+    });
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    // The edit stays; `a.json`, tied to `b.json` by the renamed `$id`, is not written either;
+    // `c.json` is fixed.
+    let [old_a, _, _] = tied_old();
+    let [_, _, new_c] = tied_new();
+    assert_eq!(texts(&files), [old_a, edited.to_owned(), new_c]);
+    assert_eq!(
+        lines(&ran.stdout),
+        [
+            "a.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "a.json:2:18: error: SL901 Fix for SL201 not applied: `b.json` changed on disk after it was read",
+            "b.json:2:19: error: SL301 `$ref` `my_tool:output` is not a valid URI reference",
+        ]
+    );
+    assert!(
+        ran.stderr.contains("Fixed 1 finding in 1 file; 3 left"),
+        "{ran:#?}"
+    );
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_set_with_an_immutable_file_is_not_half_written() {
+    let dir = Scratch::new("immutable");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    let Some(_lock) = Immutable::set(&files[1]) else {
+        eprintln!("skipped: `chattr +i` is not allowed here (needs root); CI runs it");
+        return;
+    };
+    let ran = lint_in(&work, CONCISE_FIX, LIMIT);
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert_eq!(texts(&files), tied_old(), "{ran:#?}");
+    assert!(
+        ran.stderr.contains(
+            "error: could not write `b.json`: Operation not permitted (os error 1); no file was changed"
+        ),
+        "{ran:#?}"
+    );
+    // The findings are left, as the files are.
+    assert_eq!(lines(&ran.stdout).len(), 3, "{ran:#?}");
+    assert!(
+        ran.stderr.contains("Fixed 0 findings in 0 files; 3 left"),
+        "{ran:#?}"
+    );
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_set_with_a_bind_mounted_file_is_not_half_written() {
+    let dir = Scratch::new("bind");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    let outside = dir.write("outside/b.json", TIED_B);
+    let Some(_mount) = Mounted::new(&["--bind"], &outside.to_string_lossy(), &files[1]) else {
+        eprintln!("skipped: `mount --bind` is not allowed here (needs root); CI runs it");
+        return;
+    };
+    let ran = lint_in(&work, CONCISE_FIX, LIMIT);
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert_eq!(texts(&files), tied_old(), "{ran:#?}");
+    assert!(
+        ran.stderr.contains("error: could not write `b.json`: it is mounted on its own (a bind mount), so it cannot be replaced; no file was changed"),
+        "{ran:#?}"
+    );
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_rename_that_fails_puts_the_files_renamed_before_it_back() {
+    let dir = Scratch::new("rollback");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    let probe = dir.write("probe", "");
+    if Mounted::new(&["--bind"], &probe.to_string_lossy(), &probe).is_none() {
+        eprintln!("skipped: `mount --bind` is not allowed here (needs root); CI runs it");
+        return;
+    }
+    // `a.json` is renamed, then `b.json` is bound onto itself (same file, same stamp): its
+    // rename fails (EBUSY).
+    let b = files[1].clone();
+    let ran = paused(&work, CONCISE_FIX, "renamed-one", move |_| {
+        std::mem::forget(Mounted::new(&["--bind"], &b.to_string_lossy(), &b));
+        true
+    });
+    drop(Mounted(files[1].clone()));
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert_eq!(texts(&files), tied_old(), "{ran:#?}");
+    assert!(
+        ran.stderr.contains(
+            "error: could not write `b.json`: Device or resource busy (os error 16); no file was changed"
+        ),
+        "{ran:#?}"
+    );
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_set_that_cannot_be_put_back_names_what_changed() {
+    let dir = Scratch::new("unrestorable");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    if Immutable::set(&files[2]).is_none() {
+        eprintln!("skipped: `chattr +i` is not allowed here (needs root); CI runs it");
+        return;
+    }
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(&files[2])
+        .status();
+    // `a.json` is renamed, then the folder turns immutable: neither the next rename nor the
+    // restore of `a.json` can be done.
+    let folder = work.clone();
+    let ran = paused(&work, CONCISE_FIX, "renamed-one", move |_| {
+        std::mem::forget(Immutable::set(&folder));
+        true
+    });
+    drop(Immutable(work.clone()));
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    let [new_a, _, _] = tied_new();
+    let [_, old_b, old_c] = tied_old();
+    assert_eq!(texts(&files), [new_a, old_b, old_c], "{ran:#?}");
+    let kept = leftovers(&work)
+        .into_iter()
+        .find(|k| k.starts_with(".a.json.") && k.ends_with(".schema-lint.orig"))
+        .unwrap_or_else(|| panic!("the original of `a.json` is kept: {ran:#?}"));
+    assert_eq!(std::fs::read_to_string(work.join(&kept)).unwrap(), FIXABLE);
+    assert!(
+        ran.stderr.contains(&format!(
+            "error: could not write `b.json`: Operation not permitted (os error 1); changed and could not be put back: `a.json` (its original text is in `./{kept}`: Operation not permitted (os error 1)); no other file was changed"
+        )),
+        "{ran:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupt_while_renaming_rolls_the_set_back() {
+    for (stage, sig, name) in [
+        ("renamed-one", libc::SIGTERM, "SIGTERM"),
+        ("renames", libc::SIGINT, "SIGINT"),
+    ] {
+        let dir = Scratch::new(&format!("interrupt-{stage}"));
+        let files = tied_set(&dir, "work");
+        let work = dir.join("work");
+        // The pause ends when the run has noted the signal.
+        let ran = paused(&work, CONCISE_FIX, stage, move |pid| {
+            signal(pid, sig);
+            false
+        });
+        assert_eq!(ran.exit(), 130, "{name} at {stage}: {ran:#?}");
+        assert_eq!(texts(&files), tied_old(), "{name} at {stage}: {ran:#?}");
+        assert!(
+            ran.stderr
+                .contains("error: interrupted; no file was changed"),
+            "{ran:#?}"
+        );
+        assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupt_during_a_large_fix_leaves_no_temporary_file_and_no_half_set() {
+    let dir = Scratch::new("interrupt-large");
+    let n = 1_000;
+    let old: Vec<String> = (0..n)
+        .map(|i| FIXABLE.replace("my_tool:output", &format!("my_tool:out{i}")))
+        .collect();
+    let paths: Vec<_> = (0..n)
+        .map(|i| dir.write(&format!("f{i:04}.json"), &old[i]))
+        .collect();
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["--fix", "--quiet", "."])
+        .current_dir(&dir.path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // SIGINT as soon as the first temporary file is there.
+    let start = std::time::Instant::now();
+    let mut sent = false;
+    while child.try_wait().unwrap().is_none() && start.elapsed() < LIMIT {
+        if !leftovers(&dir.path).is_empty() {
+            signal(child.id(), libc::SIGINT);
+            sent = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let status = child.wait().unwrap();
+    assert!(
+        sent,
+        "no temporary file seen before the run ended ({status:?})"
+    );
+    assert!(
+        matches!(status.code(), Some(0 | 130)),
+        "ended by the signal itself: {status:?}"
+    );
+    assert!(
+        leftovers(&dir.path).is_empty(),
+        "{:?}",
+        leftovers(&dir.path)
+    );
+    let now = texts(&paths);
+    let new: Vec<String> = (0..n)
+        .map(|i| FIXED.replace("my_tool_output", &format!("my_tool_out{i}")))
+        .collect();
+    assert!(
+        now == old || now == new,
+        "{} of {n} files changed",
+        now.iter().zip(&old).filter(|(a, b)| a != b).count()
+    );
+    eprintln!(
+        "interrupted after {:?}: exit {:?}, files {}",
+        start.elapsed(),
+        status.code(),
+        if now == old { "all old" } else { "all new" }
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fix_run_as_root_keeps_owner_and_group() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = Scratch::new("owner");
+    let path = dir.write("tool.json", FIXABLE);
+    if std::os::unix::fs::chown(&path, Some(65534), Some(65534)).is_err() {
+        eprintln!("skipped: changing a file's owner needs root; CI runs it");
+        return;
+    }
+    let ran = lint_in(&dir.path, CONCISE_FIX, LIMIT);
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXED);
+    let meta = std::fs::metadata(&path).unwrap();
+    assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_with_another_hard_link_is_refused() {
+    let dir = Scratch::new("hardlink");
+    let path = dir.write("work/linked.json", FIXABLE);
+    let other = dir.join("elsewhere.json");
+    std::fs::hard_link(&path, &other).unwrap();
+    let tool = dir.write(
+        "work/tool.json",
+        FIXABLE.replace("my_tool:output", "my_tool:other"),
+    );
+    let ran = lint_in(&dir.join("work"), CONCISE_FIX, LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(
+        lines(&ran.stdout),
+        [
+            "linked.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "linked.json:2:18: error: SL901 Fix for SL201 not applied: `linked.json` has 2 hard links; schema-lint does not replace a file that has other names (they would keep the old text)",
+        ]
+    );
+    // Both names keep the same text; the other file is fixed.
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXABLE);
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), FIXABLE);
+    assert_eq!(
+        std::fs::read_to_string(&tool).unwrap(),
+        FIXED.replace("my_tool_output", "my_tool_other")
+    );
+}
+
+/// What a failed write must say: the findings as left, no success, exit 2.
+fn assert_reported_as_left(ran: &common::Ran, error: &str) {
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert!(ran.stderr.contains(error), "{ran:#?}");
+    assert!(!ran.stdout.contains("All checks passed"), "{ran:#?}");
+    assert!(ran.stdout.contains("SL201"), "{ran:#?}");
+    assert!(
+        ran.stdout.contains("Fixed 0 findings in 0 files; 1 left\n"),
+        "{ran:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_full_disk_is_reported_as_findings_left() {
+    let dir = Scratch::new("full");
+    let disk = dir.join("disk");
+    std::fs::create_dir_all(&disk).unwrap();
+    let Some(_mount) = Mounted::new(&["-t", "tmpfs", "-o", "size=64k"], "tmpfs", &disk) else {
+        eprintln!("skipped: mounting a tmpfs is not allowed here (needs root); CI runs it");
+        return;
+    };
+    let path = dir.write("disk/tool.json", FIXABLE);
+    // Fill what is left.
+    let mut filler = std::fs::File::create(disk.join("filler.bin")).unwrap();
+    while std::io::Write::write_all(&mut filler, &[0; 4096]).is_ok() {}
+    drop(filler);
+    let ran = lint_in(&disk, &["--fix", "."], LIMIT);
+    assert_reported_as_left(
+        &ran,
+        "error: could not write `tool.json`: No space left on device (os error 28); no file was changed",
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXABLE);
+    assert!(leftovers(&disk).is_empty(), "{:?}", leftovers(&disk));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_folder_is_reported_as_findings_left() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("read-only-folder");
+    let work = dir.join("work");
+    let path = dir.write("work/tool.json", FIXABLE);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o555)).unwrap();
+    let ran = as_unprivileged(&dir.path, &["--fix", "."]);
+    std::fs::set_permissions(&work, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_reported_as_left(
+        &ran,
+        "error: could not write `tool.json`: Permission denied (os error 13); no file was changed",
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXABLE);
+}

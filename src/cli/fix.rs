@@ -9,7 +9,6 @@ use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use std::collections::HashSet;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
@@ -20,13 +19,9 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// `--diff`: what `--fix` would change, as unified diffs; nothing is written.
-fn diff(
-    outcome: crate::fix::FixOutcome,
-    changed: &[(PathBuf, Vec<u8>, String, String)],
-    fixed: usize,
-) -> Outcome {
+fn diff(outcome: crate::fix::FixOutcome, changed: &[(String, String)], fixed: usize) -> Outcome {
     let mut out = Outcome::default();
-    for (_, _, old, name) in changed {
+    for (old, name) in changed {
         let new = outcome
             .run
             .files
@@ -51,6 +46,33 @@ fn diff(
     out
 }
 
+/// The line that says why the write failed, and which file it left changed, if any.
+fn write_error(failure: &crate::fix::write::Failure) -> String {
+    let what = if failure.interrupted {
+        "error: interrupted".to_owned()
+    } else {
+        format!(
+            "error: could not write `{}`: {}",
+            report::printable(&failure.name),
+            failure.reason
+        )
+    };
+    let rest = if failure.unrestored.is_empty() {
+        "no file was changed".to_owned()
+    } else {
+        let names: Vec<String> = failure
+            .unrestored
+            .iter()
+            .map(|(_, n)| report::printable(n).into_owned())
+            .collect();
+        format!(
+            "changed and could not be put back: {}; no other file was changed",
+            names.join(", ")
+        )
+    };
+    format!("{what}; {rest}")
+}
+
 /// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
 pub(super) fn fix(
     run: Run,
@@ -63,44 +85,27 @@ pub(super) fn fix(
     let can_write = |file: &SourceFile| guard.check(file);
     let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
     let mut out = Outcome::default();
+    if args.diff {
+        let changed: Vec<(String, String)> = outcome
+            .changed()
+            .into_iter()
+            .map(|(f, old)| (old.to_string(), f.file.name.clone()))
+            .collect();
+        let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
+        return diff(outcome, &changed, fixed);
+    }
+    let written = crate::fix::commit::write_outcome(&mut outcome, settings);
+    if let Err(failure) = &written {
+        let _ = writeln!(out.stderr, "{}", write_error(failure));
+    }
+    let changed = outcome.changed().len();
     let also: Vec<String> = outcome
         .changed()
         .into_iter()
         .filter(|(f, _)| guard.context.contains(&f.file.id))
         .map(|(f, _)| format!("`{}`", report::printable(&f.file.name)))
         .collect();
-    let changed: Vec<(PathBuf, Vec<u8>, String, String)> = outcome
-        .changed()
-        .into_iter()
-        .map(|(f, old)| {
-            let path = f.file.path.clone().unwrap_or_default();
-            (
-                path,
-                crate::fix::write::stored_bytes(&f.file, &f.file.text),
-                old.to_string(),
-                f.file.name.clone(),
-            )
-        })
-        .collect();
-    let findings_after = outcome.run.diagnostics().len();
-    let fixed = findings_before.saturating_sub(findings_after);
-    if args.diff {
-        return diff(outcome, &changed, fixed);
-    }
-    let mut write_failed = false;
-    let on_disk: Vec<(PathBuf, Vec<u8>)> = changed
-        .iter()
-        .filter(|(p, ..)| !p.as_os_str().is_empty())
-        .map(|(p, b, ..)| (p.clone(), b.clone()))
-        .collect();
-    if let Err((path, why)) = crate::fix::write::write_all(&on_disk) {
-        let _ = writeln!(
-            out.stderr,
-            "error: could not write `{}`: {why}; no file was changed",
-            report::printable(&path.display().to_string())
-        );
-        write_failed = true;
-    }
+    let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
     crate::fix::rejections::attach_rejections(&mut outcome);
     let stdin_fixed = outcome
         .run
@@ -115,7 +120,7 @@ pub(super) fn fix(
     let mut summary = format!(
         "Fixed {} in {}; {} left{}\n",
         plural(fixed, "finding"),
-        plural(if write_failed { 0 } else { changed.len() }, "file"),
+        plural(changed, "file"),
         left,
         if outcome.applied.is_empty() {
             String::new()
@@ -123,7 +128,7 @@ pub(super) fn fix(
             " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
         }
     );
-    if !also.is_empty() && !write_failed {
+    if !also.is_empty() && written.is_ok() {
         let _ = writeln!(
             summary,
             "Also changed, to follow a renamed `$id`: {} (not named; `--fix-only-named` keeps such files as they are)",
@@ -152,10 +157,10 @@ pub(super) fn fix(
             out.stderr.push_str(&summary);
         }
     }
-    out.code = if write_failed {
-        exit::ERROR
-    } else {
-        exit_code(&outcome.run)
+    out.code = match &written {
+        Err(failure) if failure.interrupted => exit::INTERRUPTED,
+        Err(_) => exit::ERROR,
+        Ok(()) => exit_code(&outcome.run),
     };
     // The process ends right after printing (as after a check): freeing every tree and proof
     // one allocation at a time would only cost time.
@@ -206,6 +211,6 @@ impl Guard {
                 ));
             }
         }
-        crate::fix::write::can_write(file)
+        crate::fix::write::can_replace(file)
     }
 }

@@ -31,6 +31,9 @@ pub mod exit {
     pub const FINDINGS: u8 = 1;
     /// A file could not be read or parsed, or the command line was wrong.
     pub const ERROR: u8 = 2;
+    /// `--fix` stopped by Ctrl-C or `SIGTERM` while writing (what shells expect of an
+    /// interrupted command); no file was changed.
+    pub const INTERRUPTED: u8 = 130;
 }
 
 /// Runs a parsed command line.

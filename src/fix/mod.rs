@@ -1,8 +1,9 @@
 //! The fix loop: collect the fixes the findings offer, apply a batch of non-overlapping ones,
 //! re-parse and re-lint, prove each fix with [`verify`], keep the ones that pass, and go again
 //! until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
-//! in memory, for [`crate::fix::write`] or `--diff`.
+//! in memory, for [`commit`] (which writes it with [`write`]) or `--diff`.
 
+pub mod commit;
 pub mod rejections;
 pub mod verify;
 pub mod write;

@@ -6,7 +6,7 @@
 //! Only the server the user names is contacted: no redirect is followed and nothing else is
 //! fetched.
 
-mod children;
+pub mod children;
 mod http;
 mod session;
 pub mod sse;
