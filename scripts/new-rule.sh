@@ -12,8 +12,10 @@
 #   rules/SLNNN.md                       the doc: its header (the rule's only declaration of its
 #                                        metadata: category, severity, fix) and its sections
 #   testdata/rules/SLNNN/bad-example.json  the fixture folder, with one bad fixture
-# `cargo build` then passes, and `cargo test` once the new snapshots and the README's rule table
-# are blessed: `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` (review the diff like code).
+# `cargo build` then passes, and `cargo test` once the new snapshots are blessed (the rule's and
+# its fixture's, the README's rule table and the CLI fixtures that list every rule):
+# `SCHEMA_LINT_BLESS=1 cargo test`, then review the diff like code. The engine tier observes the
+# new bad fixture on its next `tests/integration/engines.sh --write`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -148,5 +150,6 @@ cat <<EOF
 new-rule: wrote $rule_file, its mod line in $mod_file, $doc and $fixtures/bad-example.json.
 Next: replace the TODOs and the placeholder check, add fixtures to $fixtures/ (bad-*.json,
 good-*.json; see README.md, Contributing), then bless and review the snapshots:
-  cargo build && SCHEMA_LINT_BLESS=1 cargo test --test rule_docs && cargo test
+  cargo build && SCHEMA_LINT_BLESS=1 cargo test; cargo test
+and record what the engines do with the new bad fixtures: tests/integration/engines.sh --write
 EOF
