@@ -2,9 +2,11 @@
 //!
 //! - `cargo run --example engines -- cases` prints every case as one JSON array: the files of
 //!   `testdata/engines/cases/` (`{class, about, schema, before?, instances?}`, named by their
-//!   file stem) and each `json bad` example of `rules/*.md` (`doc/SL201-1`, ...; an example
-//!   that is a `tools/list` gives one case per tool output schema, the earlier tools' schemas
-//!   as `before`, as a client meets them);
+//!   file stem), each `json bad` example of `rules/*.md` (`doc/SL201-1`, ...) and each bad
+//!   fixture of `testdata/rules/<CODE>/` (named by its `engine-key=` option, the doc example's
+//!   name it had before it moved there, or `rules/<CODE>/<name>`); an example that is a
+//!   `tools/list` gives one case per tool output schema, the earlier tools' schemas as
+//!   `before`, as a client meets them;
 //! - `cargo run --example engines -- run CASES.json` runs each case through the `jsonschema`
 //!   crate (the version this crate pins, without its network features) as a Rust client would,
 //!   `jsonschema::validator_for(&schema)` then `is_valid` per instance, and prints
@@ -12,6 +14,9 @@
 
 use serde_json::{json, Map, Value};
 use std::path::Path;
+
+#[path = "../tests/common/rule_fixtures.rs"]
+mod rule_fixtures;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -64,33 +69,45 @@ fn cases(root: &Path) -> Vec<Value> {
             .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)
             .filter(|e| !e.options.iter().any(|o| o == "audit"));
         for (n, example) in bad.enumerate() {
-            // SL100's examples do not parse: there is no schema to give an engine.
-            let Ok(value) = serde_json::from_str::<Value>(&example.text) else {
-                continue;
-            };
-            let name = format!("doc/{code}-{}", n + 1);
-            match tools_of(&value) {
-                Some(tools) => {
-                    let mut before = Vec::new();
-                    for tool in tools {
-                        let Some(schema) = tool.get("outputSchema") else {
-                            continue;
-                        };
-                        let tool_name = tool["name"].as_str().unwrap_or("?");
-                        out.push(json!({
-                            "name": format!("{name}/{tool_name}"),
-                            "schema": schema,
-                            "before": before.clone(),
-                        }));
-                        before.push(schema.clone());
-                    }
-                }
-                None => out.push(json!({ "name": name, "schema": value })),
-            }
+            push_example(&mut out, &format!("doc/{code}-{}", n + 1), &example.text);
+        }
+    }
+    // The bad fixtures of the rules' folders, under the name each was observed by.
+    for fixture in rule_fixtures::all() {
+        if fixture.kind == rule_fixtures::Kind::Bad && !fixture.options.iter().any(|o| o == "audit")
+        {
+            push_example(&mut out, &fixture.engine_key, &fixture.text);
         }
     }
     out.sort_by_key(name);
     out
+}
+
+/// A bad example (of a doc or a fixture folder) as a case named `name`: an example that is a
+/// `tools/list` gives one case per tool output schema, the earlier tools' schemas as `before`.
+fn push_example(out: &mut Vec<Value>, name: &str, text: &str) {
+    // SL100's examples do not parse: there is no schema to give an engine.
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return;
+    };
+    match tools_of(&value) {
+        Some(tools) => {
+            let mut before = Vec::new();
+            for tool in tools {
+                let Some(schema) = tool.get("outputSchema") else {
+                    continue;
+                };
+                let tool_name = tool["name"].as_str().unwrap_or("?");
+                out.push(json!({
+                    "name": format!("{name}/{tool_name}"),
+                    "schema": schema,
+                    "before": before.clone(),
+                }));
+                before.push(schema.clone());
+            }
+        }
+        None => out.push(json!({ "name": name, "schema": value })),
+    }
 }
 
 /// The tools of a `tools/list` document (or of the JSON-RPC response holding one).

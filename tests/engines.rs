@@ -3,9 +3,10 @@
 //!
 //! - each case of `testdata/engines/cases/` is reported with the class it stands for, or, for a
 //!   class no client breaks on, possibly not at all;
-//! - on each `json bad` example of the rule docs, every client an engine saw fail is named by
-//!   some finding's `breaks`, and no finding claims a failure of a client the engines saw
-//!   handle the example;
+//! - on each `json bad` example of the rule docs and each bad fixture of `testdata/rules/`, every
+//!   client an engine saw fail is named by some finding's `breaks`, and no finding claims a
+//!   failure of a client the engines saw handle the example; every example `observed.json`
+//!   holds is still one of them;
 //! - the findings' severities follow who breaks;
 //! - each rule doc lists every class of its rule, with exactly the clients measured;
 //! - each listing case of `testdata/engines/listings/` (a `tools/list` result the SDK clients
@@ -21,6 +22,9 @@ use schema_lint::syntax::source::{FileId, SourceFile};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
+
+#[path = "common/rule_fixtures.rs"]
+mod rule_fixtures;
 
 fn data() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/engines"))
@@ -171,48 +175,92 @@ fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-#[test]
-fn findings_on_the_doc_examples_claim_what_the_engines_do() {
-    let observed = observed();
-    let mut problems = Vec::new();
-    let mut checked = 0;
+/// Every bad example the engine tier observes, by the name it gives it (before the suffix of a
+/// tool): those of the rule docs (`doc/SL201-1`) and the bad fixtures of `testdata/rules/`.
+fn observed_examples() -> Vec<(String, String)> {
+    let mut out = Vec::new();
     for (code, doc) in schema_lint::rules::docs::DOCS {
         let bad = schema_lint::rules::docs::examples(doc)
             .into_iter()
             .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)
             .filter(|e| !e.options.iter().any(|o| o == "audit"));
         for (n, example) in bad.enumerate() {
-            let name = format!("doc/{code}-{}", n + 1);
-            let Some(row) = observed.get(&name) else {
-                continue;
-            };
-            let Ok(schema) = serde_json::from_str::<Value>(&example.text) else {
-                continue;
-            };
-            checked += 1;
-            let found = lint(&schema, &[], &Settings::default());
-            // Without instances, only what happens when compiling shows.
-            let claimed: BTreeSet<&str> = found
+            out.push((format!("doc/{code}-{}", n + 1), example.text));
+        }
+    }
+    for fixture in rule_fixtures::all() {
+        if fixture.kind == rule_fixtures::Kind::Bad && !fixture.options.iter().any(|o| o == "audit")
+        {
+            out.push((fixture.engine_key, fixture.text));
+        }
+    }
+    out
+}
+
+/// No observation of an example is orphaned: each key of `observed.json` that names an example
+/// (`doc/...`, `rules/...`) is an example the tier still gathers, under one name only.
+#[test]
+fn every_observed_example_is_still_an_example() {
+    let examples = observed_examples();
+    let names: BTreeSet<&str> = examples.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names.len(),
+        examples.len(),
+        "two examples share an engine name"
+    );
+    let observed = observed();
+    let orphans: Vec<&String> = observed
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| k.starts_with("doc/") || k.starts_with("rules/"))
+        .filter(|k| {
+            !names
                 .iter()
-                .flat_map(|d| d.breaks.iter())
-                .filter(|b| {
-                    matches!(
-                        b.effect,
-                        breaks::Effect::CompileError | breaks::Effect::UnresolvedReference
-                    )
-                })
-                .map(|b| b.client.name())
-                .collect();
-            let failed = failing(row);
-            // Python resolves references lazily: an example without instances never reaches them.
-            let lazy = |c: &&str| c.starts_with("python-sdk");
-            let missed: Vec<_> = failed.difference(&claimed).collect();
-            let overclaimed: Vec<_> = claimed.difference(&failed).filter(|c| !lazy(c)).collect();
-            if !missed.is_empty() || !overclaimed.is_empty() {
-                problems.push(format!(
-                    "{name}: engines failed {failed:?}, findings claim {claimed:?}"
-                ));
-            }
+                .any(|n| k.as_str() == *n || k.starts_with(&format!("{n}/")))
+        })
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "observed.json holds examples that neither a rule doc nor a fixture folder has: {orphans:?}"
+    );
+}
+
+#[test]
+fn findings_on_the_doc_examples_claim_what_the_engines_do() {
+    let observed = observed();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (name, text) in observed_examples() {
+        let Some(row) = observed.get(&name) else {
+            continue;
+        };
+        let Ok(schema) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        checked += 1;
+        let found = lint(&schema, &[], &Settings::default());
+        // Without instances, only what happens when compiling shows.
+        let claimed: BTreeSet<&str> = found
+            .iter()
+            .flat_map(|d| d.breaks.iter())
+            .filter(|b| {
+                matches!(
+                    b.effect,
+                    breaks::Effect::CompileError | breaks::Effect::UnresolvedReference
+                )
+            })
+            .map(|b| b.client.name())
+            .collect();
+        let failed = failing(row);
+        // Python resolves references lazily: an example without instances never reaches them.
+        let lazy = |c: &&str| c.starts_with("python-sdk");
+        let missed: Vec<_> = failed.difference(&claimed).collect();
+        let overclaimed: Vec<_> = claimed.difference(&failed).filter(|c| !lazy(c)).collect();
+        if !missed.is_empty() || !overclaimed.is_empty() {
+            problems.push(format!(
+                "{name}: engines failed {failed:?}, findings claim {claimed:?}"
+            ));
         }
     }
     assert!(checked > 20, "only {checked} doc examples observed");

@@ -12,6 +12,10 @@ use schema_lint::workspace::load_source;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+#[path = "common/rule_fixtures.rs"]
+mod rule_fixtures;
+use rule_fixtures::{Fixture, Kind};
+
 /// Settings an example asks for with words after its kind (`fix-id=defs`).
 fn settings_for(example: &Example) -> (Settings, bool) {
     let mut settings = Settings::default();
@@ -44,7 +48,11 @@ fn settings_for(example: &Example) -> (Settings, bool) {
 }
 
 fn source(text: &str) -> SourceFile {
-    SourceFile::new(FileId(0), "example.json".into(), None, text, true)
+    named_source("example.json", text)
+}
+
+fn named_source(name: &str, text: &str) -> SourceFile {
+    SourceFile::new(FileId(0), name.into(), None, text, true)
 }
 
 fn codes_for(text: &str, settings: &Settings) -> BTreeSet<&'static str> {
@@ -149,6 +157,65 @@ fn every_doc_belongs_to_a_rule_and_every_file_is_embedded() {
     );
 }
 
+/// The findings an example is checked against: the audit's for a capture, else the linter's.
+fn found_in(example: &Example, settings: &Settings) -> BTreeSet<&'static str> {
+    if example.options.iter().any(|o| o == "audit") {
+        audit_codes(&example.text)
+    } else {
+        codes_for(&example.text, settings)
+    }
+}
+
+/// A bad example (`at` names it) triggers exactly its rule and what `also=` names; with `fix`,
+/// `--fix` must refuse its fix and change nothing.
+fn check_bad(at: &str, code: &str, example: &Example) {
+    let (settings, allow_unsafe) = settings_for(example);
+    if example.options.iter().any(|o| o == "fix") {
+        let (text, left) = fixed(&example.text, &settings, allow_unsafe);
+        assert!(
+            left.contains(code) && text == example.text,
+            "{at}: --fix must refuse this example's fix and change nothing; left {left:?}"
+        );
+        return;
+    }
+    // `also=SL301` names findings the example triggers by nature besides its own.
+    let mut wanted = BTreeSet::from([meta::find(code).expect("a known code").code]);
+    for o in &example.options {
+        if let Some(list) = o.strip_prefix("also=") {
+            wanted.extend(
+                list.split(',')
+                    .map(|c| meta::find(c).expect("a known code").code),
+            );
+        }
+    }
+    let found = found_in(example, &settings);
+    assert_eq!(
+        found, wanted,
+        "{at}: the bad example must trigger exactly {wanted:?}"
+    );
+}
+
+fn check_good(at: &str, example: &Example) {
+    let (settings, _) = settings_for(example);
+    let found = found_in(example, &settings);
+    assert!(
+        found.is_empty(),
+        "{at}: the good example triggers {found:?}"
+    );
+}
+
+/// `--fix` makes `want` of the bad text, with the settings of `settings_of`, and leaves nothing
+/// (the fix loop proves it compiles, or refuses it as SL901).
+fn check_fixed(at: &str, bad: &str, want: &str, settings_of: &Example) {
+    let (settings, allow_unsafe) = settings_for(settings_of);
+    let (text, left) = fixed(bad, &settings, allow_unsafe);
+    assert_eq!(
+        text, want,
+        "{at}: the fixed example is not what --fix makes of the bad one"
+    );
+    assert!(left.is_empty(), "{at}: after the fix, {left:?} remain");
+}
+
 #[test]
 fn doc_examples_trigger_exactly_their_rule() {
     let mut checked = 0;
@@ -161,70 +228,107 @@ fn doc_examples_trigger_exactly_their_rule() {
         );
         let mut last_bad: Option<&Example> = None;
         for example in &examples {
-            let (settings, allow_unsafe) = settings_for(example);
-            let found = if example.options.iter().any(|o| o == "audit") {
-                audit_codes(&example.text)
-            } else {
-                codes_for(&example.text, &settings)
-            };
+            let at = format!("rules/{code}.md:{}", example.line);
             match example.kind {
-                // `json bad fix`: a finding whose fix `--fix` must refuse (SL901).
-                ExampleKind::Bad if example.options.iter().any(|o| o == "fix") => {
-                    let (text, left) = fixed(&example.text, &settings, allow_unsafe);
-                    assert!(
-                        left.contains(code) && text == example.text,
-                        "rules/{code}.md:{}: --fix must refuse this example's fix and change nothing; left {left:?}",
-                        example.line
-                    );
-                    last_bad = None;
-                }
                 ExampleKind::Bad => {
-                    // `also=SL301` names findings the example triggers by nature besides its own.
-                    let mut wanted = BTreeSet::from([*code]);
-                    for o in &example.options {
-                        if let Some(list) = o.strip_prefix("also=") {
-                            wanted.extend(
-                                list.split(',')
-                                    .map(|c| meta::find(c).expect("a known code").code),
-                            );
-                        }
-                    }
-                    assert_eq!(
-                        found, wanted,
-                        "rules/{code}.md:{}: the bad example must trigger exactly {wanted:?}",
-                        example.line
-                    );
-                    last_bad = Some(example);
+                    check_bad(&at, code, example);
+                    // A refused fix shows no `fixed` block.
+                    last_bad = (!example.options.iter().any(|o| o == "fix")).then_some(example);
                 }
-                ExampleKind::Good => assert!(
-                    found.is_empty(),
-                    "rules/{code}.md:{}: the good example triggers {found:?}",
-                    example.line
-                ),
+                ExampleKind::Good => check_good(&at, example),
                 ExampleKind::Fixed => {
-                    let bad = last_bad.unwrap_or_else(|| {
-                        panic!(
-                            "rules/{code}.md:{}: a `fixed` block must follow a `bad` one",
-                            example.line
-                        )
-                    });
-                    let (text, left) = fixed(&bad.text, &settings, allow_unsafe);
-                    assert_eq!(
-                        text, example.text,
-                        "rules/{code}.md:{}: the fixed example is not what --fix makes of the bad one",
-                        example.line
-                    );
-                    assert!(
-                        left.is_empty(),
-                        "rules/{code}.md:{}: after the fix, {left:?} remain",
-                        example.line
-                    );
+                    let bad = last_bad
+                        .unwrap_or_else(|| panic!("{at}: a `fixed` block must follow a `bad` one"));
+                    check_fixed(&at, &bad.text, &example.text, example);
                 }
             }
             checked += 1;
         }
     }
     assert!(checked >= 2 * docs::DOCS.len());
+}
+
+/// A fixture as the doc example it stands for.
+fn as_example(fixture: &Fixture) -> Example {
+    Example {
+        kind: match fixture.kind {
+            Kind::Bad => ExampleKind::Bad,
+            Kind::Good => ExampleKind::Good,
+        },
+        text: fixture.text.clone(),
+        line: 0,
+        options: fixture.options.clone(),
+    }
+}
+
+/// Every schema rule (`SL2xx`-`SL5xx`) has a fixture folder with a bad fixture at least, and
+/// every file of a folder belongs to a fixture: `<name>.json` and beside it `<name>.options`,
+/// `<name>.fixed.json` (a bad one's) and `<name>.txt`.
+#[test]
+fn every_schema_rule_has_a_fixture_folder() {
+    let schema_rule = |code: &str| matches!(code.as_bytes().get(2), Some(b'2'..=b'5'));
+    let folders: BTreeSet<String> = rule_fixtures::folders()
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    let wanted: BTreeSet<String> = meta::ALL
+        .iter()
+        .map(|m| m.code)
+        .filter(|c| schema_rule(c))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        folders, wanted,
+        "testdata/rules/<CODE>/: one folder per schema rule"
+    );
+    let fixtures = rule_fixtures::all();
+    for code in &wanted {
+        assert!(
+            fixtures
+                .iter()
+                .any(|f| &f.code == code && f.kind == Kind::Bad),
+            "testdata/rules/{code}/ holds no bad fixture"
+        );
+    }
+    for (code, dir) in rule_fixtures::folders() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+            let (stem, bad_only) = [
+                (".fixed.json", true),
+                (".json", false),
+                (".options", false),
+                (".txt", false),
+            ]
+            .iter()
+            .find_map(|(ext, bad)| file.strip_suffix(ext).map(|s| (s.to_owned(), *bad)))
+            .unwrap_or_else(|| panic!("testdata/rules/{code}/{file}: not a fixture's file"));
+            assert!(
+                fixtures.iter().any(|f| f.code == code
+                    && f.name == stem
+                    && (!bad_only || f.kind == Kind::Bad)),
+                "testdata/rules/{code}/{file} belongs to no fixture"
+            );
+        }
+    }
+}
+
+/// Each fixture meets what its name says, as the doc examples do: a bad one triggers exactly its
+/// rule, a good one nothing, and its `.fixed.json` is what `--fix` writes, clean.
+#[test]
+fn fixtures_trigger_exactly_their_rule() {
+    let fixtures = rule_fixtures::all();
+    assert!(fixtures.len() >= 40, "only {} fixtures", fixtures.len());
+    for fixture in &fixtures {
+        let example = as_example(fixture);
+        let at = fixture.label();
+        match fixture.kind {
+            Kind::Bad => check_bad(&at, &fixture.code, &example),
+            Kind::Good => check_good(&at, &example),
+        }
+        if let Some(want) = &fixture.fixed {
+            check_fixed(&at, &fixture.text, want, &example);
+        }
+    }
 }
 
 #[test]
@@ -272,9 +376,9 @@ fn readme_rule_table_is_generated_from_the_metadata() {
     }
 }
 
-/// What a user sees of one example: the full human report, and for a `bad` example the text
-/// `--fix` makes of it and the report after the fix.
-fn snapshot_of(example: &Example) -> String {
+/// What a user sees of one example, linted as the file `name`: the full human report, and for a
+/// `bad` example the text `--fix` makes of it and the report after the fix.
+fn snapshot_of(example: &Example, name: &str) -> String {
     let (settings, allow_unsafe) = settings_for(example);
     let style = schema_lint::report::Style {
         color: false,
@@ -292,8 +396,11 @@ fn snapshot_of(example: &Example) -> String {
     let human = |run: &schema_lint::Run| {
         schema_lint::report::render(run, schema_lint::report::OutputFormat::Human, style)
     };
-    let run = lint_loaded(vec![load_source(source(&example.text), true)], &settings);
-    let mut out = format!("-- schema-lint example.json\n{}", human(&run));
+    let run = lint_loaded(
+        vec![load_source(named_source(name, &example.text), true)],
+        &settings,
+    );
+    let mut out = format!("-- schema-lint {name}\n{}", human(&run));
     if example.kind == ExampleKind::Bad {
         let mut outcome = fix_run(run, &settings, allow_unsafe, &|_| Ok(()));
         schema_lint::fix::rejections::attach_rejections(&mut outcome);
@@ -337,7 +444,7 @@ fn rule_snapshots() {
                 "==== rules/{code}.md:{} json {title}\n{}{}",
                 example.line,
                 example.text,
-                snapshot_of(&example)
+                snapshot_of(&example, "example.json")
             );
         }
         let path = dir.join(format!("{code}.txt"));
@@ -345,6 +452,29 @@ fn rule_snapshots() {
             std::fs::write(&path, &actual).unwrap();
         } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
             stale.push(format!("testdata/rules/{code}.txt"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` and review the diff): {}",
+        stale.join(", ")
+    );
+}
+
+/// Beside each fixture of `testdata/rules/<CODE>/`, `<name>.txt`: what `snapshot_of` shows of
+/// it (blessed and reviewed as the doc snapshots are).
+#[test]
+fn fixture_snapshots() {
+    let bless = std::env::var_os("SCHEMA_LINT_BLESS").is_some();
+    let mut stale = Vec::new();
+    for fixture in rule_fixtures::all() {
+        let file = format!("{}.json", fixture.name);
+        let actual = snapshot_of(&as_example(&fixture), &file);
+        let path = fixture.snapshot_path();
+        if bless {
+            std::fs::write(&path, &actual).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(actual.as_str()) {
+            stale.push(format!("{}.txt", fixture.label()));
         }
     }
     assert!(

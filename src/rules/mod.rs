@@ -8,7 +8,10 @@
 //!
 //! Adding a rule: a file `src/rules/<family>/slNNN_<name>.rs` with `impl Rule for <Type>` (and
 //! its `mod` line in the family's `mod.rs`), a doc `rules/SLNNN.md` whose header declares the
-//! metadata, and fixtures under `testdata/rules/SLNNN/`.
+//! metadata and which keeps two or three teaching examples, and fixtures under
+//! `testdata/rules/SLNNN/` (`bad-*.json`, `good-*.json`, found by `tests/rule_docs.rs`; see
+//! `tests/common/rule_fixtures.rs`). `scripts/new-rule.sh SLNNN name family` writes all four,
+//! ready to build.
 
 pub use crate::diagnostic::meta::{Category, FixAvailability, RuleMeta};
 use crate::diagnostic::Diagnostic;

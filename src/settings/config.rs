@@ -7,6 +7,7 @@ use globset::{Glob, GlobMatcher};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use toml::Spanned;
 
 /// The name of the configuration file.
 pub const FILE_NAME: &str = "schema-lint.toml";
@@ -14,15 +15,15 @@ pub const FILE_NAME: &str = "schema-lint.toml";
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct Raw {
-    include: Option<Vec<String>>,
-    exclude: Option<Vec<String>>,
+    include: Option<Vec<Spanned<String>>>,
+    exclude: Option<Vec<Spanned<String>>>,
     select: Option<Vec<String>>,
     extend_select: Option<Vec<String>>,
     ignore: Option<Vec<String>>,
     target: Option<Target>,
     default_dialect: Option<String>,
-    per_file_ignores: Option<BTreeMap<String, Vec<String>>>,
-    mcp_files: Option<Vec<String>>,
+    per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<String>>>,
+    mcp_files: Option<Vec<Spanned<String>>>,
     strict: Option<bool>,
     rules: Option<RulesRaw>,
 }
@@ -111,10 +112,34 @@ fn position(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-fn glob(pattern: &str, path: &Path) -> Result<GlobMatcher, String> {
-    Glob::new(pattern)
+/// The longest glob taken, in characters. `globset` panics on a glob whose matcher outgrows its
+/// size limit (some 200,000 characters); every glob up to this bound compiles.
+const MAX_GLOB_CHARS: usize = 4096;
+
+/// The glob at `pattern` (its text and where it is in the file `text` read from `path`), or a
+/// `path:line:column:` error that shows at most the start of a long one.
+fn glob(pattern: &Spanned<String>, text: &str, path: &Path) -> Result<GlobMatcher, String> {
+    let (line, column) = position(text, pattern.span().start);
+    let value = pattern.get_ref();
+    let chars = value.chars().count();
+    let shown: String = value.chars().take(60).collect();
+    let shown = if chars > 60 {
+        format!("`{shown}…` ({chars} characters)")
+    } else {
+        format!("`{shown}`")
+    };
+    let invalid = |why: String| {
+        format!(
+            "{}:{line}:{column}: invalid glob {shown}: {why}",
+            path.display()
+        )
+    };
+    if chars > MAX_GLOB_CHARS {
+        return Err(invalid(format!("longer than {MAX_GLOB_CHARS} characters")));
+    }
+    Glob::new(value)
         .map(|g| g.compile_matcher())
-        .map_err(|e| format!("{}: invalid glob `{pattern}`: {e}", path.display()))
+        .map_err(|e| invalid(e.kind().to_string()))
 }
 
 /// Loads the configuration at `path`.
@@ -129,10 +154,10 @@ pub fn load(path: &Path) -> Result<Config, String> {
         let (line, column) = e.span().map_or((1, 1), |s| position(&text, s.start));
         format!("{}:{line}:{column}: {}", path.display(), e.message())
     })?;
-    let globs = |list: Option<Vec<String>>| -> Result<Vec<GlobMatcher>, String> {
+    let globs = |list: Option<Vec<Spanned<String>>>| -> Result<Vec<GlobMatcher>, String> {
         list.unwrap_or_default()
             .iter()
-            .map(|p| glob(p, path))
+            .map(|p| glob(p, &text, path))
             .collect()
     };
     let default_dialect = match raw.default_dialect {
@@ -144,7 +169,7 @@ pub fn load(path: &Path) -> Result<Config, String> {
     };
     let mut per_file_ignores = Vec::new();
     for (pattern, codes) in raw.per_file_ignores.unwrap_or_default() {
-        per_file_ignores.push((glob(&pattern, path)?, codes));
+        per_file_ignores.push((glob(&pattern, &text, path)?, codes));
     }
     Ok(Config {
         path: Some(path.to_path_buf()),
@@ -268,5 +293,31 @@ mod tests {
         assert!(e.contains(":1:10:"), "{e}");
         let e = load(&write("bad3", "[rules.SL506]\nmax-dept = 3\n")).unwrap_err();
         assert!(e.contains(":2:1:") && e.contains("max-dept"), "{e}");
+    }
+
+    #[test]
+    fn a_glob_too_long_or_invalid_is_an_error_at_its_position() {
+        let long = "?".repeat(300_000);
+        let e = load(&write(
+            "long",
+            &format!("select = []\nexclude = [\"a\", \"{long}\"]\n"),
+        ))
+        .unwrap_err();
+        assert!(e.ends_with(":2:17: invalid glob `????????????????????????????????????????????????????????????…` (300000 characters): longer than 4096 characters"), "{e}");
+        let e = load(&write("pfi", "[per-file-ignores]\n\"{a\" = [\"SL201\"]\n")).unwrap_err();
+        assert!(e.ends_with(":2:1: invalid glob `{a`: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)"), "{e}");
+        let e = load(&write("mcp", "mcp-files = [\"a/[b\"]\n")).unwrap_err();
+        assert!(e.contains(":1:14: invalid glob `a/[b`"), "{e}");
+    }
+
+    /// Every glob up to the bound compiles: the tokens whose matchers are largest, repeated to
+    /// the bound, do not reach `globset`'s size limit (which panics).
+    #[test]
+    fn every_glob_up_to_the_bound_compiles() {
+        for token in ["?", "*", "**/", "[!é]", "[a-zé-ü]", "{a,b}"] {
+            let n = MAX_GLOB_CHARS / token.chars().count();
+            let pattern = Spanned::new(0..0, token.repeat(n));
+            assert!(glob(&pattern, "", Path::new("x")).is_ok(), "{token}");
+        }
     }
 }

@@ -146,6 +146,10 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             return load_failure(file, Span::new(0, 0), message);
         }
     };
+    if let Some(encoding) = crate::workspace::encoding::utf16(&bytes) {
+        // Reported in a walk too: its `.json` name is all there is to read.
+        return utf16_failure(SourceFile::new(id, name, path, "", explicit), encoding);
+    }
     let reportable = explicit || path.as_deref().is_some_and(|p| meant_as_schema(p, &bytes));
     match String::from_utf8(bytes) {
         Ok(text) => load_source(
@@ -205,6 +209,16 @@ fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
         settled: false,
         context: false,
     }
+}
+
+/// The SL100 finding on a file saved as UTF-16, which no client reads as JSON.
+fn utf16_failure(file: SourceFile, encoding: crate::workspace::encoding::Utf16) -> LintedFile {
+    let message = format!("The file is {}, not UTF-8", encoding.name());
+    let mut failure = load_failure(file, Span::new(0, 0), message);
+    for d in &mut failure.diagnostics {
+        d.help = Some("save the file as UTF-8".to_owned());
+    }
+    failure
 }
 
 fn skipped(file: SourceFile) -> LintedFile {

@@ -1,8 +1,10 @@
-//! The files of a run: discovery ([`discover`]), loading and parsing ([`load`]), the threads
+//! The files of a run: discovery ([`discover`]), loading and parsing ([`load`]; [`encoding`]
+//! tells the UTF-16 files it cannot decode), the threads
 //! that parse and lint on deep stacks ([`pool`]), and reading again the files a streaming run let
 //! go of ([`reloads`]).
 
 pub mod discover;
+pub mod encoding;
 pub mod live;
 pub mod load;
 pub mod pool;

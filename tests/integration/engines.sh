@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The engine tier: every case of testdata/engines/ (the files of testdata/engines/cases/ and the
-# `json bad` examples of rules/*.md) through the engines MCP clients really run, and the result
-# compared with what is checked in.
+# The engine tier: every case of testdata/engines/ (the files of testdata/engines/cases/, the
+# `json bad` examples of rules/*.md and the bad fixtures of testdata/rules/<CODE>/) through the
+# engines MCP clients really run, and the result compared with what is checked in.
 #
 # Engines, each configured as its client configures it (tests/integration/engines/ says how):
 #   ts-sdk-v1          Ajv 8, the draft-07 class for every schema, as @modelcontextprotocol/sdk 1.x
