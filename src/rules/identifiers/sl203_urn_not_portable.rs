@@ -2,6 +2,7 @@
 //! handles the same URN on a nested subschema (measured: `testdata/engines/`), so only a
 //! schema's root is reported.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL203 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -30,10 +31,7 @@ impl Rule for UrnNotPortable {
                 Some(fixed) => format!("Rename it to `{fixed}` and update the `$ref`s that name it"),
                 None => "Give the URN a namespace and a namespace-specific string, as in `urn:mcp:my_tool:output`".to_owned(),
             };
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                id.string_sub_span(cx.text(), problem.range.clone()),
+            let diagnostic = cx.report(id.string_sub_span(cx.text(), problem.range.clone()),
                 format!("`{keyword}` `{value}` is a URN that Ajv cannot handle"),
             )
             .label(problem.label)
@@ -43,7 +41,7 @@ impl Rule for UrnNotPortable {
                      when it is a schema's root `$id`",
                 problem.reason
             ))
-            .class("SL203/root")
+            .class(classes::SL203_ROOT)
             .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),

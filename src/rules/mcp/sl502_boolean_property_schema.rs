@@ -1,12 +1,12 @@
 //! SL502 boolean-property-schema: `true` or `false` as a property schema in the root
 //! `properties` of an output schema, which the TS v1 client refuses.
 
+use crate::diagnostic::breaks::classes;
 use super::shape as mcp;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL502 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::settings::target::Target;
 use crate::syntax::document::{escape_pointer_token, NodeKind};
 
 pub struct BooleanPropertySchema;
@@ -19,20 +19,8 @@ impl Rule for BooleanPropertySchema {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        match target {
-            Target::JsonSchema => None,
-            // Any 2020-12 schema is allowed, but the same server still lists its tools to
-            // 2025-era clients.
-            Target::Mcp20260728 => Some(Severity::Warning),
-            Target::Mcp20250618 | Target::Mcp20251125 => Some(META.severity),
-        }
-    }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
         let Some(properties) = cx
             .subschemas
             .first()
@@ -50,10 +38,7 @@ impl Rule for BooleanPropertySchema {
             } else {
                 ("{\"not\": {}}", "forbids the property")
             };
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                member.value.span,
+            let diagnostic = cx.report(member.value.span,
                 format!("Property `{}` has the boolean schema `{value}`", member.key),
             )
             .label(format!(
@@ -81,7 +66,7 @@ impl Rule for BooleanPropertySchema {
                 diagnostic,
                 cx.target.requires_object_root(),
                 NOTE,
-                "SL502/boolean-property",
+                classes::SL502_BOOLEAN_PROPERTY,
                 "A server that also serves 2025 sessions should write the schema as an object",
             ));
         }

@@ -5,6 +5,7 @@ use super::defs_keys::{
     encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry,
     Spelling,
 };
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL304 as META;
 use crate::diagnostic::Diagnostic;
@@ -68,10 +69,7 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     };
     let new_key = safe_key(entry.key, Some(entry.container_node));
     let escaped = encode_token(entry.key);
-    let mut diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        span,
+    let mut diagnostic = cx.report(span,
         format!(
             "`{}` key `{}` must be escaped in every reference to it",
             entry.keyword, entry.key
@@ -86,7 +84,7 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
         container_fragment(&entry.container)
     ))
     .note(NOTE)
-    .class("SL304/key")
+    .class(classes::SL304_KEY)
     .pointer(entry.pointer.clone());
     let mut edits = vec![Edit {
         file: cx.file.id,
@@ -176,7 +174,7 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
                 r.keyword, r.raw, entry.key
             ),
             "`~` must be written `~0`".to_owned(),
-            "SL304/bare-tilde",
+            classes::SL304_BARE_TILDE,
         ),
         _ => (
             format!(
@@ -185,13 +183,13 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
             ),
             "this reference does not name the key".to_owned(),
             if entry.key.contains('/') {
-                "SL304/unescaped-slash"
+                classes::SL304_UNESCAPED_SLASH
             } else {
-                "SL304/unescaped-percent"
+                classes::SL304_UNESCAPED_PERCENT
             },
         ),
     };
-    let mut diagnostic = Diagnostic::new(&META, cx.file.id, r.span, message)
+    let mut diagnostic = cx.report(r.span, message)
         .class(class)
         .label(label);
     if file == cx.file.id {

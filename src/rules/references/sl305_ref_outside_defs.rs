@@ -2,6 +2,7 @@
 //! other than the root and the direct entries of the root's `$defs`/`definitions`, such as the
 //! `#/properties/billing` that zod writes when it reuses a schema.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::Fix;
 use crate::diagnostic::meta::SL305 as META;
 use crate::diagnostic::Diagnostic;
@@ -164,7 +165,7 @@ fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> 
         Place::Outside => (
             format!("`{}` `{}` points outside `{word}`", r.keyword, r.raw),
             format!("not the root (`#`) or a `{word}` entry"),
-            "SL305/outside-defs",
+            classes::SL305_OUTSIDE_DEFS,
         ),
         Place::InsideEntry => {
             let mut tokens = f.relative.split('/').skip(1);
@@ -176,11 +177,11 @@ fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> 
                     r.keyword, r.raw
                 ),
                 format!("not a `{container}` entry itself"),
-                "SL305/inside-def",
+                classes::SL305_INSIDE_DEF,
             )
         }
     };
-    let mut diagnostic = Diagnostic::new(&META, cx.file.id, r.span, message)
+    let mut diagnostic = cx.report(r.span, message)
         .label(label)
         .note(NOTE)
         .class(class)
