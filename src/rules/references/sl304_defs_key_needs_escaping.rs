@@ -2,7 +2,7 @@
 //! reference must escape, and the references that do not.
 
 use super::defs_keys::{
-    encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry,
+    encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry, RefSteps,
     Spelling,
 };
 use crate::diagnostic::breaks::classes;
@@ -93,7 +93,12 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     }];
     // Only references that name a resource of this file can reach its keys.
     for r in cx.run.index.refs_into(cx.file.id) {
-        let Some((file, tokens, steps)) = ref_steps(cx.run, r) else {
+        let Some(RefSteps {
+            file,
+            tokens,
+            steps,
+        }) = ref_steps(cx.run, r)
+        else {
             continue;
         };
         if file != cx.file.id {
@@ -161,7 +166,7 @@ fn container_fragment(container: &str) -> String {
 /// A reference that names a key needing escaping without its escapes.
 fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
     let step = misspelled_step(cx.run, r, cx.settings.default_draft)?;
-    let (file, tokens, _) = ref_steps(cx.run, r)?;
+    let RefSteps { file, tokens, .. } = ref_steps(cx.run, r)?;
     let entry = escaped_entries(cx.run, file, cx.settings.default_draft)
         .into_iter()
         .find(|e| e.pointer == step.pointer)?;

@@ -7,7 +7,9 @@ use crate::diagnostic::fix::Fix;
 use crate::diagnostic::meta::SL305 as META;
 use crate::diagnostic::Diagnostic;
 use crate::index::{RefEntry, Resolution};
-use crate::rules::edits::hoist::{self, candidate, container_for, hoist_all, Candidate, Refusal};
+use crate::rules::edits::hoist::{
+    self, candidate, container_for, hoist_all, Candidate, Hoist, Moved, Refusal,
+};
 use crate::rules::edits::relocate::encode_fragment;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
@@ -114,11 +116,11 @@ impl Rule for RefOutsideDefs {
             // The fix that moves the target, or the subschema that holds it.
             let theirs = hoisted
                 .iter()
-                .find(|(_, moved)| moved.iter().any(|(old, _)| is_within(&f.relative, old)));
+                .find(|h| h.moved.iter().any(|m| is_within(&f.relative, &m.old)));
             let fix = match (&candidates[&f.target], theirs) {
                 (Err(refusal), _) => Err(*refusal),
                 (Ok(_), None) => Err(Refusal::Unrewritable),
-                (Ok(_), Some((fix, moved))) => Ok(titled(fix, moved, &f.relative)),
+                (Ok(_), Some(Hoist { fix, moved })) => Ok(titled(fix, moved, &f.relative)),
             };
             out.push(finding(cx, f, fix));
         }
@@ -126,14 +128,14 @@ impl Rule for RefOutsideDefs {
 }
 
 /// The fix, titled for the finding whose target is at `relative`.
-fn titled(fix: &Fix, moved: &[(String, String)], relative: &str) -> Fix {
-    let what = match moved.iter().find(|(old, _)| is_within(relative, old)) {
-        Some((old, new)) if old == relative => format!(
+fn titled(fix: &Fix, moved: &[Moved], relative: &str) -> Fix {
+    let what = match moved.iter().find(|m| is_within(relative, &m.old)) {
+        Some(Moved { old, new }) if old == relative => format!(
             "Move `#{}` to `#{}`",
             encode_fragment(old),
             encode_fragment(new)
         ),
-        Some((old, new)) => format!(
+        Some(Moved { old, new }) => format!(
             "Move `#{}`, which holds the target, to `#{}`",
             encode_fragment(old),
             encode_fragment(new)
