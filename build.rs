@@ -259,11 +259,10 @@ fn scope(header: &Header) -> String {
     let mut roles: Vec<&str> = ROLES.iter().map(|(_, v)| *v).collect();
     let mut clients: Vec<&str> = CLIENTS.iter().map(|(_, v)| *v).collect();
     let pick = |table: &[(&'static str, &'static str)], name: &str| {
-        table
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
-            .unwrap_or_else(|| panic!("rules/{code}.md: unknown `{name}` in the scope line"))
+        table.iter().find(|(n, _)| *n == name).map_or_else(
+            || panic!("rules/{code}.md: unknown `{name}` in the scope line"),
+            |(_, v)| *v,
+        )
     };
     let mut expected = ["Targets", "Roles", "Clients"].iter();
     for field in header.scope_line.iter().flat_map(|l| l.split(" · ")) {
@@ -298,9 +297,7 @@ fn scope(header: &Header) -> String {
     }
     let targets: Vec<String> = targets
         .iter()
-        .map(|(t, s)| {
-            format!("TargetSeverity {{ target: Target::{t}, severity: Severity::{s} }}")
-        })
+        .map(|(t, s)| format!("TargetSeverity {{ target: Target::{t}, severity: Severity::{s} }}"))
         .collect();
     let roles: Vec<String> = roles.iter().map(|r| format!("Role::{r}")).collect();
     let clients: Vec<String> = clients.iter().map(|c| format!("Client::{c}")).collect();

@@ -147,3 +147,51 @@ pub fn find(code_or_name: &str) -> Option<&'static RuleMeta> {
         .copied()
         .find(|m| m.code.eq_ignore_ascii_case(code_or_name) || m.name == code_or_name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scope_comes_from_the_doc_header() {
+        let default = &Client::DEFAULT;
+        // `Targets: mcp-2025-06-18, mcp-2025-11-25, mcp-2026-07-28 (warning) · Roles: output, schema`
+        assert_eq!(
+            SL501.severity_for(Target::Mcp20251125),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            SL501.severity_for(Target::Mcp20260728),
+            Some(Severity::Warning)
+        );
+        assert_eq!(SL501.severity_for(Target::JsonSchema), None);
+        assert!(SL501.applies(Target::Mcp20251125, Role::OutputSchema, default));
+        assert!(SL501.applies(Target::Mcp20251125, Role::Schema, default));
+        assert!(!SL501.applies(Target::Mcp20251125, Role::InputSchema, default));
+        assert!(!SL501.applies(Target::JsonSchema, Role::Schema, default));
+        // `Targets: mcp · Roles: input`
+        assert!(SL507.applies(Target::Mcp20260728, Role::InputSchema, default));
+        assert!(!SL507.applies(Target::Mcp20260728, Role::OutputSchema, default));
+        // `Clients: ts-sdk-v1`: silent for a run that selects only other clients.
+        assert!(SL502.applies(Target::Mcp20250618, Role::OutputSchema, default));
+        assert!(!SL502.applies(
+            Target::Mcp20250618,
+            Role::OutputSchema,
+            &[Client::PythonSdk]
+        ));
+        // No scope line: every target at the rule's severity, every role, every client.
+        for target in [Target::JsonSchema, Target::Mcp20251125] {
+            assert_eq!(SL201.severity_for(target), Some(SL201.severity));
+            for role in [Role::Schema, Role::InputSchema, Role::OutputSchema] {
+                assert!(SL201.applies(target, role, &[Client::JsonschemaRs]));
+            }
+        }
+    }
+
+    #[test]
+    fn no_mcp_rule_lints_plain_json_schema() {
+        for meta in ALL.iter().filter(|m| m.category == Category::Mcp) {
+            assert_eq!(meta.severity_for(Target::JsonSchema), None, "{}", meta.code);
+        }
+    }
+}

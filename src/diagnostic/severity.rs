@@ -112,7 +112,10 @@ mod tests {
             measured(&stricter, &[Client::JsonschemaRs], false),
             Some(Severity::Error)
         );
-        assert_eq!(measured(&default, &[Client::PythonSdk], false), Some(Severity::Warning));
+        assert_eq!(
+            measured(&default, &[Client::PythonSdk], false),
+            Some(Severity::Warning)
+        );
         // Losing the listing is a failure too.
         let lost = [b(Client::PythonSdk, Effect::LosesToolList)];
         assert_eq!(measured(&lost, clients, false), Some(Severity::Error));

@@ -43,7 +43,14 @@ pub(super) fn lint_document(
             continue;
         };
         let from = out.len();
-        rule.check_file(&FileContext { rule: meta, file, root }, out);
+        rule.check_file(
+            &FileContext {
+                rule: meta,
+                file,
+                root,
+            },
+            out,
+        );
         // A finding about the JSON document itself is not weighed by the clients its class
         // breaks: every client reads the same JSON.
         for d in &mut out[from..] {

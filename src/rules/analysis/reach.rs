@@ -4,8 +4,8 @@
 //! them. Measured (`testdata/engines/`): a `$ref` that names nothing inside an entry that nothing
 //! references breaks no client.
 
-use crate::index::Resolution;
 use super::Unit;
+use crate::index::Resolution;
 use crate::syntax::document::is_within;
 
 /// The `$defs`/`definitions` entries of a unit, and which of them its root reaches.

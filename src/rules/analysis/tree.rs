@@ -70,9 +70,7 @@ impl<'a> Tree<'a> {
                 continue;
             };
             let target = match unit.run.index.resolve(r, |f| unit.run.root(f)) {
-                Resolution::Found { file, pointer }
-                    if r.keyword == "$ref" && file == unit.file =>
-                {
+                Resolution::Found { file, pointer } if r.keyword == "$ref" && file == unit.file => {
                     by_pointer.get(pointer.as_str()).copied()
                 }
                 _ => None,
@@ -163,4 +161,3 @@ impl<'a> Tree<'a> {
         Some(out)
     }
 }
-

@@ -131,7 +131,8 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
         Unknown::Official => "no supported dialect has this URI",
         Unknown::Custom => "custom meta-schema",
     };
-    cx.report(member.value.span,
+    cx.report(
+        member.value.span,
         format!("`$schema` `{value}` names a dialect that clients do not support"),
     )
     .severity(severity)
@@ -142,7 +143,8 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
 }
 
 fn https_legacy(cx: &UnitContext<'_>, member: &Member, value: &str, draft: Draft) -> Diagnostic {
-    cx.report(member.value.span,
+    cx.report(
+        member.value.span,
         format!("`$schema` `{value}` names {draft} with `https:`, which not every engine knows"),
     )
     .label("`https:`, where the meta-schema's URI has `http:`")
@@ -213,7 +215,8 @@ fn legacy(
             Draft::Draft202012.uri()
         )
     };
-    let diagnostic = cx.report(member.value.span, message)
+    let diagnostic = cx
+        .report(member.value.span, message)
         .severity(severity)
         .label(format!("{draft}"))
         .help(help)

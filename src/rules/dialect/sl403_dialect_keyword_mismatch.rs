@@ -1,8 +1,8 @@
 //! SL403 dialect-keyword-mismatch: a keyword spelled the way another dialect spells it, which
 //! the dialect in force ignores or rejects.
 
-use crate::diagnostic::breaks::classes;
 use super::ancestry::{referenced_below, Ancestry};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL403 as META;
 use crate::diagnostic::{Diagnostic, Severity};

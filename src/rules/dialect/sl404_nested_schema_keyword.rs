@@ -1,8 +1,8 @@
 //! SL404 nested-schema-keyword: `$schema` in a subschema that is not the root of a schema
 //! resource, where clients disagree on what it does.
 
-use crate::diagnostic::breaks::classes;
 use super::ancestry::{is_resource_root, Ancestry};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL404 as META;
 use crate::diagnostic::Diagnostic;
@@ -65,7 +65,8 @@ impl Rule for NestedSchemaKeyword {
                     ),
                 )
             };
-            let diagnostic = cx.report(member.key_span, message)
+            let diagnostic = cx
+                .report(member.key_span, message)
                 .label(label)
                 .help(help)
                 .note(NOTE)

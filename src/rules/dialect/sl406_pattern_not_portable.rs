@@ -229,7 +229,9 @@ fn check(
         }
     }
     if let (Some(offsets), Err(refusal)) = (&offsets, &ecma) {
-        if finding.class == classes::SL406_IDENTITY_ESCAPE && refusal.kind == EcmaError::IdentityEscape {
+        if finding.class == classes::SL406_IDENTITY_ESCAPE
+            && refusal.kind == EcmaError::IdentityEscape
+        {
             if let Some(fix) = drop_backslashes(cx, place, offsets, pattern) {
                 diagnostic = diagnostic.fix(fix);
             }
@@ -431,7 +433,10 @@ fn unnamed_groups(
     parsed: &EcmaPattern,
     class: Class,
 ) -> Option<Fix> {
-    if class != classes::SL406_NAMED_GROUP || parsed.backreferences || parsed.named_groups.is_empty() {
+    if class != classes::SL406_NAMED_GROUP
+        || parsed.backreferences
+        || parsed.named_groups.is_empty()
+    {
         return None;
     }
     let mut renamed = pattern.to_owned();
@@ -557,12 +562,20 @@ mod tests {
     fn classes_follow_the_construct() {
         let class = |p: &str| match (regex_ecma::check(p), regex_python::check(p)) {
             (Ok(e), Err(r)) => Some(python_finding(p, &e, &r, "x").class),
-            (Err(e), py) => Some(ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class),
+            (Err(e), py) => {
+                Some(ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class)
+            }
             (Ok(_), Ok(())) => None,
         };
         assert_eq!(class(r"^(?<y>\d+)$"), Some(classes::SL406_NAMED_GROUP));
-        assert_eq!(class(r"\k<a>(?<a>x)"), Some(classes::SL406_NAMED_BACKREFERENCE));
-        assert_eq!(class(r"(?<a>x)\k<a>"), Some(classes::SL406_NAMED_BACKREFERENCE));
+        assert_eq!(
+            class(r"\k<a>(?<a>x)"),
+            Some(classes::SL406_NAMED_BACKREFERENCE)
+        );
+        assert_eq!(
+            class(r"(?<a>x)\k<a>"),
+            Some(classes::SL406_NAMED_BACKREFERENCE)
+        );
         assert_eq!(class(r"^\p{L}+$"), Some(classes::SL406_PROPERTY_ESCAPE));
         assert_eq!(class(r"[\P{L}]"), Some(classes::SL406_PROPERTY_ESCAPE));
         assert_eq!(class(r"\cJ"), Some(classes::SL406_CONTROL_ESCAPE));
@@ -578,7 +591,10 @@ mod tests {
         assert_eq!(class(r"a]"), Some(classes::SL406_LONE_BRACKET));
         assert_eq!(class(r"(?P<n>a)"), Some(classes::SL406_ECMA_INVALID));
         assert_eq!(class(r"(a"), Some(classes::SL406_INVALID));
-        assert_eq!(class(r"^x\_(?<s>[a-z]+)$"), Some(classes::SL406_ECMA_AND_PYTHON));
+        assert_eq!(
+            class(r"^x\_(?<s>[a-z]+)$"),
+            Some(classes::SL406_ECMA_AND_PYTHON)
+        );
         assert_eq!(class(r"\A[a-z]+\Z"), Some(classes::SL406_ECMA_AND_RUST));
         assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), None);
     }

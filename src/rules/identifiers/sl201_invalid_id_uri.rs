@@ -50,18 +50,20 @@ impl Rule for InvalidIdUri {
                 },
                 _ => help,
             };
-            let diagnostic = cx.report(id.string_sub_span(cx.text(), problem.range.clone()),
-                format!("`{keyword}` `{value}` is not a valid URI reference"),
-            )
-            .label(problem.label)
-            .help(help)
-            .note(crate::syntax::literal::capitalise(&problem.reason))
-            .class(if has_malformed_scheme(value) {
-                classes::SL201_MALFORMED_SCHEME
-            } else {
-                classes::SL201_INVALID
-            })
-            .pointer(format!("{}/{keyword}", sub.pointer));
+            let diagnostic = cx
+                .report(
+                    id.string_sub_span(cx.text(), problem.range.clone()),
+                    format!("`{keyword}` `{value}` is not a valid URI reference"),
+                )
+                .label(problem.label)
+                .help(help)
+                .note(crate::syntax::literal::capitalise(&problem.reason))
+                .class(if has_malformed_scheme(value) {
+                    classes::SL201_MALFORMED_SCHEME
+                } else {
+                    classes::SL201_INVALID
+                })
+                .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,

@@ -1,12 +1,12 @@
 //! SL501 output-root-not-object: an output schema whose root is not `"type": "object"`, which
 //! MCP requires through 2025-11-25.
 
-use crate::diagnostic::breaks::{classes, Class};
-use crate::rules::analysis::generator::Generator;
 use super::shape as mcp;
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::meta::SL501 as META;
 use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::settings::target::Target;
 use crate::syntax::document::{Member, Node, NodeKind};
@@ -26,7 +26,6 @@ impl Rule for OutputRootNotObject {
         &META
     }
 
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {
             return;
@@ -35,12 +34,14 @@ impl Rule for OutputRootNotObject {
         let members = match &root.kind {
             NodeKind::Object(members) => members,
             NodeKind::Bool(b) => {
-                let diagnostic = cx.report(root.span,
-                    format!("Output schema is the boolean `{b}`, not an object schema"),
-                )
-                .label("not `{\"type\": \"object\"}`")
-                .help(WRAP_HELP)
-                .pointer(pointer.clone());
+                let diagnostic = cx
+                    .report(
+                        root.span,
+                        format!("Output schema is the boolean `{b}`, not an object schema"),
+                    )
+                    .label("not `{\"type\": \"object\"}`")
+                    .help(WRAP_HELP)
+                    .pointer(pointer.clone());
                 out.push(measured(diagnostic, cx.target, classes::SL501_BOOLEAN_ROOT));
                 return;
             }
@@ -57,11 +58,13 @@ impl Rule for OutputRootNotObject {
 /// `"type"` is there but is not the string `"object"`.
 fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
     let shown = m.value.to_value().to_string();
-    let diagnostic = cx.report(m.value.span,
-        format!("Output schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
-    )
-    .label("must be the string `\"object\"`")
-    .pointer(format!("{}/type", cx.unit.pointer));
+    let diagnostic = cx
+        .report(
+            m.value.span,
+            format!("Output schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
+        )
+        .label("must be the string `\"object\"`")
+        .pointer(format!("{}/type", cx.unit.pointer));
     let diagnostic = measured(diagnostic, cx.target, classes::SL501_OTHER_TYPE);
     if let Some(fix) = mcp::single_object_type(cx, m) {
         // `["object"]` validates exactly what `"object"` does.
@@ -84,11 +87,13 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
 
 /// No `"type"` at the root.
 fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagnostic {
-    let diagnostic = cx.report(mcp::opening(root),
-        "Output schema root has no `\"type\": \"object\"`",
-    )
-    .label("no `type` in this object")
-    .pointer(cx.unit.pointer.clone());
+    let diagnostic = cx
+        .report(
+            mcp::opening(root),
+            "Output schema root has no `\"type\": \"object\"`",
+        )
+        .label("no `type` in this object")
+        .pointer(cx.unit.pointer.clone());
     let diagnostic = measured(diagnostic, cx.target, classes::SL501_MISSING_TYPE);
     // Every instance the root accepts is an object already (its `$ref` or every branch of its
     // union says so): `"type": "object"` beside it validates exactly the same values.

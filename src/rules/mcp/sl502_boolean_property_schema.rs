@@ -1,8 +1,8 @@
 //! SL502 boolean-property-schema: `true` or `false` as a property schema in the root
 //! `properties` of an output schema, which the TS v1 client refuses.
 
-use crate::diagnostic::breaks::classes;
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL502 as META;
 use crate::diagnostic::Diagnostic;
@@ -18,7 +18,6 @@ impl Rule for BooleanPropertySchema {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
-
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(properties) = cx
@@ -38,30 +37,32 @@ impl Rule for BooleanPropertySchema {
             } else {
                 ("{\"not\": {}}", "forbids the property")
             };
-            let diagnostic = cx.report(member.value.span,
-                format!("Property `{}` has the boolean schema `{value}`", member.key),
-            )
-            .label(format!(
-                "{meaning}, but the TS v1 client wants an object here"
-            ))
-            .help(format!(
-                "Write `{replacement}`: the same schema as `{value}`, as an object"
-            ))
-            .pointer(format!(
-                "{}/properties/{}",
-                cx.unit.pointer,
-                escape_pointer_token(&member.key)
-            ))
-            .fix(Fix {
-                title: format!("Replace `{value}` with `{replacement}`"),
-                applicability: Applicability::Safe,
-                edits: vec![Edit {
-                    file: cx.file.id,
-                    span: member.value.span,
-                    content: replacement.to_owned(),
-                }],
-                moves: Vec::new(),
-            });
+            let diagnostic = cx
+                .report(
+                    member.value.span,
+                    format!("Property `{}` has the boolean schema `{value}`", member.key),
+                )
+                .label(format!(
+                    "{meaning}, but the TS v1 client wants an object here"
+                ))
+                .help(format!(
+                    "Write `{replacement}`: the same schema as `{value}`, as an object"
+                ))
+                .pointer(format!(
+                    "{}/properties/{}",
+                    cx.unit.pointer,
+                    escape_pointer_token(&member.key)
+                ))
+                .fix(Fix {
+                    title: format!("Replace `{value}` with `{replacement}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit {
+                        file: cx.file.id,
+                        span: member.value.span,
+                        content: replacement.to_owned(),
+                    }],
+                    moves: Vec::new(),
+                });
             out.push(mcp::measured(
                 diagnostic,
                 cx.target.requires_object_root(),

@@ -61,7 +61,6 @@ impl Rule for RequiredNotDeclared {
         &META
     }
 
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let tree = cx.tree();
         let mut cache = HashMap::new();

@@ -2,8 +2,8 @@
 //! around non-object results; says what the envelope holds, for whoever reads
 //! `structuredContent`.
 
-use crate::diagnostic::breaks::classes;
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL504 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -18,7 +18,6 @@ impl Rule for ResultWrapper {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
-
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {

@@ -2,8 +2,8 @@
 //! false`) on an object of an output schema, so any field the server adds later breaks every
 //! validating client.
 
-use crate::diagnostic::breaks::classes;
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL505 as META;
 use crate::diagnostic::Diagnostic;
@@ -18,7 +18,6 @@ impl Rule for ClosedOutputObject {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
-
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let tree = cx.tree();

@@ -54,7 +54,6 @@ impl Rule for Complexity {
         &META
     }
 
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(root) = cx.subschemas.first() else {
             return;
@@ -67,7 +66,8 @@ impl Rule for Complexity {
         {
             if deepest.depth > bounds.depth {
                 out.push(
-                    cx.report(mcp::opening(deepest.node),
+                    cx.report(
+                        mcp::opening(deepest.node),
                         format!(
                             "Output schema nests subschemas {} levels deep, more than {}",
                             deepest.depth, bounds.depth
@@ -83,7 +83,8 @@ impl Rule for Complexity {
         let count = cx.subschemas.len();
         if count > bounds.subschemas {
             out.push(
-                cx.report(mcp::opening(root.node),
+                cx.report(
+                    mcp::opening(root.node),
                     format!(
                         "Output schema holds {count} subschemas, more than {}",
                         bounds.subschemas
@@ -106,7 +107,8 @@ impl Rule for Complexity {
                 .find_map(|k| root.node.member(k))
                 .map_or_else(|| mcp::opening(root.node), |m| m.key_span);
             out.push(
-                cx.report(span,
+                cx.report(
+                    span,
                     format!(
                         "Output schema holds {defs} `$defs` entries, more than {}",
                         bounds.defs

@@ -5,11 +5,11 @@
 //! a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
 //! and makes Ajv log a warning each time it compiles the schema.
 
-use crate::diagnostic::breaks::classes;
-use crate::rules::analysis::generator::Generator;
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL508 as META;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::syntax::document::Node;
@@ -52,7 +52,6 @@ impl Rule for FormatAssertedByTsClients {
     fn meta(&self) -> &'static RuleMeta {
         &META
     }
-
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         // Most output schemas have no `format`: the tree and the generator are only worked out

@@ -27,13 +27,15 @@ impl Rule for InvalidRefUri {
                 continue;
             };
             let target = index.target_resource(r).ok();
-            let mut diagnostic = cx.report(node.string_sub_span(cx.text(), problem.range.clone()),
-                format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
-            )
-            .label(problem.label)
-            .note(crate::syntax::literal::capitalise(&problem.reason))
-            .class(class_of(&r.raw))
-            .pointer(pointer);
+            let mut diagnostic = cx
+                .report(
+                    node.string_sub_span(cx.text(), problem.range.clone()),
+                    format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
+                )
+                .label(problem.label)
+                .note(crate::syntax::literal::capitalise(&problem.reason))
+                .class(class_of(&r.raw))
+                .pointer(pointer);
             match target.and_then(|t| crate::rules::edits::id_fix::resource_id_fix(cx, t)) {
                 Some(fix) => {
                     diagnostic = diagnostic

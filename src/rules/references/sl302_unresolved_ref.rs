@@ -1,8 +1,8 @@
 //! SL302 unresolved-ref: a `$ref` or `$dynamicRef` that names nothing in its document or in
 //! the linted set.
 
-use crate::diagnostic::breaks::classes;
 use super::defs_keys::{fragment_tokens, misspelled_step};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL302 as META;
 use crate::diagnostic::Diagnostic;
@@ -62,23 +62,22 @@ impl Rule for UnresolvedRef {
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), why.range.clone())
             });
-            let mut diagnostic = cx.report(span,
-                format!("`{}` `{}` resolves to nothing", r.keyword, r.raw),
-            )
-            .label(why.label)
-            .note(NOTE)
-            .class(
-                if !cx.reach().is_reached(&r.holder(cx.root))
-                {
+            let mut diagnostic = cx
+                .report(
+                    span,
+                    format!("`{}` `{}` resolves to nothing", r.keyword, r.raw),
+                )
+                .label(why.label)
+                .note(NOTE)
+                .class(if !cx.reach().is_reached(&r.holder(cx.root)) {
                     // No client compiles the entry that holds it.
                     classes::SL302_UNREACHABLE
                 } else if strip_fragment(&r.raw).is_empty() {
                     classes::SL302_MISSING
                 } else {
                     classes::SL302_OTHER_DOCUMENT
-                },
-            )
-            .pointer(pointer);
+                })
+                .pointer(pointer);
             diagnostic = match container_swap(cx, r) {
                 Some(new) => diagnostic
                     .help(format!(

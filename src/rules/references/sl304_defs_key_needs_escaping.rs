@@ -2,8 +2,8 @@
 //! reference must escape, and the references that do not.
 
 use super::defs_keys::{
-    encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry, RefSteps,
-    Spelling,
+    encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry,
+    RefSteps, Spelling,
 };
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
@@ -69,23 +69,25 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     };
     let new_key = safe_key(entry.key, Some(entry.container_node));
     let escaped = encode_token(entry.key);
-    let mut diagnostic = cx.report(span,
-        format!(
-            "`{}` key `{}` must be escaped in every reference to it",
-            entry.keyword, entry.key
-        ),
-    )
-    .label(format!(
-        "`{c}` is written `{}` in a reference",
-        escape_of(c)
-    ))
-    .help(format!(
+    let mut diagnostic = cx
+        .report(
+            span,
+            format!(
+                "`{}` key `{}` must be escaped in every reference to it",
+                entry.keyword, entry.key
+            ),
+        )
+        .label(format!(
+            "`{c}` is written `{}` in a reference",
+            escape_of(c)
+        ))
+        .help(format!(
         "Rename the key to `{new_key}`, or make sure every reference escapes it: `#{}/{escaped}`",
         container_fragment(&entry.container)
     ))
-    .note(NOTE)
-    .class(classes::SL304_KEY)
-    .pointer(entry.pointer.clone());
+        .note(NOTE)
+        .class(classes::SL304_KEY)
+        .pointer(entry.pointer.clone());
     let mut edits = vec![Edit {
         file: cx.file.id,
         span: entry.key_span,
@@ -194,9 +196,7 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
             },
         ),
     };
-    let mut diagnostic = cx.report(r.span, message)
-        .class(class)
-        .label(label);
+    let mut diagnostic = cx.report(r.span, message).class(class).label(label);
     if file == cx.file.id {
         diagnostic = diagnostic.related(file, entry.key_span, "the key");
     }

@@ -183,7 +183,8 @@ fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> 
             )
         }
     };
-    let mut diagnostic = cx.report(r.span, message)
+    let mut diagnostic = cx
+        .report(r.span, message)
         .label(label)
         .note(NOTE)
         .class(class)
