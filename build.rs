@@ -1,13 +1,18 @@
 //! Generates, into `OUT_DIR`, everything that would otherwise be written twice about the rules:
 //!
-//! - `docs.rs`: one `(code, include_str!(...))` pair per `rules/<CODE>.md`, sorted by code;
+//! - `docs.rs`: one `(code, text)` pair per `rules/<CODE>.md`, sorted by code, the text as the
+//!   file holds it but for its scope line (below), which is metadata, not prose;
 //! - `rule_meta.rs`: each rule's metadata (`pub static SL201: RuleMeta`, and `ALL` in code
 //!   order), read from its doc's header, the one place it is declared:
-//!   `# CODE name`, then `Category: … · Severity: … · Fix: …[ · Default: off]`, then the summary;
+//!   `# CODE name`, then `Category: … · Severity: … · Fix: …[ · Default: off]`, then, where the
+//!   rule does not lint every schema for every target, `[Targets: …][ · Roles: …][ · Clients: …]`
+//!   (see [`scope`]), then the summary;
 //! - `registry.rs`: the rules that lint, one `&family::module::Type` per `impl Rule for Type` in
 //!   `src/rules/<family>/slNNN_<name>.rs`, in code order;
-//! - `breaks.rs`: the engine tier's model, `testdata/engines/breaks.json` (which clients each
-//!   class of findings breaks, and how), as `(class, &[Break])` pairs sorted by class.
+//! - `classes.rs`: the engine tier's model, `testdata/engines/breaks.json` (which clients each
+//!   class of findings breaks, and how), as one constant per class (`SL201/malformed-scheme` is
+//!   `SL201_MALFORMED_SCHEME`), so a rule cannot name a class the tier has no case of, and `ALL`,
+//!   sorted by class.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,13 +39,13 @@ fn main() {
     for code in &codes {
         let path = docs.join(format!("{code}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
-        let _ = writeln!(
-            embedded,
-            "    ({code:?}, include_str!({:?})),",
-            path.display().to_string()
-        );
         let text = std::fs::read_to_string(&path).expect("a rule doc");
         let header = header(&text).unwrap_or_else(|e| panic!("rules/{code}.md: {e}"));
+        let served = match &header.scope_line {
+            Some(line) => text.replacen(&format!("{line}\n\n"), "", 1),
+            None => text.clone(),
+        };
+        let _ = writeln!(embedded, "    ({code:?}, {served:?}),");
         assert_eq!(
             header.code, *code,
             "rules/{code}.md: the title names another code"
@@ -50,13 +55,14 @@ fn main() {
             "/// {code} `{name}`: {summary}\n#[allow(clippy::doc_markdown)]\npub static {code}: RuleMeta = RuleMeta {{\n    \
              code: {code:?},\n    name: {name:?},\n    summary: {summary:?},\n    \
              category: Category::{category},\n    severity: Severity::{severity},\n    \
-             fix: FixAvailability::{fix},\n    default_enabled: {enabled},\n}};\n",
+             fix: FixAvailability::{fix},\n    default_enabled: {enabled},\n    scope: {scope},\n}};\n",
             name = header.name,
             summary = header.summary,
             category = header.category,
             severity = header.severity,
             fix = header.fix,
             enabled = header.default_enabled,
+            scope = scope(&header),
         );
         let _ = writeln!(all, "    &{code},");
     }
@@ -68,14 +74,29 @@ fn main() {
     write(&out_dir, "registry.rs", &registry(&root.join("src/rules")));
     write(
         &out_dir,
-        "breaks.rs",
-        &breaks(&root.join("testdata/engines/breaks.json")),
+        "classes.rs",
+        &classes(&root.join("testdata/engines/breaks.json")),
     );
 }
 
-/// `&[("SL201/malformed-scheme", &[Break { .. }, ...]), ...]` from the engine tier's
-/// `breaks.json`: `{class: [{"client", "effect", "detail"}]}`.
-fn breaks(path: &Path) -> String {
+/// The constant that names a class: `SL201/malformed-scheme` -> `SL201_MALFORMED_SCHEME`,
+/// `SL303/meta-schema:draft7>2020-12` -> `SL303_META_SCHEMA_DRAFT7_2020_12`.
+fn constant(class: &str) -> String {
+    let mut out = String::new();
+    for c in class.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_uppercase());
+        } else if !out.ends_with('_') {
+            out.push('_');
+        }
+    }
+    out.trim_end_matches('_').to_owned()
+}
+
+/// `pub const SL201_MALFORMED_SCHEME: Class = Class { name: .., breaks: &[Break { .. }, ...] };`
+/// for every class of the engine tier's `breaks.json` (`{class: [{"client", "effect",
+/// "detail"}]}`), and `ALL`, every class sorted by name.
+fn classes(path: &Path) -> String {
     println!("cargo:rerun-if-changed={}", path.display());
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         panic!(
@@ -87,9 +108,20 @@ fn breaks(path: &Path) -> String {
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut classes: Vec<_> = model.iter().collect();
     classes.sort_by(|a, b| a.0.cmp(b.0));
-    let mut out = String::from("&[\n");
+    let mut out = String::new();
+    let mut all = String::from("/// Every class, sorted by name.\npub static ALL: &[Class] = &[\n");
+    let mut names = std::collections::BTreeSet::new();
     for (class, entries) in classes {
-        let _ = write!(out, "    ({class:?}, &[");
+        let name = constant(class);
+        assert!(
+            names.insert(name.clone()),
+            "{class}: another class has the constant name `{name}`"
+        );
+        let _ = writeln!(all, "    {name},");
+        let _ = write!(
+            out,
+            "/// `{class}`.\npub const {name}: Class = Class {{ name: {class:?}, breaks: &["
+        );
         for entry in entries
             .as_array()
             .unwrap_or_else(|| panic!("{class}: not a list"))
@@ -123,9 +155,10 @@ fn breaks(path: &Path) -> String {
                 field("detail")
             );
         }
-        out.push_str("]),\n");
+        out.push_str("] };\n");
     }
-    out.push(']');
+    all.push_str("];\n");
+    out.push_str(&all);
     out
 }
 
@@ -140,6 +173,8 @@ struct Header {
     severity: String,
     fix: String,
     default_enabled: bool,
+    /// The `Targets: … · Roles: … · Clients: …` line, as written, when there is one.
+    scope_line: Option<String>,
     summary: String,
 }
 
@@ -169,7 +204,16 @@ fn header(doc: &str) -> Result<Header, String> {
             ))
         }
     };
-    let summary = lines.next().ok_or("missing the summary line")?.trim();
+    let mut summary = lines.next().ok_or("missing the summary line")?;
+    let mut scope_line = None;
+    if ["Targets: ", "Roles: ", "Clients: "]
+        .iter()
+        .any(|k| summary.starts_with(k))
+    {
+        scope_line = Some(summary.to_owned());
+        summary = lines.next().ok_or("missing the summary line")?;
+    }
+    let summary = summary.trim();
     Ok(Header {
         code: code.to_owned(),
         name: name.to_owned(),
@@ -177,8 +221,92 @@ fn header(doc: &str) -> Result<Header, String> {
         severity,
         fix,
         default_enabled,
+        scope_line,
         summary: summary.to_owned(),
     })
+}
+
+const TARGETS: [(&str, &str); 4] = [
+    ("mcp-2025-06-18", "Mcp20250618"),
+    ("mcp-2025-11-25", "Mcp20251125"),
+    ("mcp-2026-07-28", "Mcp20260728"),
+    ("json-schema", "JsonSchema"),
+];
+const ROLES: [(&str, &str); 3] = [
+    ("input", "InputSchema"),
+    ("output", "OutputSchema"),
+    ("schema", "Schema"),
+];
+const CLIENTS: [(&str, &str); 5] = [
+    ("ts-sdk-v1", "TsSdkV1"),
+    ("ts-sdk-v2", "TsSdkV2"),
+    ("python-sdk", "PythonSdk"),
+    ("python-sdk+format", "PythonSdkFormat"),
+    ("jsonschema-rs", "JsonschemaRs"),
+];
+
+/// The `Scope { .. }` of a rule from its header's scope line: `Targets:` lists target names (or
+/// `mcp`, every MCP revision), each possibly with the rule's severity for it in parentheses
+/// (`mcp-2026-07-28 (warning)`); `Roles:` lists `input`, `output` (a tool's schemas) and
+/// `schema` (a schema file); `Clients:` lists clients. What the line leaves out is every one,
+/// each target at the rule's severity.
+fn scope(header: &Header) -> String {
+    let code = &header.code;
+    let mut targets: Vec<(String, String)> = TARGETS
+        .iter()
+        .map(|(_, v)| ((*v).to_owned(), header.severity.clone()))
+        .collect();
+    let mut roles: Vec<&str> = ROLES.iter().map(|(_, v)| *v).collect();
+    let mut clients: Vec<&str> = CLIENTS.iter().map(|(_, v)| *v).collect();
+    let pick = |table: &[(&'static str, &'static str)], name: &str| {
+        table.iter().find(|(n, _)| *n == name).map_or_else(
+            || panic!("rules/{code}.md: unknown `{name}` in the scope line"),
+            |(_, v)| *v,
+        )
+    };
+    let mut expected = ["Targets", "Roles", "Clients"].iter();
+    for field in header.scope_line.iter().flat_map(|l| l.split(" · ")) {
+        let (key, list) = field
+            .split_once(": ")
+            .unwrap_or_else(|| panic!("rules/{code}.md: `{field}` is not `Key: …`"));
+        assert!(
+            expected.any(|k| *k == key),
+            "rules/{code}.md: `{key}` out of place in the scope line (Targets · Roles · Clients)"
+        );
+        let items = list.split(", ").map(str::trim);
+        match key {
+            "Targets" => {
+                targets.clear();
+                for item in items {
+                    let (name, severity) = match item.split_once(" (") {
+                        Some((name, s)) => (name, variant(s.trim_end_matches(')'))),
+                        None => (item, header.severity.clone()),
+                    };
+                    if name == "mcp" {
+                        for (_, v) in &TARGETS[..3] {
+                            targets.push(((*v).to_owned(), severity.clone()));
+                        }
+                    } else {
+                        targets.push((pick(&TARGETS, name).to_owned(), severity));
+                    }
+                }
+            }
+            "Roles" => roles = items.map(|r| pick(&ROLES, r)).collect(),
+            _ => clients = items.map(|c| pick(&CLIENTS, c)).collect(),
+        }
+    }
+    let targets: Vec<String> = targets
+        .iter()
+        .map(|(t, s)| format!("TargetSeverity {{ target: Target::{t}, severity: Severity::{s} }}"))
+        .collect();
+    let roles: Vec<String> = roles.iter().map(|r| format!("Role::{r}")).collect();
+    let clients: Vec<String> = clients.iter().map(|c| format!("Client::{c}")).collect();
+    format!(
+        "Scope {{ targets: &[{}], roles: &[{}], clients: &[{}] }}",
+        targets.join(", "),
+        roles.join(", "),
+        clients.join(", ")
+    )
 }
 
 /// `identifiers` -> `Identifiers`.

@@ -483,3 +483,44 @@ fn fixture_snapshots() {
         stale.join(", ")
     );
 }
+
+/// A doc's scope line (`Targets: … · Roles: … · Clients: …`, after the `Category:` line) is
+/// metadata: the embedded doc, which `schema-lint rule` prints and SARIF carries, is the file
+/// without it, and a rule without one lints every target.
+#[test]
+fn the_scope_line_is_metadata_not_prose() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rules");
+    let mut scoped = 0;
+    for meta in meta::ALL {
+        let file = std::fs::read_to_string(format!("{dir}/{}.md", meta.code)).unwrap();
+        let served = docs::doc_for(meta).unwrap();
+        let line = file.lines().nth(4).filter(|l| {
+            ["Targets: ", "Roles: ", "Clients: "]
+                .iter()
+                .any(|k| l.starts_with(k))
+        });
+        if let Some(line) = line {
+            scoped += 1;
+            assert!(
+                !served.contains(line),
+                "{}: the scope line is served",
+                meta.code
+            );
+            assert_eq!(served, file.replacen(&format!("{line}\n\n"), "", 1));
+        } else {
+            assert_eq!(served, file, "{}", meta.code);
+            for target in [
+                schema_lint::settings::target::Target::JsonSchema,
+                schema_lint::settings::target::Target::Mcp20251125,
+            ] {
+                assert_eq!(
+                    meta.severity_for(target),
+                    Some(meta.severity),
+                    "{}",
+                    meta.code
+                );
+            }
+        }
+    }
+    assert!(scoped >= 8, "the MCP rules declare their scope");
+}

@@ -23,6 +23,24 @@ pub static CALL_FAILS: RuleMeta = RuleMeta {
     severity: Severity::Error,
     fix: FixAvailability::None,
     default_enabled: true,
+    scope: meta::Scope {
+        targets: &[
+            meta::TargetSeverity {
+                target: crate::diagnostic::target::Target::Mcp20250618,
+                severity: Severity::Error,
+            },
+            meta::TargetSeverity {
+                target: crate::diagnostic::target::Target::Mcp20251125,
+                severity: Severity::Error,
+            },
+            meta::TargetSeverity {
+                target: crate::diagnostic::target::Target::Mcp20260728,
+                severity: Severity::Error,
+            },
+        ],
+        roles: &[crate::schema::units::Role::OutputSchema],
+        clients: &crate::diagnostic::breaks::Client::DEFAULT,
+    },
 };
 
 /// The rules an audit's diagnostics name: SL100, SL600, and every audit rule.

@@ -1,12 +1,15 @@
 //! The one diagnostic type every rule produces ([`Diagnostic`]), the metadata of the rules
-//! ([`meta`]), fixes as byte edits ([`fix`]), and which clients a finding breaks ([`breaks`]).
+//! ([`meta`]) and the targets it names ([`target`]), fixes as byte edits ([`fix`]), which clients
+//! a finding breaks ([`breaks`]), and how serious it is for that ([`severity`]).
 
 pub mod breaks;
 pub mod fix;
 pub mod meta;
+pub mod severity;
+pub mod target;
 
 use crate::syntax::source::{FileId, Span};
-use breaks::Break;
+use breaks::{Break, Class};
 use fix::Fix;
 use meta::RuleMeta;
 use serde::Serialize;
@@ -51,8 +54,12 @@ pub struct Label {
 pub struct Diagnostic {
     /// The rule that reported it.
     pub rule: &'static RuleMeta,
-    /// How serious it is: the rule's default unless the rule or the target overrides it.
+    /// How serious it is: decided after the rule ran ([`severity::decide`]) from the rule's
+    /// severity for the target, [`Diagnostic::requested`] and the clients it breaks.
     pub severity: Severity,
+    /// The severity the rule asked for this finding in place of its own for the target, which
+    /// [`severity::decide`] starts from.
+    pub requested: Option<Severity>,
     /// The file the finding is in.
     pub file: FileId,
     /// The smallest meaningful span: the offending character where the literal allows it.
@@ -96,6 +103,7 @@ impl Diagnostic {
         Self {
             rule,
             severity: rule.severity,
+            requested: None,
             file,
             span,
             label: String::new(),
@@ -111,10 +119,12 @@ impl Diagnostic {
         }
     }
 
-    /// Sets the severity in place of the rule's default.
+    /// Asks for `severity` in place of the rule's own for the target: where a finding is
+    /// measured, the clients it breaks still decide ([`severity::decide`]).
     #[must_use]
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
+        self.requested = Some(severity);
         self
     }
 
@@ -157,15 +167,12 @@ impl Diagnostic {
         self
     }
 
-    /// Names the finding's class in the engine tier's model (`SL201/malformed-scheme`), which
-    /// sets the clients it breaks. A class the model does not know breaks nothing (and fails
-    /// debug builds: every class a rule names needs a case in `testdata/engines/cases/`).
+    /// Names the finding's class in the engine tier's model
+    /// ([`breaks::classes::SL201_MALFORMED_SCHEME`]), which sets the clients it breaks.
     #[must_use]
-    pub fn class(mut self, class: &'static str) -> Self {
-        let known = breaks::of(class);
-        debug_assert!(known.is_some(), "no engine case of the class `{class}`");
-        self.class = Some(class);
-        self.breaks = known.unwrap_or_default();
+    pub fn class(mut self, class: Class) -> Self {
+        self.class = Some(class.name);
+        self.breaks = class.breaks;
         self
     }
 

@@ -1,8 +1,12 @@
-//! Dispatch: runs the selected rules over one file and each schema in it, applies the target's
-//! severities, names the tool in findings of a `tools/list` document, and drops what
+//! Dispatch: runs the selected rules over one file and each schema in it, each only where its
+//! scope says it lints ([`crate::diagnostic::meta::Scope`]), decides the severity of each finding
+//! ([`severity::decide`]), names the tool in findings of a `tools/list` document, and drops what
 //! `x-schema-lint-ignore` and `per-file-ignores` suppress.
 
-use crate::diagnostic::{breaks, Diagnostic, Severity};
+use crate::diagnostic::breaks::Client;
+use crate::diagnostic::severity::{self, Inputs};
+use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::Analyses;
 use crate::rules::{self, FileContext, RunView, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
 use crate::schema::walk::walk;
@@ -31,12 +35,33 @@ pub(super) fn lint_document(
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from(&file.name));
     let target = settings.target_for(kind, root, Some(&path));
-    let file_cx = FileContext { file, root };
+    // The clients of the run: those MCP SDKs run by default.
+    let clients: &[Client] = &Client::DEFAULT;
     for rule in &rules {
-        rule.check_file(&file_cx, out);
+        let meta = rule.meta();
+        let Some(default) = meta.severity_for(target) else {
+            continue;
+        };
+        let from = out.len();
+        rule.check_file(
+            &FileContext {
+                rule: meta,
+                file,
+                root,
+            },
+            out,
+        );
+        // A finding about the JSON document itself is not weighed by the clients its class
+        // breaks: every client reads the same JSON.
+        for d in &mut out[from..] {
+            d.severity = severity::decide(&Inputs {
+                measured: false,
+                ..Inputs::of(d, default, clients, settings.strict)
+            });
+        }
     }
-    // `x-schema-lint-ignore` scopes: (subschema pointer, selectors) of every unit.
-    let mut scopes: Vec<(String, Vec<&str>)> = Vec::new();
+    // `x-schema-lint-ignore` scopes of every unit.
+    let mut scopes: Vec<Ignored<'_>> = Vec::new();
     for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
@@ -45,45 +70,38 @@ pub(super) fn lint_document(
         for sub in &subschemas {
             let ignored = suppressions(sub.node);
             if !ignored.is_empty() {
-                scopes.push((sub.pointer.clone(), ignored));
+                scopes.push(Ignored {
+                    scope: sub.pointer.clone(),
+                    selectors: ignored,
+                });
             }
         }
-        let cx = UnitContext {
-            file,
-            root,
-            unit,
-            unit_no,
-            subschemas: &subschemas,
-            run: view,
-            settings,
-            target,
-        };
+        let analyses = Analyses::default();
         let first = out.len();
         for rule in &rules {
-            let Some(severity) = rule.severity(target) else {
+            let meta = rule.meta();
+            if !meta.applies(target, unit.role, clients) {
                 continue;
+            }
+            let Some(default) = meta.severity_for(target) else {
+                continue;
+            };
+            let cx = UnitContext {
+                rule: meta,
+                file,
+                root,
+                unit,
+                unit_no,
+                subschemas: &subschemas,
+                run: view,
+                settings,
+                target,
+                clients,
+                analyses: &analyses,
             };
             let from = out.len();
             rule.check_unit(&cx, out);
-            // The target's severity, where the rule kept its default one; for a finding with a
-            // class, who breaks: an error only when a default MCP client does (or, `strict`,
-            // any engine), never one when no client breaks, nor when the clients break only on
-            // some of the values the server may send.
-            for d in &mut out[from..] {
-                if d.severity == d.rule.severity {
-                    d.severity = severity;
-                }
-                let own = d.severity;
-                if d.class.is_some() {
-                    d.severity = breaks::severity(d.breaks, settings.strict)
-                        .unwrap_or_else(|| d.severity.max(Severity::Warning));
-                    // Clients that fail only on some values the server may send: a warning, or
-                    // less where the rule judged those values unlikely.
-                    if d.depends_on_output && !settings.strict {
-                        d.severity = d.severity.max(Severity::Warning).max(own);
-                    }
-                }
-            }
+            decide(&mut out[from..], default, clients, settings.strict);
         }
         if let Some(tool) = &unit.tool {
             let which = match unit.role {
@@ -98,9 +116,22 @@ pub(super) fn lint_document(
     }
     let per_file = settings.ignored_in(Some(&path));
     out.retain(|d| {
-        let suppressed = scopes.iter().any(|(scope, sel)| {
-            is_within(&d.pointer, scope) && sel.iter().any(|s| matches(s, d.rule))
+        let suppressed = scopes.iter().any(|i| {
+            is_within(&d.pointer, &i.scope) && i.selectors.iter().any(|s| matches(s, d.rule))
         });
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
+}
+
+/// An `x-schema-lint-ignore`: the pointer of the subschema that holds it, and the rules it names.
+struct Ignored<'a> {
+    scope: String,
+    selectors: Vec<&'a str>,
+}
+
+/// The severity of each finding a rule just made, at `default` for the target.
+fn decide(found: &mut [Diagnostic], default: crate::Severity, clients: &[Client], strict: bool) {
+    for d in found {
+        d.severity = severity::decide(&Inputs::of(d, default, clients, strict));
+    }
 }

@@ -1,89 +1,54 @@
-//! What a rule sees: a whole file ([`FileContext`]), one schema with its subschemas
-//! ([`UnitContext`]), and the run around it ([`RunView`]).
+//! What a rule sees: a whole file ([`FileContext`]), one schema with its subschemas and the
+//! analyses rules share of it ([`UnitContext`]), and the run around it
+//! ([`RunView`](crate::rules::run::RunView)); both contexts make the rule's findings
+//! ([`UnitContext::report`]).
 
-use crate::index::RunIndex;
-use crate::schema::units::{FileKind, SchemaUnit};
+use crate::diagnostic::breaks::Client;
+use crate::diagnostic::meta::RuleMeta;
+use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
+use crate::rules::analysis::reach::Reach;
+use crate::rules::analysis::tree::Tree;
+use crate::rules::analysis::{Analyses, Unit};
+use crate::rules::run::RunView;
+use crate::schema::units::SchemaUnit;
 use crate::schema::walk::Subschema;
 use crate::settings::target::Target;
 use crate::settings::Settings;
 use crate::syntax::document::Node;
-use crate::syntax::source::{FileId, SourceFile};
-use crate::workspace::{LintedFile, Reloads};
+use crate::syntax::source::{SourceFile, Span};
 
 /// What a rule sees of a whole file.
 pub struct FileContext<'a> {
+    /// The rule being run, whose findings [`FileContext::report`] makes.
+    pub rule: &'static RuleMeta,
     /// The file, with its text.
     pub file: &'a SourceFile,
     /// The file's parsed document.
     pub root: &'a Node,
 }
 
-/// What a rule sees of the whole run: the index and every file.
-pub struct RunView<'a> {
-    /// The index of every schema of the run (or of the current file alone, when a streaming
-    /// run lints a file on its own).
-    pub index: &'a RunIndex,
-    /// Every file of the run, indexed by file id; empty when a file is linted on its own.
-    pub files: &'a [LintedFile],
-    /// The file being linted, with its tree and kind (which `files` may not hold in a
-    /// streaming run).
-    pub current: Option<(&'a SourceFile, &'a Node, FileKind)>,
-    /// Where files that a streaming run let go are read again.
-    pub reloads: Option<&'a Reloads>,
-}
-
-impl<'a> RunView<'a> {
-    /// The text and tree of a file of the run.
-    fn loaded(&self, file: FileId) -> Option<(&'a SourceFile, &'a Node)> {
-        if let Some((f, root, _)) = self.current.filter(|(f, _, _)| f.id == file) {
-            return Some((f, root));
-        }
-        let lf: &'a LintedFile = self.files.get(file.0)?;
-        match (&lf.root, self.reloads) {
-            (Some(root), _) => Some((&lf.file, root)),
-            (None, Some(reloads)) => reloads.get(lf),
-            (None, None) => None,
-        }
-    }
-
-    /// The parsed root of a file of the run.
+impl FileContext<'_> {
+    /// A finding of the rule in the file, at `span`: the rest is added with the builder methods
+    /// of [`Diagnostic`].
     #[must_use]
-    pub fn root(&self, file: FileId) -> Option<&'a Node> {
-        self.loaded(file).map(|(_, root)| root)
-    }
-
-    /// A file of the run, with its text.
-    ///
-    /// # Panics
-    /// If `file` is not a file of the view: the index names only files of the view.
-    #[must_use]
-    pub fn source(&self, file: FileId) -> &'a SourceFile {
-        match self.loaded(file) {
-            Some((f, _)) => f,
-            None => &self.files[file.0].file,
-        }
-    }
-
-    /// What kind of document a file is.
-    #[must_use]
-    pub fn kind(&self, file: FileId) -> Option<FileKind> {
-        if let Some((_, _, kind)) = self.current.filter(|(f, _, _)| f.id == file) {
-            return Some(kind);
-        }
-        self.files.get(file.0)?.kind
+    pub fn report(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.rule, self.file.id, span, message)
     }
 }
 
-/// What a rule sees of one schema: its file, its unit, every subschema in document order, and
-/// the run around it.
+/// What a rule sees of one schema: its file, its unit, every subschema in document order, the
+/// run around it, and the analyses of the schema that rules share.
 pub struct UnitContext<'a> {
+    /// The rule being run, whose findings [`UnitContext::report`] makes.
+    pub rule: &'static RuleMeta,
     /// The file that holds the schema, with its text.
     pub file: &'a SourceFile,
     /// The file's whole parsed document; the schema's root is at `unit.pointer` in it.
     pub root: &'a Node,
     /// Which schema of the file this is, and its dialect.
     pub unit: &'a SchemaUnit,
-    /// Index of the unit within its file (as in [`RunIndex`]).
+    /// Index of the unit within its file (as in [`crate::index::RunIndex`]).
     pub unit_no: usize,
     /// Every subschema of the unit in document order, its root first.
     pub subschemas: &'a [Subschema<'a>],
@@ -93,12 +58,52 @@ pub struct UnitContext<'a> {
     pub settings: &'a Settings,
     /// The target this unit is linted for.
     pub target: Target,
+    /// The clients the run is for.
+    pub clients: &'a [Client],
+    /// The analyses of the schema, shared by every rule that runs on it.
+    pub analyses: &'a Analyses<'a>,
 }
 
-impl UnitContext<'_> {
+impl<'a> UnitContext<'a> {
     /// The text of the file (spans are byte offsets into it).
     #[must_use]
     pub fn text(&self) -> &str {
         &self.file.text
+    }
+
+    /// A finding of the rule in the schema's file, at `span`: the rest is added with the builder
+    /// methods of [`Diagnostic`].
+    #[must_use]
+    pub fn report(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.rule, self.file.id, span, message)
+    }
+
+    /// What the analyses read of the schema.
+    fn analysed(&self) -> Unit<'a> {
+        Unit {
+            file: self.file.id,
+            root: self.root,
+            unit_no: self.unit_no,
+            subschemas: self.subschemas,
+            run: self.run,
+        }
+    }
+
+    /// The tree of the schema's subschemas and local references, worked out once.
+    #[must_use]
+    pub fn tree(&self) -> &'a Tree<'a> {
+        self.analyses.tree(&self.analysed())
+    }
+
+    /// The generator that wrote the schema, if its signs show one (worked out once).
+    #[must_use]
+    pub fn generator(&self) -> Option<Generator> {
+        self.analyses.generator(&self.analysed())
+    }
+
+    /// Which `$defs` entries the schema's root reaches, worked out once.
+    #[must_use]
+    pub fn reach(&self) -> &'a Reach {
+        self.analyses.reach(&self.analysed())
     }
 }

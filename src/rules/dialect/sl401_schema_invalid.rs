@@ -1,6 +1,7 @@
 //! SL401 schema-invalid: the schema fails its dialect's meta-schema, reported at the keyword
 //! whose value is wrong.
 
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::meta::SL401 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -73,7 +74,7 @@ const AJV_TYPED: [&str; 38] = [
 
 /// The class of a meta-schema failure in the engine tier's model: a keyword value of a JSON
 /// type Ajv refuses (or a `type` naming no type), or anything else, which Ajv compiles.
-fn class_of(tokens: &[String], error: &ValidationError<'_>) -> &'static str {
+fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
     let at = |back: usize| {
         tokens
             .len()
@@ -84,13 +85,13 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> &'static str {
     let is_keyword = |back: usize| !MAP_KEYWORDS.contains(&at(back + 1));
     match error.kind() {
         ValidationErrorKind::Type { .. } if AJV_TYPED.contains(&at(1)) && is_keyword(1) => {
-            "SL401/keyword-type"
+            classes::SL401_KEYWORD_TYPE
         }
         // `type`, or an entry of it, naming no JSON type.
         _ if (at(1) == "type" && is_keyword(1)) || (at(2) == "type" && is_keyword(2)) => {
-            "SL401/keyword-type"
+            classes::SL401_KEYWORD_TYPE
         }
-        _ => "SL401/other",
+        _ => classes::SL401_OTHER,
     }
 }
 
@@ -298,7 +299,7 @@ fn diagnostic(
             (value_span(cx, root, &tokens), label, text, help)
         }
     };
-    Diagnostic::new(&META, cx.file.id, span, message)
+    cx.report(span, message)
         .label(label)
         .help(help)
         .note(format!(

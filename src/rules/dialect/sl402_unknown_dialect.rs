@@ -1,6 +1,7 @@
 //! SL402 unknown-dialect: the root `$schema` names no dialect clients support; on MCP targets,
 //! also an older dialect that strict hosts reject.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL402 as META;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -130,9 +131,7 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
         Unknown::Official => "no supported dialect has this URI",
         Unknown::Custom => "custom meta-schema",
     };
-    Diagnostic::new(
-        &META,
-        cx.file.id,
+    cx.report(
         member.value.span,
         format!("`$schema` `{value}` names a dialect that clients do not support"),
     )
@@ -140,20 +139,18 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
     .label(label)
     .help(help)
     .note(UNKNOWN_NOTE)
-    .class("SL402/unknown")
+    .class(classes::SL402_UNKNOWN)
 }
 
 fn https_legacy(cx: &UnitContext<'_>, member: &Member, value: &str, draft: Draft) -> Diagnostic {
-    Diagnostic::new(
-        &META,
-        cx.file.id,
+    cx.report(
         member.value.span,
         format!("`$schema` `{value}` names {draft} with `https:`, which not every engine knows"),
     )
     .label("`https:`, where the meta-schema's URI has `http:`")
     .help(format!("Write `{}`", draft.uri()))
     .note(HTTPS_NOTE)
-    .class("SL402/https-legacy")
+    .class(classes::SL402_HTTPS_LEGACY)
     .fix(Fix {
         title: format!("Write `{}`", draft.uri()),
         // Python's jsonschema then reads another dialect: what validates there changes.
@@ -179,9 +176,9 @@ fn legacy(
             Severity::Error,
             format!("`$schema` declares {draft}, which not every MCP client can validate"),
             if uses_id {
-                "SL402/draft4-id"
+                classes::SL402_DRAFT4_ID
             } else {
-                "SL402/draft4"
+                classes::SL402_DRAFT4
             },
         )
     } else {
@@ -191,7 +188,7 @@ fn legacy(
                 "`$schema` declares {draft}, which some MCP hosts (Claude Code, Claude Desktop) \
                  reject; the SDK clients accept it"
             ),
-            "SL402/legacy",
+            classes::SL402_LEGACY,
         )
     };
     let note = STRICT_HOSTS_NOTE;
@@ -218,7 +215,8 @@ fn legacy(
             Draft::Draft202012.uri()
         )
     };
-    let diagnostic = Diagnostic::new(&META, cx.file.id, member.value.span, message)
+    let diagnostic = cx
+        .report(member.value.span, message)
         .severity(severity)
         .label(format!("{draft}"))
         .help(help)

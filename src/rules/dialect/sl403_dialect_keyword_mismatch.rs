@@ -2,6 +2,7 @@
 //! the dialect in force ignores or rejects.
 
 use super::ancestry::{referenced_below, Ancestry};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL403 as META;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -133,10 +134,7 @@ fn array_items(
         && renames
             .iter()
             .any(|(m, _)| referenced_below(cx, &pointer_of(sub, &m.key)));
-    let mut diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        items.key_span,
+    let mut diagnostic = cx.report(items.key_span,
         "`items` holds an array, which 2020-12 spells `prefixItems`",
     )
     .severity(Severity::Error)
@@ -158,7 +156,7 @@ fn array_items(
          `additionalItems`: the 2020-12 meta-schema rejects an array here, while a draft-07 engine \
          reads it as a tuple",
     )
-    .class("SL403/items-array")
+    .class(classes::SL403_ITEMS_ARRAY)
     .pointer(pointer_of(sub, "items"));
     if let Some(a) = additional {
         diagnostic = diagnostic.related(
@@ -188,10 +186,7 @@ fn additional_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, additional: &Memb
             )
         })
         .flatten();
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        additional.key_span,
+    let diagnostic = cx.report(additional.key_span,
         "`additionalItems` is not a 2020-12 keyword: `items` took its role",
     )
     .label("removed in 2020-12")
@@ -200,7 +195,7 @@ fn additional_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, additional: &Memb
         "2020-12 removed `additionalItems`: an engine that reads the schema as 2020-12 does not \
          apply it, so the elements it was meant to restrict pass unchecked",
     )
-    .class("SL403/additional-items")
+    .class(classes::SL403_ADDITIONAL_ITEMS)
     .pointer(pointer_of(sub, "additionalItems"));
     match fix {
         Some(fix) => diagnostic.fix(fix),
@@ -231,10 +226,7 @@ fn prefix_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, prefix: &Member) -> D
         ),
     };
     let draft = sub.draft;
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        prefix.key_span,
+    let diagnostic = cx.report(prefix.key_span,
         format!("`prefixItems` is not a {draft} keyword: the tuple is not checked"),
     )
     .label(format!("unknown in {draft}"))
@@ -247,7 +239,7 @@ fn prefix_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, prefix: &Member) -> D
         "`prefixItems` arrived in 2020-12: an engine that reads the schema as {draft} ignores it, so \
          the tuple is not checked"
     ))
-    .class("SL403/prefix-items")
+    .class(classes::SL403_PREFIX_ITEMS)
     .pointer(pointer_of(sub, "prefixItems"));
     match fix {
         Some(fix) => diagnostic.fix(fix),
@@ -258,10 +250,7 @@ fn prefix_items(cx: &UnitContext<'_>, sub: &Subschema<'_>, prefix: &Member) -> D
 /// `dependencies` under 2019-09 or 2020-12, which split it in two.
 fn dependencies(cx: &UnitContext<'_>, sub: &Subschema<'_>, deps: &Member) -> Diagnostic {
     let draft = sub.draft;
-    Diagnostic::new(
-        &META,
-        cx.file.id,
-        deps.key_span,
+    cx.report(deps.key_span,
         format!("`dependencies` is not a {draft} keyword: it was split into `dependentRequired` and `dependentSchemas`"),
     )
     .label(format!("replaced in {draft}"))
@@ -270,7 +259,7 @@ fn dependencies(cx: &UnitContext<'_>, sub: &Subschema<'_>, deps: &Member) -> Dia
         "2019-09 split `dependencies` into `dependentRequired` and `dependentSchemas`; engines \
          disagree on whether a {draft} schema still means anything by it"
     ))
-    .class("SL403/dependencies")
+    .class(classes::SL403_DEPENDENCIES)
     .pointer(pointer_of(sub, "dependencies"))
 }
 
@@ -303,10 +292,7 @@ fn defs_only<'a>(
         crate::syntax::document::is_within(pointer, &container) && *pointer != container
     })?;
     let draft = sub.draft;
-    let mut diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        defs.key_span,
+    let mut diagnostic = cx.report(defs.key_span,
         format!("`$defs` is not a {draft} keyword: its entries are not schemas there"),
     )
     .label(format!("unknown in {draft}; {draft} uses `definitions`"))
@@ -321,7 +307,7 @@ fn defs_only<'a>(
          code generators, this linter) skip them, and a `$id` or anchor inside is an engine's choice \
          to honour"
     ))
-    .class("SL403/defs")
+    .class(classes::SL403_DEFS)
     .pointer(container);
     if first.file == cx.file.id {
         diagnostic = diagnostic.related(first.file, first.span, "refers into `$defs`");

@@ -2,6 +2,7 @@
 //! resource, where clients disagree on what it does.
 
 use super::ancestry::{is_resource_root, Ancestry};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL404 as META;
 use crate::diagnostic::Diagnostic;
@@ -64,20 +65,21 @@ impl Rule for NestedSchemaKeyword {
                     ),
                 )
             };
-            let diagnostic = Diagnostic::new(&META, cx.file.id, member.key_span, message)
+            let diagnostic = cx
+                .report(member.key_span, message)
                 .label(label)
                 .help(help)
                 .note(NOTE)
                 .class(if redundant {
-                    "SL404/redundant"
+                    classes::SL404_REDUNDANT
                 } else if named.is_some_and(|d| {
                     in_force == Draft::Draft202012
                         && super::sl402_unknown_dialect::reads_the_same_in_2020_12(sub.node, d)
                 }) {
                     // Nothing in the subschema means something else in the two dialects.
-                    "SL404/same-meaning"
+                    classes::SL404_SAME_MEANING
                 } else {
-                    "SL404/meaning-differs"
+                    classes::SL404_MEANING_DIFFERS
                 })
                 .pointer(format!("{}/$schema", sub.pointer));
             out.push(if redundant {

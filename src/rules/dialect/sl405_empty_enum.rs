@@ -1,5 +1,6 @@
 //! SL405 empty-enum: `"enum": []`, which draft-06 and later allow and Ajv refuses.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL405 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -25,10 +26,7 @@ impl Rule for EmptyEnum {
                 continue;
             }
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    member.value.span,
+                cx.report(member.value.span,
                     "`enum` is empty, so no value is valid",
                 )
                 .label("no value is allowed")
@@ -40,7 +38,7 @@ impl Rule for EmptyEnum {
                     "{} allows an empty `enum`, which no instance matches; draft-04 required an item",
                     sub.draft
                 ))
-                .class("SL405/empty")
+                .class(classes::SL405_EMPTY)
                 .pointer(format!("{}/enum", sub.pointer)),
             );
         }

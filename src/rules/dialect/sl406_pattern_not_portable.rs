@@ -4,6 +4,7 @@
 //! ([`regex_python`]). An ECMA-invalid pattern that the draft-04/06/07 meta-schema's
 //! `format: regex` already rejects is left to SL401.
 
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
 use crate::diagnostic::meta::SL406 as META;
 use crate::diagnostic::Diagnostic;
@@ -131,7 +132,7 @@ fn percent_decode(text: &str) -> String {
 
 /// What is wrong with a pattern, in the engine tier's model.
 struct Finding {
-    class: &'static str,
+    class: Class,
     /// The offending bytes of the pattern's value.
     range: Range<usize>,
     message: String,
@@ -212,7 +213,7 @@ fn check(
             finding.help
         )
     };
-    let mut diagnostic = Diagnostic::new(&META, cx.file.id, span, finding.message)
+    let mut diagnostic = cx.report(span, finding.message)
         .label(finding.label)
         .help(help)
         .note(
@@ -228,7 +229,9 @@ fn check(
         }
     }
     if let (Some(offsets), Err(refusal)) = (&offsets, &ecma) {
-        if finding.class == "SL406/identity-escape" && refusal.kind == EcmaError::IdentityEscape {
+        if finding.class == classes::SL406_IDENTITY_ESCAPE
+            && refusal.kind == EcmaError::IdentityEscape
+        {
             if let Some(fix) = drop_backslashes(cx, place, offsets, pattern) {
                 diagnostic = diagnostic.fix(fix);
             }
@@ -258,20 +261,20 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
             };
             // The Rust crate refuses `\k<name>` (measured), so that case is a class of its own.
             let class = if pattern.contains("\\k<") {
-                "SL406/named-backreference"
+                classes::SL406_NAMED_BACKREFERENCE
             } else {
-                "SL406/named-group"
+                classes::SL406_NAMED_GROUP
             };
             (class, group, "a named group", help.to_owned())
         }
         PyError::BadEscape('k') => (
-            "SL406/named-backreference",
+            classes::SL406_NAMED_BACKREFERENCE,
             refusal.range.start..end_of(pattern, refusal.range.start, '>'),
             "a named back-reference",
             "Python spells it `(?P=name)`, which Ajv refuses: use numbered groups and `\\1`".to_owned(),
         ),
         PyError::BadEscape('p' | 'P') => (
-            "SL406/property-escape",
+            classes::SL406_PROPERTY_ESCAPE,
             refusal.range.start..end_of(pattern, refusal.range.start, '}'),
             "a Unicode property escape",
             "Python's `re` has no property escapes: list the characters in a class (`[A-Za-zÀ-ÖØ-öø-ÿ]`), \
@@ -286,14 +289,14 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
             let range = refusal.range.start..refusal.range.end + letter_len;
             let letter = pattern[range.clone()].chars().last().unwrap_or('@');
             (
-                "SL406/control-escape",
+                classes::SL406_CONTROL_ESCAPE,
                 range,
                 "a control escape",
                 format!("Write it as `\\x{:02X}`, which both engines read", u32::from(letter) % 32),
             )
         }
         PyError::IncompleteEscape('u') if at.starts_with("\\u{") => (
-            "SL406/code-point-escape",
+            classes::SL406_CODE_POINT_ESCAPE,
             refusal.range.start..end_of(pattern, refusal.range.start, '}'),
             "a code point escape",
             "Write the character itself (or `\\uHHHH` below U+10000): Python's `\\u` takes exactly four \
@@ -301,7 +304,7 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
                 .to_owned(),
         ),
         PyError::LookBehindWidth => (
-            "SL406/lookbehind-width",
+            classes::SL406_LOOKBEHIND_WIDTH,
             refusal.range.clone(),
             "a look-behind of varying width",
             "Python needs each look-behind to match one length: split it into one look-behind per \
@@ -311,7 +314,7 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
         PyError::UnterminatedSet if at.starts_with("[]") || at.starts_with("[^]") => {
             let len = if at.starts_with("[]") { 2 } else { 3 };
             (
-                "SL406/empty-class",
+                classes::SL406_EMPTY_CLASS,
                 refusal.range.start..refusal.range.start + len,
                 "an empty class",
                 "Write `[\\s\\S]` for any character; `[]` matches nothing, and Python reads `]` right \
@@ -320,7 +323,7 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
             )
         }
         PyError::GroupReference => (
-            "SL406/group-reference",
+            classes::SL406_GROUP_REFERENCE,
             refusal.range.clone(),
             "a back-reference to a group not closed yet",
             "Refer only to groups closed before the reference; in ECMA-262 this one matches the \
@@ -328,7 +331,7 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
                 .to_owned(),
         ),
         _ => (
-            "SL406/python-rejects",
+            classes::SL406_PYTHON_REJECTS,
             refusal.range.clone(),
             "a construct",
             "Rewrite it in the syntax both engines share".to_owned(),
@@ -358,9 +361,9 @@ fn ecma_finding(
     let (class, message, label, help) = match (python, refusal.kind) {
         (Some(py), _) => (
             if rust {
-                "SL406/ecma-and-python"
+                classes::SL406_ECMA_AND_PYTHON
             } else {
-                "SL406/invalid"
+                classes::SL406_INVALID
             },
             format!("{what} is refused by both Ajv and Python's `re`"),
             ajv,
@@ -371,7 +374,7 @@ fn ecma_finding(
             ),
         ),
         (None, _) if !rust => (
-            "SL406/ecma-and-rust",
+            classes::SL406_ECMA_AND_RUST,
             format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
             ajv,
             "Write it in the syntax every engine shares (ECMA-262 with the `u` flag): `^` and `$` for \
@@ -379,7 +382,7 @@ fn ecma_finding(
                 .to_owned(),
         ),
         (None, EcmaError::IdentityEscape) => (
-            "SL406/identity-escape",
+            classes::SL406_IDENTITY_ESCAPE,
             format!("{what} escapes `{}`, which ECMA-262 refuses with the `u` flag", &text[1..]),
             ajv,
             "Remove the backslash: the character means itself without it (only syntax characters and \
@@ -387,13 +390,13 @@ fn ecma_finding(
                 .to_owned(),
         ),
         (None, EcmaError::LoneBracket) => (
-            "SL406/lone-bracket",
+            classes::SL406_LONE_BRACKET,
             format!("{what} has a lone `{}`, which ECMA-262 refuses with the `u` flag", &text[..1]),
             ajv,
             format!("Escape it as `\\{}`", &text[..1]),
         ),
         (None, EcmaError::Other) => (
-            "SL406/ecma-invalid",
+            classes::SL406_ECMA_INVALID,
             format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
             ajv,
             "Write it in the syntax both engines share: `(...)` for `(?P<name>...)`, both cases in a \
@@ -428,9 +431,12 @@ fn unnamed_groups(
     offsets: &[usize],
     pattern: &str,
     parsed: &EcmaPattern,
-    class: &str,
+    class: Class,
 ) -> Option<Fix> {
-    if class != "SL406/named-group" || parsed.backreferences || parsed.named_groups.is_empty() {
+    if class != classes::SL406_NAMED_GROUP
+        || parsed.backreferences
+        || parsed.named_groups.is_empty()
+    {
         return None;
     }
     let mut renamed = pattern.to_owned();
@@ -555,31 +561,42 @@ mod tests {
     #[test]
     fn classes_follow_the_construct() {
         let class = |p: &str| match (regex_ecma::check(p), regex_python::check(p)) {
-            (Ok(e), Err(r)) => python_finding(p, &e, &r, "x").class,
-            (Err(e), py) => ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class,
-            (Ok(_), Ok(())) => "none",
+            (Ok(e), Err(r)) => Some(python_finding(p, &e, &r, "x").class),
+            (Err(e), py) => {
+                Some(ecma_finding(p, &e, py.as_ref().err(), crate_compiles(p), "x").class)
+            }
+            (Ok(_), Ok(())) => None,
         };
-        assert_eq!(class(r"^(?<y>\d+)$"), "SL406/named-group");
-        assert_eq!(class(r"\k<a>(?<a>x)"), "SL406/named-backreference");
-        assert_eq!(class(r"(?<a>x)\k<a>"), "SL406/named-backreference");
-        assert_eq!(class(r"^\p{L}+$"), "SL406/property-escape");
-        assert_eq!(class(r"[\P{L}]"), "SL406/property-escape");
-        assert_eq!(class(r"\cJ"), "SL406/control-escape");
-        assert_eq!(class(r"\u{41}"), "SL406/code-point-escape");
-        assert_eq!(class(r"(?<=a|bc)x"), "SL406/lookbehind-width");
-        assert_eq!(class(r"[^]"), "SL406/empty-class");
-        assert_eq!(class(r"(a\1)"), "SL406/group-reference");
+        assert_eq!(class(r"^(?<y>\d+)$"), Some(classes::SL406_NAMED_GROUP));
+        assert_eq!(
+            class(r"\k<a>(?<a>x)"),
+            Some(classes::SL406_NAMED_BACKREFERENCE)
+        );
+        assert_eq!(
+            class(r"(?<a>x)\k<a>"),
+            Some(classes::SL406_NAMED_BACKREFERENCE)
+        );
+        assert_eq!(class(r"^\p{L}+$"), Some(classes::SL406_PROPERTY_ESCAPE));
+        assert_eq!(class(r"[\P{L}]"), Some(classes::SL406_PROPERTY_ESCAPE));
+        assert_eq!(class(r"\cJ"), Some(classes::SL406_CONTROL_ESCAPE));
+        assert_eq!(class(r"\u{41}"), Some(classes::SL406_CODE_POINT_ESCAPE));
+        assert_eq!(class(r"(?<=a|bc)x"), Some(classes::SL406_LOOKBEHIND_WIDTH));
+        assert_eq!(class(r"[^]"), Some(classes::SL406_EMPTY_CLASS));
+        assert_eq!(class(r"(a\1)"), Some(classes::SL406_GROUP_REFERENCE));
         assert_eq!(
             class(r"[\uD83D\uDE00-\uD83D\uDE4F]"),
-            "SL406/python-rejects"
+            Some(classes::SL406_PYTHON_REJECTS)
         );
-        assert_eq!(class(r"a\:b"), "SL406/identity-escape");
-        assert_eq!(class(r"a]"), "SL406/lone-bracket");
-        assert_eq!(class(r"(?P<n>a)"), "SL406/ecma-invalid");
-        assert_eq!(class(r"(a"), "SL406/invalid");
-        assert_eq!(class(r"^x\_(?<s>[a-z]+)$"), "SL406/ecma-and-python");
-        assert_eq!(class(r"\A[a-z]+\Z"), "SL406/ecma-and-rust");
-        assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), "none");
+        assert_eq!(class(r"a\:b"), Some(classes::SL406_IDENTITY_ESCAPE));
+        assert_eq!(class(r"a]"), Some(classes::SL406_LONE_BRACKET));
+        assert_eq!(class(r"(?P<n>a)"), Some(classes::SL406_ECMA_INVALID));
+        assert_eq!(class(r"(a"), Some(classes::SL406_INVALID));
+        assert_eq!(
+            class(r"^x\_(?<s>[a-z]+)$"),
+            Some(classes::SL406_ECMA_AND_PYTHON)
+        );
+        assert_eq!(class(r"\A[a-z]+\Z"), Some(classes::SL406_ECMA_AND_RUST));
+        assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), None);
     }
 
     proptest::proptest! {

@@ -1,5 +1,6 @@
 //! SL101 duplicate-key: the same key twice in one object.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL101 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{FileContext, Rule, RuleMeta};
@@ -60,7 +61,7 @@ fn visit<'a>(
                 };
                 if let Some(j) = first {
                     out.push(
-                        Diagnostic::new(&META, cx.file.id, member.key_span, format!("Duplicate key `{}`", member.key))
+                        cx.report(member.key_span, format!("Duplicate key `{}`", member.key))
                             .label("repeated here")
                             .related(cx.file.id, members[j].key_span, "first defined here")
                             .help("Keep one of the two members and delete the other")
@@ -69,7 +70,7 @@ fn visit<'a>(
                                  (measured on a `tools/list` served with keys twice), as serde_json does; a reader \
                                  who takes the first reads another schema than the clients",
                             )
-                            .class("SL101/duplicate-key")
+                            .class(classes::SL101_DUPLICATE_KEY)
                             .pointer(pointer_of(path, &member.key)),
                     );
                 }

@@ -143,10 +143,18 @@ pub struct Candidate<'a> {
     landing: Vec<&'a RefEntry>,
 }
 
+/// Where a reference into the root resource of a unit lands in its file.
+pub struct Landing<'a> {
+    /// The pointer it resolves to.
+    pub pointer: String,
+    /// The reference, from anywhere in the run.
+    pub reference: &'a RefEntry,
+}
+
 /// Where each reference into the root resource of the unit lands in its file, from anywhere in
-/// the run: (pointer, reference). Computed once per schema for [`candidate`].
+/// the run. Computed once per schema for [`candidate`].
 #[must_use]
-pub fn landings<'a>(cx: &UnitContext<'a>) -> Vec<(String, &'a RefEntry)> {
+pub fn landings<'a>(cx: &UnitContext<'a>) -> Vec<Landing<'a>> {
     let index = cx.run.index;
     let run = cx.run;
     let resources = index.resources_in(cx.file.id, cx.unit_no);
@@ -156,7 +164,10 @@ pub fn landings<'a>(cx: &UnitContext<'a>) -> Vec<(String, &'a RefEntry)> {
     index
         .refs_to(resources.start)
         .filter_map(|r| match index.resolve(r, |f| run.root(f)) {
-            Resolution::Found { file, pointer } if file == cx.file.id => Some((pointer, r)),
+            Resolution::Found { file, pointer } if file == cx.file.id => Some(Landing {
+                pointer,
+                reference: r,
+            }),
             _ => None,
         })
         .collect()
@@ -172,7 +183,7 @@ pub fn candidate<'a>(
     cx: &UnitContext<'a>,
     r: &RefEntry,
     target: &str,
-    landings: &[(String, &'a RefEntry)],
+    landings: &[Landing<'a>],
 ) -> Result<Candidate<'a>, Refusal> {
     let index = cx.run.index;
     let file = cx.file.id;
@@ -223,7 +234,11 @@ pub fn candidate<'a>(
         return Err(Refusal::ContainerNotObject);
     }
     let mut landing = Vec::new();
-    for (pointer, other) in landings {
+    for Landing {
+        pointer,
+        reference: other,
+    } in landings
+    {
         if !is_within(pointer, target) {
             continue;
         }
@@ -250,15 +265,28 @@ pub fn candidate<'a>(
 /// same place), and the next pass offers the rest.
 const MOVES_PER_FIX: usize = 64;
 
+/// Where a subschema goes: its pointer before and after, both from the unit root.
+pub struct Moved {
+    /// Where it was.
+    pub old: String,
+    /// Where it goes.
+    pub new: String,
+}
+
+/// A fix that moves subschemas into the root's container, with where each goes.
+pub struct Hoist {
+    /// The fix (without its title, which each finding gives it).
+    pub fix: Fix,
+    /// Where its subschemas go, in document order.
+    pub moved: Vec<Moved>,
+}
+
 /// The fixes that move the candidates of one schema into its root's container, up to
-/// [`MOVES_PER_FIX`] at a time in document order, each with where its subschemas go: (old
-/// pointer, new pointer), both from the unit root. A candidate inside another one moves with it
-/// (its references are rewritten to follow), and is left for the next pass of the fix loop.
+/// [`MOVES_PER_FIX`] at a time in document order, each with where its subschemas go. A
+/// candidate inside another one moves with it (its references are rewritten to follow), and is
+/// left for the next pass of the fix loop.
 #[must_use]
-pub fn hoist_all(
-    cx: &UnitContext<'_>,
-    candidates: &[&Candidate<'_>],
-) -> Vec<(Fix, Vec<(String, String)>)> {
+pub fn hoist_all(cx: &UnitContext<'_>, candidates: &[&Candidate<'_>]) -> Vec<Hoist> {
     let Some(unit_node) = cx.root.pointer(&cx.unit.pointer) else {
         return Vec::new();
     };
@@ -294,20 +322,23 @@ fn hoist_chunk(
     cx: &UnitContext<'_>,
     dest: &Destination<'_>,
     chunk: &[&Candidate<'_>],
-) -> Option<(Fix, Vec<(String, String)>)> {
+) -> Option<Hoist> {
     let file = cx.file.id;
     let mut keys: Vec<String> = Vec::new();
-    let mut moved: Vec<(String, String)> = Vec::new();
+    let mut moved: Vec<Moved> = Vec::new();
     for c in chunk {
         let key = dest.key_for(&name_for(dest.unit_node, &c.relative), &keys);
-        moved.push((c.relative.clone(), dest.pointer(&key)));
+        moved.push(Moved {
+            old: c.relative.clone(),
+            new: dest.pointer(&key),
+        });
         keys.push(key);
     }
     // Every reference into a moved subschema follows it; one inside a moved subschema is
     // edited in the moved text.
     let mut inner: Vec<Vec<Edit>> = vec![Vec::new(); chunk.len()];
     let mut edits = Vec::new();
-    for (c, (old, new)) in chunk.iter().zip(&moved) {
+    for (c, Moved { old, new }) in chunk.iter().zip(&moved) {
         for r in &c.landing {
             let (doc, fragment) = r.raw.split_once('#')?;
             let edit = Edit {
@@ -341,14 +372,14 @@ fn hoist_chunk(
         edits,
         moves: moved
             .iter()
-            .map(|(old, new)| Move {
+            .map(|Moved { old, new }| Move {
                 file,
                 from: format!("{unit_pointer}{old}"),
                 to: format!("{unit_pointer}{new}"),
             })
             .collect(),
     };
-    Some((fix, moved))
+    Some(Hoist { fix, moved })
 }
 
 /// The fragment of a reference into `old` (a pointer from the resource root, which the

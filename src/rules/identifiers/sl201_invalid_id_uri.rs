@@ -1,8 +1,9 @@
 //! SL201 invalid-id-uri: a `$id` (draft-04: `id`) that is not an RFC 3986 URI-reference.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL201 as META;
 use crate::diagnostic::Diagnostic;
-use crate::rules::mcp::generator::{self, Generator};
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::uri::{check_uri_reference, has_malformed_scheme, underscore_repair};
 
@@ -49,21 +50,20 @@ impl Rule for InvalidIdUri {
                 },
                 _ => help,
             };
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                id.string_sub_span(cx.text(), problem.range.clone()),
-                format!("`{keyword}` `{value}` is not a valid URI reference"),
-            )
-            .label(problem.label)
-            .help(help)
-            .note(crate::syntax::literal::capitalise(&problem.reason))
-            .class(if has_malformed_scheme(value) {
-                "SL201/malformed-scheme"
-            } else {
-                "SL201/invalid"
-            })
-            .pointer(format!("{}/{keyword}", sub.pointer));
+            let diagnostic = cx
+                .report(
+                    id.string_sub_span(cx.text(), problem.range.clone()),
+                    format!("`{keyword}` `{value}` is not a valid URI reference"),
+                )
+                .label(problem.label)
+                .help(help)
+                .note(crate::syntax::literal::capitalise(&problem.reason))
+                .class(if has_malformed_scheme(value) {
+                    classes::SL201_MALFORMED_SCHEME
+                } else {
+                    classes::SL201_INVALID
+                })
+                .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,
@@ -73,10 +73,11 @@ impl Rule for InvalidIdUri {
 }
 
 /// The generator that wrote the schema, for a schema that is a tool's output or input schema
-/// or one linted for an MCP target (where a generator writes it).
+/// or one linted for an MCP target (where a generator writes it): not a scope, SL201 lints every
+/// schema, but where its help names the server's code.
 fn generated_by(cx: &UnitContext<'_>) -> Option<Generator> {
     (cx.target.is_mcp() || cx.unit.tool.is_some())
-        .then(|| generator::detect(cx.subschemas))
+        .then(|| cx.generator())
         .flatten()
 }
 

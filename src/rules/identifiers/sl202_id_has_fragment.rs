@@ -1,5 +1,6 @@
 //! SL202 id-has-fragment: under 2019-09 and 2020-12 a `$id` may not carry a non-empty fragment.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL202 as META;
 use crate::diagnostic::Diagnostic;
@@ -44,10 +45,7 @@ impl Rule for IdHasFragment {
                     "Remove `#{fragment}` from the `$id` and name the subschema with `$anchor` instead"
                 )
             };
-            let diagnostic = Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    id.string_sub_span(cx.text(), hash..value.len()),
+            let diagnostic = cx.report(id.string_sub_span(cx.text(), hash..value.len()),
                     format!("`$id` `{value}` has a fragment, which {} does not allow", sub.draft),
                 )
                 .label("fragment not allowed in `$id`")
@@ -58,7 +56,7 @@ impl Rule for IdHasFragment {
                      refuse it. Plain-name fragments moved to `$anchor` in 2019-09",
                     sub.draft
                 ))
-                .class("SL202/fragment")
+                .class(classes::SL202_FRAGMENT)
                 .pointer(format!("{}/$id", sub.pointer));
             // `{"$id": "#foo"}` -> `{"$anchor": "foo"}`: `$ref`s to `#foo` keep working.
             let member = sub.node.member("$id");

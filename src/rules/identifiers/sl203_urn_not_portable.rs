@@ -2,6 +2,7 @@
 //! handles the same URN on a nested subschema (measured: `testdata/engines/`), so only a
 //! schema's root is reported.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL203 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -30,21 +31,20 @@ impl Rule for UrnNotPortable {
                 Some(fixed) => format!("Rename it to `{fixed}` and update the `$ref`s that name it"),
                 None => "Give the URN a namespace and a namespace-specific string, as in `urn:mcp:my_tool:output`".to_owned(),
             };
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                id.string_sub_span(cx.text(), problem.range.clone()),
-                format!("`{keyword}` `{value}` is a URN that Ajv cannot handle"),
-            )
-            .label(problem.label)
-            .help(help)
-            .note(format!(
+            let diagnostic = cx
+                .report(
+                    id.string_sub_span(cx.text(), problem.range.clone()),
+                    format!("`{keyword}` `{value}` is a URN that Ajv cannot handle"),
+                )
+                .label(problem.label)
+                .help(help)
+                .note(format!(
                 "RFC 3986 accepts it, but {}: fast-uri, Ajv's URI library, cannot serialise it \
                      when it is a schema's root `$id`",
                 problem.reason
             ))
-            .class("SL203/root")
-            .pointer(format!("{}/{keyword}", sub.pointer));
+                .class(classes::SL203_ROOT)
+                .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match crate::rules::edits::id_fix::invalid_id_fix(cx, sub) {
                 Some(fix) => diagnostic.fix(fix),
                 None => diagnostic,

@@ -1,6 +1,7 @@
 //! SL204 duplicate-id: one resolved `$id` declared twice in a document, or by two tools of one
 //! `tools/list`.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL204 as META;
 use crate::diagnostic::Diagnostic;
 use crate::index::{RunIndex, STAND_IN_BASE};
@@ -105,10 +106,7 @@ impl Rule for DuplicateId {
                 format!(" as `{}`", first.raw)
             };
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    later.span,
+                cx.report(later.span,
                     format!("`{keyword}` `{}` is already declared in this document{spelled}", later.raw),
                 )
                 .label("declared again here")
@@ -118,7 +116,7 @@ impl Rule for DuplicateId {
                      and `$ref` it from both places"
                 ))
                 .note("One URI names two different subschemas, so a `$ref` to it is ambiguous")
-                .class("SL204/in-document")
+                .class(classes::SL204_IN_DOCUMENT)
                 .pointer(format!("{}/{keyword}", later.pointer)),
             );
         }
@@ -153,12 +151,12 @@ fn seen_by_ajv(cx: &UnitContext<'_>, seen: &[super::ajv_ids::Seen<'_>], out: &mu
                     "`{}` `{raw}` names an anchor already declared in this document",
                     later.keyword
                 ),
-                "SL204/duplicate-anchor",
+                classes::SL204_DUPLICATE_ANCHOR,
             )
         } else {
             (
                 format!("`$id` `{raw}` is already declared in this document, and Ajv reads this one too"),
-                "SL204/in-unknown-keyword",
+                classes::SL204_IN_UNKNOWN_KEYWORD,
             )
         };
         let note = if later.hidden || first.hidden {
@@ -168,7 +166,7 @@ fn seen_by_ajv(cx: &UnitContext<'_>, seen: &[super::ajv_ids::Seen<'_>], out: &mu
             "One anchor names two subschemas of a resource, so a `$ref` to it is ambiguous"
         };
         out.push(
-            Diagnostic::new(&META, cx.file.id, later.value.span, message)
+            cx.report(later.value.span, message)
                 .label("declared again here")
                 .related(cx.file.id, first.value.span, "first declared here")
                 .help(if anchor {
@@ -213,10 +211,7 @@ fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnosti
             continue;
         }
         out.push(
-            Diagnostic::new(
-                &META,
-                cx.file.id,
-                later.span,
+            cx.report(later.span,
                 format!("`{keyword}` `{}` is already declared by tool `{tool}`", later.raw),
             )
             .label("declared again here")
@@ -229,7 +224,7 @@ fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnosti
                 "The TypeScript clients look a compiled validator up by `$id` before they compile a \
                  schema (`getSchema($id) ?? compile(schema)`), and find tool `{tool}`'s"
             ))
-            .class("SL204/across-tools")
+            .class(classes::SL204_ACROSS_TOOLS)
             .pointer(format!("{}/{keyword}", later.pointer)),
         );
     }

@@ -1,5 +1,6 @@
 //! SL205 invalid-anchor: a `$anchor` or `$dynamicAnchor` that is not a valid anchor name.
 
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::meta::SL205 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -67,14 +68,14 @@ fn meta_2019_accepts(name: &str) -> bool {
 
 /// The class of an invalid name in the engine tier's model: refused by Ajv and the
 /// meta-schema alike, or (2019-09 only) by one of the two.
-fn class_of(name: &str, draft: Draft) -> &'static str {
+fn class_of(name: &str, draft: Draft) -> Class {
     if draft != Draft::Draft201909 {
-        return "SL205/invalid-name";
+        return classes::SL205_INVALID_NAME;
     }
     match (ajv_accepts(name), meta_2019_accepts(name)) {
-        (true, false) => "SL205/underscore-2019",
-        (false, true) => "SL205/colon-2019",
-        _ => "SL205/invalid-name",
+        (true, false) => classes::SL205_UNDERSCORE_2019,
+        (false, true) => classes::SL205_COLON_2019,
+        _ => classes::SL205_INVALID_NAME,
     }
 }
 
@@ -134,10 +135,7 @@ impl Rule for InvalidAnchor {
                     node.string_sub_span(cx.text(), p.range)
                 };
                 out.push(
-                    Diagnostic::new(
-                        &META,
-                        cx.file.id,
-                        span,
+                    cx.report(span,
                         format!("`{keyword}` `{name}` is not a valid anchor name"),
                     )
                     .label(p.label)
@@ -184,10 +182,7 @@ fn ajv_only(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         }
         let keyword = s.keyword;
         out.push(
-            Diagnostic::new(
-                &META,
-                cx.file.id,
-                s.value.span,
+            cx.report(s.value.span,
                 format!("`{keyword}` `{name}` is not a valid anchor name, and Ajv reads it"),
             )
             .label(if s.hidden {
@@ -203,7 +198,7 @@ fn ajv_only(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
                 "Ajv collects anchors wherever it walks, in every dialect and through the object \
                  values of unknown keywords, and takes a name matching `^[A-Za-z_][-A-Za-z0-9._]*$`",
             )
-            .class("SL205/ajv-only")
+            .class(classes::SL205_AJV_ONLY)
             .pointer(format!("{}/{keyword}", s.pointer)),
         );
     }

@@ -3,6 +3,7 @@
 //! schema around it, which normalises it, so only a subschema's `$id` with no `$id` above it
 //! stays as written, and a `$ref` to it fails; a default or empty port never matters.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::meta::SL206 as META;
 use crate::diagnostic::Diagnostic;
@@ -38,10 +39,7 @@ impl Rule for IdNotNormalized {
             let old_uri = strip_fragment(value);
             let new_uri = strip_fragment(&normal);
             let keyword = sub.draft.id_keyword();
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                id.string_sub_span(cx.text(), 0..old_uri.len()),
+            let diagnostic = cx.report(id.string_sub_span(cx.text(), 0..old_uri.len()),
                 format!("`{keyword}` `{value}` is not in RFC 3986 normal form"),
             )
             .label(format!("normal form: `{new_uri}`"))
@@ -52,7 +50,7 @@ impl Rule for IdNotNormalized {
                  host, upper-case percent-encoding, no encoded unreserved characters, no `.` or `..` \
                  segments), and a `$ref` of this document names it",
             )
-            .class("SL206/referenced")
+            .class(classes::SL206_REFERENCED)
             .pointer(format!("{}/{keyword}", sub.pointer));
             out.push(match normalize_fix(cx, &sub.pointer, value, &normal) {
                 Some(fix) => diagnostic.fix(fix),

@@ -1,6 +1,5 @@
 //! `SL5xx`: MCP tool schemas (the shape clients require of an output or input schema).
 
-pub(crate) mod generator;
 pub(crate) mod shape;
 pub(super) mod sl501_output_root_not_object;
 pub(super) mod sl502_boolean_property_schema;

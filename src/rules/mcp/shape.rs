@@ -1,31 +1,14 @@
-//! What the MCP tool-schema rules (`SL5xx`) share: which units they look at, the shape of a
-//! unit's subschema tree, where its local references lead, and the `"type": "object"` fix of
-//! the root rules (SL501 for output schemas, SL507 for input schemas).
+//! What the MCP tool-schema rules (`SL5xx`) share: what a schema's `type` allows, whether a
+//! subschema accepts objects only (on the unit's tree, [`crate::rules::analysis::tree`]), and the
+//! `"type": "object"` fix of the root rules (SL501 for output schemas, SL507 for input schemas).
 
-use crate::diagnostic::breaks;
+use crate::diagnostic::breaks::{self, Class};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::Diagnostic;
-use crate::index::Resolution;
+use crate::rules::analysis::tree::Tree;
 use crate::rules::UnitContext;
-use crate::schema::units::Role;
-use crate::schema::walk::Subschema;
-use crate::syntax::document::is_within;
 use crate::syntax::document::{Member, Node, NodeKind};
 use crate::syntax::source::Span;
-use std::collections::HashMap;
-
-/// Whether the MCP output-schema rules look at this unit: the `outputSchema` of a `tools/list`
-/// document, or a schema file linted for an MCP target. Never an `inputSchema`.
-#[must_use]
-pub fn applies(cx: &UnitContext<'_>) -> bool {
-    cx.target.is_mcp() && matches!(cx.unit.role, Role::OutputSchema | Role::Schema)
-}
-
-/// Whether the unit is the `inputSchema` of a tool, linted for an MCP target.
-#[must_use]
-pub fn applies_to_input(cx: &UnitContext<'_>) -> bool {
-    cx.target.is_mcp() && cx.unit.role == Role::InputSchema
-}
 
 /// The one-byte span of an object's opening brace (the whole node for other values).
 #[must_use]
@@ -33,160 +16,6 @@ pub fn opening(node: &Node) -> Span {
     match node.kind {
         NodeKind::Object(_) | NodeKind::Array(_) => Span::new(node.span.start, node.span.start + 1),
         _ => node.span,
-    }
-}
-
-/// Keywords whose subschemas apply to the same instance as the schema that holds them.
-const IN_PLACE: [&str; 9] = [
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-    "dependencies",
-];
-
-/// Whether subschemas under `keyword` apply to the same instance as their parent.
-#[must_use]
-pub fn is_in_place(keyword: &str) -> bool {
-    IN_PLACE.contains(&keyword)
-}
-
-/// The subschemas of a unit as a tree: each one's parent, and where local references lead.
-pub struct Tree<'c, 'a> {
-    pub subs: &'c [Subschema<'a>],
-    parent: Vec<Option<usize>>,
-    /// Subschema index -> the subschemas its references lead to; `None` for a reference that
-    /// leaves the unit, does not resolve, or is dynamic.
-    refs: HashMap<usize, Vec<Option<usize>>>,
-    /// Subschema index -> the subschemas whose references lead to it.
-    referrers: HashMap<usize, Vec<usize>>,
-    /// Subschema index -> its children under in-place keywords.
-    in_place_children: HashMap<usize, Vec<usize>>,
-}
-
-impl<'c, 'a> Tree<'c, 'a> {
-    #[must_use]
-    pub fn new(cx: &'c UnitContext<'a>) -> Self {
-        let subs = cx.subschemas;
-        // The walk lists subschemas depth first, parents before children.
-        let mut parent = Vec::with_capacity(subs.len());
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, sub) in subs.iter().enumerate() {
-            while let Some(&top) = stack.last() {
-                if sub.pointer != subs[top].pointer && is_within(&sub.pointer, &subs[top].pointer) {
-                    break;
-                }
-                stack.pop();
-            }
-            parent.push(stack.last().copied());
-            stack.push(i);
-        }
-        let by_pointer: HashMap<&str, usize> = subs
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.pointer.as_str(), i))
-            .collect();
-        let mut refs: HashMap<usize, Vec<Option<usize>>> = HashMap::new();
-        for r in cx.run.index.refs_in(cx.file.id, cx.unit_no) {
-            let Some(&holder) = by_pointer.get(r.holder(cx.root).as_str()) else {
-                continue;
-            };
-            let target = match cx.run.index.resolve(r, |f| cx.run.root(f)) {
-                Resolution::Found { file, pointer }
-                    if r.keyword == "$ref" && file == cx.file.id =>
-                {
-                    by_pointer.get(pointer.as_str()).copied()
-                }
-                _ => None,
-            };
-            refs.entry(holder).or_default().push(target);
-        }
-        let mut referrers: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (&holder, targets) in &refs {
-            for t in targets.iter().flatten() {
-                referrers.entry(*t).or_default().push(holder);
-            }
-        }
-        let mut in_place_children: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (c, p) in parent.iter().enumerate() {
-            if let (Some(p), Some(k)) = (p, subs[c].keyword) {
-                if is_in_place(k) {
-                    in_place_children.entry(*p).or_default().push(c);
-                }
-            }
-        }
-        Self {
-            subs,
-            parent,
-            refs,
-            referrers,
-            in_place_children,
-        }
-    }
-
-    /// The keywords that lead from the unit's root down to subschema `i`, innermost first.
-    pub fn keywords_above(&self, i: usize) -> impl Iterator<Item = &'a str> + '_ {
-        let mut at = Some(i);
-        std::iter::from_fn(move || {
-            let current = at?;
-            at = self.parent[current];
-            self.subs[current].keyword
-        })
-    }
-
-    /// The subschemas held in place by subschema `i` under `keyword` (`anyOf` branches, ...).
-    #[must_use]
-    pub fn children_under(&self, i: usize, keyword: &str) -> Vec<usize> {
-        self.in_place_children
-            .get(&i)
-            .into_iter()
-            .flatten()
-            .copied()
-            .filter(|&c| self.subs[c].keyword == Some(keyword))
-            .collect()
-    }
-
-    /// Where the references of subschema `i` lead (see [`Tree::refs`]).
-    #[must_use]
-    pub fn refs_of(&self, i: usize) -> &[Option<usize>] {
-        self.refs.get(&i).map_or(&[], Vec::as_slice)
-    }
-
-    /// Every subschema that applies to the same instance as subschema `i`: up and down through
-    /// in-place applicators (`allOf`, `anyOf`, `if`, ...) and along local `$ref`s both ways.
-    /// `None` when one of them holds a reference that cannot be followed, so the set is unknown.
-    #[must_use]
-    pub fn same_instance(&self, i: usize) -> Option<Vec<usize>> {
-        let mut seen = vec![false; self.subs.len()];
-        let mut queue = vec![i];
-        let mut out = Vec::new();
-        seen[i] = true;
-        while let Some(s) = queue.pop() {
-            out.push(s);
-            let mut next: Vec<usize> = Vec::new();
-            if let (Some(p), Some(k)) = (self.parent[s], self.subs[s].keyword) {
-                if is_in_place(k) {
-                    next.push(p);
-                }
-            }
-            next.extend(self.in_place_children.get(&s).into_iter().flatten());
-            for t in self.refs_of(s) {
-                next.push((*t)?);
-            }
-            next.extend(self.referrers.get(&s).into_iter().flatten());
-            for n in next {
-                if !seen[n] {
-                    seen[n] = true;
-                    queue.push(n);
-                }
-            }
-        }
-        out.sort_unstable();
-        Some(out)
     }
 }
 
@@ -237,13 +66,13 @@ pub fn measured(
     diagnostic: Diagnostic,
     restricted: bool,
     note: &str,
-    class: &'static str,
+    class: Class,
     advice: &str,
 ) -> Diagnostic {
     if restricted {
         diagnostic.note(note).class(class)
     } else {
-        let clients = breaks::of(class).map(breaks::describe).unwrap_or_default();
+        let clients = breaks::describe(class.breaks);
         let clients = clients
             .strip_prefix("Measured on the engines of the MCP clients: ")
             .unwrap_or(&clients);
@@ -265,7 +94,7 @@ pub const OBJECT_KEYWORDS: [&str; 4] = [
 /// Whether subschema `i` accepts objects only: it says `"type": "object"`, its `$ref`s lead to
 /// such subschemas, every branch of its `anyOf`/`oneOf` does, or a branch of its `allOf` does.
 /// `seen` breaks reference cycles (a cycle proves nothing).
-pub fn object_only(tree: &Tree<'_, '_>, i: usize, seen: &mut Vec<usize>) -> bool {
+pub fn object_only(tree: &Tree<'_>, i: usize, seen: &mut Vec<usize>) -> bool {
     if seen.contains(&i) {
         return false;
     }
@@ -301,7 +130,7 @@ pub fn object_only(tree: &Tree<'_, '_>, i: usize, seen: &mut Vec<usize>) -> bool
 /// every branch of its union says so), in words; `None` when that cannot be shown.
 #[must_use]
 pub fn object_only_root(cx: &UnitContext<'_>, root: &Node) -> Option<String> {
-    object_only(&Tree::new(cx), 0, &mut Vec::new()).then(|| {
+    object_only(cx.tree(), 0, &mut Vec::new()).then(|| {
         ["anyOf", "oneOf", "allOf"]
             .iter()
             .find(|k| root.get(k).is_some())

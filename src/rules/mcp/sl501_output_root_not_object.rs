@@ -1,11 +1,12 @@
 //! SL501 output-root-not-object: an output schema whose root is not `"type": "object"`, which
 //! MCP requires through 2025-11-25.
 
-use super::generator::{self, Generator};
 use super::shape as mcp;
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::meta::SL501 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::settings::target::Target;
 use crate::syntax::document::{Member, Node, NodeKind};
@@ -25,20 +26,7 @@ impl Rule for OutputRootNotObject {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        if target.requires_object_root() {
-            Some(META.severity)
-        } else {
-            // 2026-07-28 allows any root, but the clients of the 2025 revisions still read the
-            // listing: a server that serves both loses every tool for them.
-            (target == Target::Mcp20260728).then_some(Severity::Warning)
-        }
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {
             return;
         };
@@ -46,16 +34,15 @@ impl Rule for OutputRootNotObject {
         let members = match &root.kind {
             NodeKind::Object(members) => members,
             NodeKind::Bool(b) => {
-                let diagnostic = Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    root.span,
-                    format!("Output schema is the boolean `{b}`, not an object schema"),
-                )
-                .label("not `{\"type\": \"object\"}`")
-                .help(WRAP_HELP)
-                .pointer(pointer.clone());
-                out.push(measured(diagnostic, cx.target, "SL501/boolean-root"));
+                let diagnostic = cx
+                    .report(
+                        root.span,
+                        format!("Output schema is the boolean `{b}`, not an object schema"),
+                    )
+                    .label("not `{\"type\": \"object\"}`")
+                    .help(WRAP_HELP)
+                    .pointer(pointer.clone());
+                out.push(measured(diagnostic, cx.target, classes::SL501_BOOLEAN_ROOT));
                 return;
             }
             _ => return,
@@ -71,15 +58,14 @@ impl Rule for OutputRootNotObject {
 /// `"type"` is there but is not the string `"object"`.
 fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
     let shown = m.value.to_value().to_string();
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        m.value.span,
-        format!("Output schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
-    )
-    .label("must be the string `\"object\"`")
-    .pointer(format!("{}/type", cx.unit.pointer));
-    let diagnostic = measured(diagnostic, cx.target, "SL501/other-type");
+    let diagnostic = cx
+        .report(
+            m.value.span,
+            format!("Output schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
+        )
+        .label("must be the string `\"object\"`")
+        .pointer(format!("{}/type", cx.unit.pointer));
+    let diagnostic = measured(diagnostic, cx.target, classes::SL501_OTHER_TYPE);
     if let Some(fix) = mcp::single_object_type(cx, m) {
         // `["object"]` validates exactly what `"object"` does.
         diagnostic
@@ -101,15 +87,14 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
 
 /// No `"type"` at the root.
 fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        mcp::opening(root),
-        "Output schema root has no `\"type\": \"object\"`",
-    )
-    .label("no `type` in this object")
-    .pointer(cx.unit.pointer.clone());
-    let diagnostic = measured(diagnostic, cx.target, "SL501/missing-type");
+    let diagnostic = cx
+        .report(
+            mcp::opening(root),
+            "Output schema root has no `\"type\": \"object\"`",
+        )
+        .label("no `type` in this object")
+        .pointer(cx.unit.pointer.clone());
+    let diagnostic = measured(diagnostic, cx.target, classes::SL501_MISSING_TYPE);
     // Every instance the root accepts is an object already (its `$ref` or every branch of its
     // union says so): `"type": "object"` beside it validates exactly the same values.
     let proven = mcp::object_only_root(cx, root).map(|how| (how, Applicability::Safe));
@@ -143,7 +128,7 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
 fn in_code(cx: &UnitContext<'_>, root: &Node) -> Option<&'static str> {
     let by_ref = root.get("$ref").is_some();
     let union = root.get("oneOf").is_some() || root.get("anyOf").is_some();
-    match generator::detect(cx.subschemas)? {
+    match cx.generator()? {
         // `z.toJSONSchema` moves a root with an `id` into `definitions`/`$defs` and refers to it.
         Generator::Zod if by_ref => Some(
             "zod writes this root `$ref` for an output schema declared with `.meta({ id })`: \
@@ -166,7 +151,7 @@ fn in_code(cx: &UnitContext<'_>, root: &Node) -> Option<&'static str> {
 
 /// The note and class of a finding: measured on the 2025 revisions; on 2026-07-28 the 2025
 /// clients' breaks in the note, a warning (see [`mcp::measured`]).
-fn measured(d: Diagnostic, target: Target, class: &'static str) -> Diagnostic {
+fn measured(d: Diagnostic, target: Target, class: Class) -> Diagnostic {
     mcp::measured(
         d,
         target.requires_object_root(),

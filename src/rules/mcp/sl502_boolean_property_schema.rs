@@ -2,11 +2,11 @@
 //! `properties` of an output schema, which the TS v1 client refuses.
 
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL502 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::settings::target::Target;
 use crate::syntax::document::{escape_pointer_token, NodeKind};
 
 pub struct BooleanPropertySchema;
@@ -19,20 +19,7 @@ impl Rule for BooleanPropertySchema {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        match target {
-            Target::JsonSchema => None,
-            // Any 2020-12 schema is allowed, but the same server still lists its tools to
-            // 2025-era clients.
-            Target::Mcp20260728 => Some(Severity::Warning),
-            Target::Mcp20250618 | Target::Mcp20251125 => Some(META.severity),
-        }
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
         let Some(properties) = cx
             .subschemas
             .first()
@@ -50,38 +37,37 @@ impl Rule for BooleanPropertySchema {
             } else {
                 ("{\"not\": {}}", "forbids the property")
             };
-            let diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                member.value.span,
-                format!("Property `{}` has the boolean schema `{value}`", member.key),
-            )
-            .label(format!(
-                "{meaning}, but the TS v1 client wants an object here"
-            ))
-            .help(format!(
-                "Write `{replacement}`: the same schema as `{value}`, as an object"
-            ))
-            .pointer(format!(
-                "{}/properties/{}",
-                cx.unit.pointer,
-                escape_pointer_token(&member.key)
-            ))
-            .fix(Fix {
-                title: format!("Replace `{value}` with `{replacement}`"),
-                applicability: Applicability::Safe,
-                edits: vec![Edit {
-                    file: cx.file.id,
-                    span: member.value.span,
-                    content: replacement.to_owned(),
-                }],
-                moves: Vec::new(),
-            });
+            let diagnostic = cx
+                .report(
+                    member.value.span,
+                    format!("Property `{}` has the boolean schema `{value}`", member.key),
+                )
+                .label(format!(
+                    "{meaning}, but the TS v1 client wants an object here"
+                ))
+                .help(format!(
+                    "Write `{replacement}`: the same schema as `{value}`, as an object"
+                ))
+                .pointer(format!(
+                    "{}/properties/{}",
+                    cx.unit.pointer,
+                    escape_pointer_token(&member.key)
+                ))
+                .fix(Fix {
+                    title: format!("Replace `{value}` with `{replacement}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit {
+                        file: cx.file.id,
+                        span: member.value.span,
+                        content: replacement.to_owned(),
+                    }],
+                    moves: Vec::new(),
+                });
             out.push(mcp::measured(
                 diagnostic,
                 cx.target.requires_object_root(),
                 NOTE,
-                "SL502/boolean-property",
+                classes::SL502_BOOLEAN_PROPERTY,
                 "A server that also serves 2025 sessions should write the schema as an object",
             ));
         }

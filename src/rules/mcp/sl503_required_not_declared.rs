@@ -1,12 +1,11 @@
 //! SL503 required-not-declared: a `required` name that no `properties` or `patternProperties`
 //! of the object declares; an error where `additionalProperties: false` then forbids it.
 
-use super::shape::{self as mcp, Tree};
+use super::shape as mcp;
 use crate::diagnostic::meta::SL503 as META;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
-use crate::settings::target::Target;
 use crate::syntax::document::Node;
 use std::collections::HashMap;
 
@@ -62,15 +61,8 @@ impl Rule for RequiredNotDeclared {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        target.is_mcp().then_some(META.severity)
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
-        let tree = Tree::new(cx);
+        let tree = cx.tree();
         let mut cache = HashMap::new();
         for (i, sub) in cx.subschemas.iter().enumerate() {
             let Some(required) = sub.node.get("required").and_then(Node::as_array) else {
@@ -127,10 +119,7 @@ fn has_open_additional(node: &Node) -> bool {
 }
 
 fn undeclared(cx: &UnitContext<'_>, item: &Node, name: &str, pointer: String) -> Diagnostic {
-    Diagnostic::new(
-        &META,
-        cx.file.id,
-        item.span,
+    cx.report(item.span,
         format!("Required property `{name}` is not declared in `properties`"),
     )
     .label("required but never described")
@@ -152,10 +141,7 @@ fn forbidden(
     pointer: String,
     node: &Node,
 ) -> Diagnostic {
-    let mut diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        item.span,
+    let mut diagnostic = cx.report(item.span,
         format!(
             "Required property `{name}` is forbidden by `additionalProperties: false`: no object validates"
         ),

@@ -3,10 +3,10 @@
 //! `structuredContent`.
 
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL504 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::settings::target::Target;
 use crate::syntax::document::{unescape_pointer_token, Node, NodeKind};
 
 pub struct ResultWrapper;
@@ -19,14 +19,7 @@ impl Rule for ResultWrapper {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        target.is_mcp().then_some(META.severity)
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {
             return;
         };
@@ -42,10 +35,7 @@ impl Rule for ResultWrapper {
         }
         let inner = describe(&member.value, DESCRIBE_DEPTH);
         out.push(
-            Diagnostic::new(
-                &META,
-                cx.file.id,
-                member.key_span,
+            cx.report(member.key_span,
                 format!("Output is wrapped in `{{\"result\": ...}}`; the result is `{inner}`"),
             )
             .label(format!("`structuredContent.result` holds `{inner}`"))
@@ -57,7 +47,7 @@ impl Rule for ResultWrapper {
                  at the root: whoever validates `structuredContent` must not assume the wrapper",
             )
             .pointer(format!("{}/properties/result", cx.unit.pointer))
-            .class("SL504/result-wrapper"),
+            .class(classes::SL504_RESULT_WRAPPER),
         );
     }
 }

@@ -2,13 +2,13 @@
 //! false`) on an object of an output schema, so any field the server adds later breaks every
 //! validating client.
 
-use super::shape::{self as mcp, Tree};
+use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL505 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
-use crate::settings::target::Target;
 
 pub struct ClosedOutputObject;
 
@@ -19,15 +19,8 @@ impl Rule for ClosedOutputObject {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        target.is_mcp().then_some(META.severity)
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
-        let tree = Tree::new(cx);
+        let tree = cx.tree();
         // Where a subschema sits under `oneOf`, `not`, `if` or `contains` (directly or through a
         // `$ref`), opening an object can reject results that pass today (two `oneOf` branches
         // matching, a `not` that now matches): no fix anywhere in such a schema.
@@ -58,10 +51,7 @@ impl Rule for ClosedOutputObject {
                 if member.value.as_bool() != Some(false) {
                     continue;
                 }
-                let diagnostic = Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    member.value.span,
+                let diagnostic = cx.report(member.value.span,
                     format!("Output object is closed with `\"{keyword}\": false`"),
                 )
                 .label("rejects any field not declared today")
@@ -76,7 +66,7 @@ impl Rule for ClosedOutputObject {
                      false` to every `z.object`",
                 )
                 .pointer(format!("{}/{keyword}", sub.pointer))
-                .class("SL505/closed");
+                .class(classes::SL505_CLOSED);
                 let fixable = fixable_here && mcp::count_members(sub.node, keyword) == 1;
                 out.push(if fixable {
                     diagnostic.fix(Fix {

@@ -3,9 +3,8 @@
 
 use super::shape as mcp;
 use crate::diagnostic::meta::SL506 as META;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::settings::target::Target;
 
 pub struct Complexity;
 
@@ -55,14 +54,7 @@ impl Rule for Complexity {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        target.is_mcp().then_some(META.severity)
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies(cx) {
-            return;
-        }
         let Some(root) = cx.subschemas.first() else {
             return;
         };
@@ -74,9 +66,7 @@ impl Rule for Complexity {
         {
             if deepest.depth > bounds.depth {
                 out.push(
-                    Diagnostic::new(
-                        &META,
-                        cx.file.id,
+                    cx.report(
                         mcp::opening(deepest.node),
                         format!(
                             "Output schema nests subschemas {} levels deep, more than {}",
@@ -93,9 +83,7 @@ impl Rule for Complexity {
         let count = cx.subschemas.len();
         if count > bounds.subschemas {
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
+                cx.report(
                     mcp::opening(root.node),
                     format!(
                         "Output schema holds {count} subschemas, more than {}",
@@ -119,9 +107,7 @@ impl Rule for Complexity {
                 .find_map(|k| root.node.member(k))
                 .map_or_else(|| mcp::opening(root.node), |m| m.key_span);
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
+                cx.report(
                     span,
                     format!(
                         "Output schema holds {defs} `$defs` entries, more than {}",

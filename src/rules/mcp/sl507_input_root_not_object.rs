@@ -2,6 +2,7 @@
 //! every MCP revision requires and the SDK clients check when they read `tools/list`.
 
 use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL507 as META;
 use crate::diagnostic::Diagnostic;
@@ -38,9 +39,6 @@ impl Rule for InputRootNotObject {
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !mcp::applies_to_input(cx) {
-            return;
-        }
         let Some(root) = cx.subschemas.first().map(|s| s.node) else {
             return;
         };
@@ -60,16 +58,15 @@ impl Rule for InputRootNotObject {
 /// `"type"` is there but is not the string `"object"`.
 fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
     let shown = m.value.to_value().to_string();
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        m.value.span,
-        format!("Input schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
-    )
-    .label("must be the string `\"object\"`")
-    .note(NOTE)
-    .pointer(format!("{}/type", cx.unit.pointer))
-    .class("SL507/other-type");
+    let diagnostic = cx
+        .report(
+            m.value.span,
+            format!("Input schema root has `\"type\": {shown}` instead of `\"type\": \"object\"`"),
+        )
+        .label("must be the string `\"object\"`")
+        .note(NOTE)
+        .pointer(format!("{}/type", cx.unit.pointer))
+        .class(classes::SL507_OTHER_TYPE);
     match mcp::single_object_type(cx, m) {
         Some(fix) => diagnostic
             .help("Write the type as the string `\"object\"`: the clients compare it literally")
@@ -80,16 +77,15 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
 
 /// No `"type"` at the root.
 fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        mcp::opening(root),
-        "Input schema root has no `\"type\": \"object\"`",
-    )
-    .label("no `type` in this object")
-    .note(NOTE)
-    .pointer(cx.unit.pointer.clone())
-    .class("SL507/missing-type");
+    let diagnostic = cx
+        .report(
+            mcp::opening(root),
+            "Input schema root has no `\"type\": \"object\"`",
+        )
+        .label("no `type` in this object")
+        .note(NOTE)
+        .pointer(cx.unit.pointer.clone())
+        .class(classes::SL507_MISSING_TYPE);
     // Arguments are always an object: where the root accepts objects (it says nothing that
     // could reject them all, or it provably accepts objects only), the type restates it.
     let reason = mcp::object_only_root(cx, root).or_else(|| {
@@ -117,16 +113,15 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
 
 /// A boolean root.
 fn boolean(cx: &UnitContext<'_>, root: &Node, value: bool) -> Diagnostic {
-    let diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        root.span,
-        format!("Input schema is the boolean `{value}`, not an object schema"),
-    )
-    .label("not `{\"type\": \"object\"}`")
-    .note(NOTE)
-    .pointer(cx.unit.pointer.clone())
-    .class("SL507/boolean-root");
+    let diagnostic = cx
+        .report(
+            root.span,
+            format!("Input schema is the boolean `{value}`, not an object schema"),
+        )
+        .label("not `{\"type\": \"object\"}`")
+        .note(NOTE)
+        .pointer(cx.unit.pointer.clone())
+        .class(classes::SL507_BOOLEAN_ROOT);
     if value {
         // `true` accepts every argument object, as `{"type": "object"}` does.
         diagnostic

@@ -5,13 +5,13 @@
 //! a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
 //! and makes Ajv log a warning each time it compiles the schema.
 
-use super::generator::{self, Generator};
-use super::shape::{self as mcp, Tree};
+use super::shape as mcp;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL508 as META;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
-use crate::settings::target::Target;
 use crate::syntax::document::Node;
 
 pub struct FormatAssertedByTsClients;
@@ -53,18 +53,14 @@ impl Rule for FormatAssertedByTsClients {
         &META
     }
 
-    fn severity(&self, target: Target) -> Option<Severity> {
-        target.is_mcp().then_some(META.severity)
-    }
-
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         // Most output schemas have no `format`: the tree and the generator are only worked out
         // for those that do.
-        if !mcp::applies(cx) || !cx.subschemas.iter().any(|s| s.node.get("format").is_some()) {
+        if !cx.subschemas.iter().any(|s| s.node.get("format").is_some()) {
             return;
         }
-        let tree = Tree::new(cx);
-        let made_by = generator::detect(cx.subschemas);
+        let tree = cx.tree();
+        let made_by = cx.generator();
         for (i, sub) in cx.subschemas.iter().enumerate() {
             let Some(member) = sub
                 .node
@@ -85,20 +81,17 @@ impl Rule for FormatAssertedByTsClients {
             let diagnostic = match format {
                 "date-time" | "time" if may_be_string(sub.node) => {
                     let class = match (format, legacy) {
-                        ("date-time", false) => "SL508/naive-date-time",
-                        ("date-time", true) => "SL508/naive-date-time-draft7",
-                        (_, false) => "SL508/naive-time",
-                        (_, true) => "SL508/naive-time-draft7",
+                        ("date-time", false) => classes::SL508_NAIVE_DATE_TIME,
+                        ("date-time", true) => classes::SL508_NAIVE_DATE_TIME_DRAFT7,
+                        (_, false) => classes::SL508_NAIVE_TIME,
+                        (_, true) => classes::SL508_NAIVE_TIME_DRAFT7,
                     };
                     let example = if format == "time" {
                         "09:30:00"
                     } else {
                         "2026-12-01T11:00:00"
                     };
-                    let naive = Diagnostic::new(
-                        &META,
-                        cx.file.id,
-                        member.value.span,
+                    let naive = cx.report(member.value.span,
                         format!(
                             "`\"format\": \"{format}\"` is asserted by the TypeScript clients, which reject a \
                              value without an offset (`{example}`)"
@@ -126,10 +119,7 @@ impl Rule for FormatAssertedByTsClients {
                         naive
                     }
                 }
-                f if !AJV_FORMATS.contains(&f) => Diagnostic::new(
-                    &META,
-                    cx.file.id,
-                    member.value.span,
+                f if !AJV_FORMATS.contains(&f) => cx.report(member.value.span,
                     format!(
                         "Ajv does not know `\"format\": \"{f}\"`: the TypeScript clients check nothing for it \
                          and log a warning each time they compile the schema"
@@ -145,7 +135,7 @@ impl Rule for FormatAssertedByTsClients {
                     AJV_FORMATS.len(),
                     ajv_path(&sub.pointer, &cx.unit.pointer),
                 ))
-                .class("SL508/unknown-format"),
+                .class(classes::SL508_UNKNOWN_FORMAT),
                 _ => continue,
             };
             out.push(diagnostic.pointer(pointer));
@@ -196,7 +186,7 @@ fn naive_help(format: &str, made_by: Option<Generator>) -> String {
 
 fn unknown_help(format: &str, made_by: Option<Generator>) -> String {
     match made_by {
-        Some(Generator::Schemars) if generator::SCHEMARS_FORMATS.contains(&format) => format!(
+        Some(Generator::Schemars) if crate::rules::analysis::generator::SCHEMARS_FORMATS.contains(&format) => format!(
             "schemars writes `{format}` for a Rust number type: every client still checks the `type` (and \
              the `minimum: 0` written for an unsigned one), only the type's range is unchecked. Remove these \
              formats with a transform in the schema settings (schemars 1.x `SchemaSettings::with_transform`) \

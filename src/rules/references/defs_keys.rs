@@ -230,12 +230,19 @@ fn go(
     }
 }
 
+/// How a reference reaches the value it names, step by step ([`ref_steps`]).
+pub(crate) struct RefSteps {
+    /// The file of the resource the fragment starts from.
+    pub file: FileId,
+    /// The fragment's tokens.
+    pub tokens: Vec<Token>,
+    /// The step each token takes.
+    pub steps: Vec<KeyStep>,
+}
+
 /// How reference `r` reaches entries that need escaping: its steps, when its fragment is a
 /// pointer that reaches a value in the run (raw spellings allowed).
-pub(crate) fn ref_steps(
-    view: &RunView<'_>,
-    r: &RefEntry,
-) -> Option<(FileId, Vec<Token>, Vec<KeyStep>)> {
+pub(crate) fn ref_steps(view: &RunView<'_>, r: &RefEntry) -> Option<RefSteps> {
     let (_, fragment) = r.raw.split_once('#')?;
     if !fragment.starts_with('/') {
         return None;
@@ -245,7 +252,11 @@ pub(crate) fn ref_steps(
     let node = view.root(resource.file)?.pointer(&resource.pointer)?;
     let tokens = fragment_tokens(fragment)?;
     let steps = follow(node, &resource.pointer, &tokens)?;
-    Some((resource.file, tokens, steps))
+    Some(RefSteps {
+        file: resource.file,
+        tokens,
+        steps,
+    })
 }
 
 /// The step of `r` that names an entry written in a way that SL304 reports (raw or with a bare
@@ -258,7 +269,7 @@ pub(crate) fn misspelled_step(
     if !view.index.escaped_defs_keys {
         return None;
     }
-    let (file, _, steps) = ref_steps(view, r)?;
+    let RefSteps { file, steps, .. } = ref_steps(view, r)?;
     let mut misspelled = steps
         .into_iter()
         .filter(|s| s.spelling != Spelling::Escaped)

@@ -1,7 +1,6 @@
 //! `SL3xx`: `$ref` and `$dynamicRef`, and the `$defs` keys they name.
 
 pub(crate) mod defs_keys;
-mod reach;
 pub(super) mod sl301_invalid_ref_uri;
 pub(super) mod sl302_unresolved_ref;
 pub(super) mod sl303_remote_ref;

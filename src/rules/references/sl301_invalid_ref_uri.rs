@@ -1,5 +1,6 @@
 //! SL301 invalid-ref-uri: a `$ref` or `$dynamicRef` that is not an RFC 3986 URI-reference.
 
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL301 as META;
 use crate::diagnostic::Diagnostic;
@@ -26,16 +27,15 @@ impl Rule for InvalidRefUri {
                 continue;
             };
             let target = index.target_resource(r).ok();
-            let mut diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                node.string_sub_span(cx.text(), problem.range.clone()),
-                format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
-            )
-            .label(problem.label)
-            .note(crate::syntax::literal::capitalise(&problem.reason))
-            .class(class_of(&r.raw))
-            .pointer(pointer);
+            let mut diagnostic = cx
+                .report(
+                    node.string_sub_span(cx.text(), problem.range.clone()),
+                    format!("`{}` `{}` is not a valid URI reference", r.keyword, r.raw),
+                )
+                .label(problem.label)
+                .note(crate::syntax::literal::capitalise(&problem.reason))
+                .class(class_of(&r.raw))
+                .pointer(pointer);
             match target.and_then(|t| crate::rules::edits::id_fix::resource_id_fix(cx, t)) {
                 Some(fix) => {
                     diagnostic = diagnostic
@@ -65,7 +65,7 @@ impl Rule for InvalidRefUri {
 /// that ends the fragment (`#/$defs/C#` becomes `#/$defs/C`); it binds a fragment with other
 /// characters RFC 3986 does not allow (`<`, a space, `{`, non-ASCII ...) to the subschema it
 /// names; it does not find a `$id` through a reference with such characters before the `#`.
-fn class_of(raw: &str) -> &'static str {
+fn class_of(raw: &str) -> Class {
     let bytes = raw.as_bytes();
     let bad_percent = bytes.iter().enumerate().any(|(i, &b)| {
         b == b'%'
@@ -73,21 +73,21 @@ fn class_of(raw: &str) -> &'static str {
                 && bytes.get(i + 2).is_some_and(u8::is_ascii_hexdigit))
     });
     if has_malformed_scheme(raw) {
-        return "SL301/malformed-scheme";
+        return classes::SL301_MALFORMED_SCHEME;
     }
     if bad_percent {
-        return "SL301/bad-percent";
+        return classes::SL301_BAD_PERCENT;
     }
     let Some((before, fragment)) = raw.split_once('#') else {
-        return "SL301/invalid-char";
+        return classes::SL301_INVALID_CHAR;
     };
     if fragment.ends_with('#') || fragment.ends_with("#/") {
-        return "SL301/trailing-hash";
+        return classes::SL301_TRAILING_HASH;
     }
     if check_uri_reference(before).is_err() {
-        return "SL301/invalid-char";
+        return classes::SL301_INVALID_CHAR;
     }
-    "SL301/fragment-chars"
+    classes::SL301_FRAGMENT_CHARS
 }
 
 /// Percent-encoding the offending characters, when the encoded reference resolves in the run.

@@ -2,6 +2,7 @@
 //! the linted set.
 
 use super::defs_keys::{fragment_tokens, misspelled_step};
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL302 as META;
 use crate::diagnostic::Diagnostic;
@@ -32,7 +33,6 @@ impl Rule for UnresolvedRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        let mut reach = None;
         for r in index.refs_in(cx.file.id, cx.unit_no) {
             // A reference that is not a URI reference at all is SL301's finding.
             if crate::syntax::uri::check_uri_reference(&r.raw).is_err() {
@@ -62,28 +62,22 @@ impl Rule for UnresolvedRef {
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), why.range.clone())
             });
-            let mut diagnostic = Diagnostic::new(
-                &META,
-                cx.file.id,
-                span,
-                format!("`{}` `{}` resolves to nothing", r.keyword, r.raw),
-            )
-            .label(why.label)
-            .note(NOTE)
-            .class(
-                if !reach
-                    .get_or_insert_with(|| super::reach::Reach::of(cx))
-                    .is_reached(&r.holder(cx.root))
-                {
+            let mut diagnostic = cx
+                .report(
+                    span,
+                    format!("`{}` `{}` resolves to nothing", r.keyword, r.raw),
+                )
+                .label(why.label)
+                .note(NOTE)
+                .class(if !cx.reach().is_reached(&r.holder(cx.root)) {
                     // No client compiles the entry that holds it.
-                    "SL302/unreachable"
+                    classes::SL302_UNREACHABLE
                 } else if strip_fragment(&r.raw).is_empty() {
-                    "SL302/missing"
+                    classes::SL302_MISSING
                 } else {
-                    "SL302/other-document"
-                },
-            )
-            .pointer(pointer);
+                    classes::SL302_OTHER_DOCUMENT
+                })
+                .pointer(pointer);
             diagnostic = match container_swap(cx, r) {
                 Some(new) => diagnostic
                     .help(format!(

@@ -3,6 +3,7 @@
 //! meta-schema is reported only where a client does not ship it (measured: each Ajv class and the
 //! Rust crate ship the meta-schema of their own dialect only).
 
+use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::meta::SL303 as META;
 use crate::diagnostic::Diagnostic;
 use crate::index::Resolution;
@@ -33,35 +34,28 @@ impl Rule for RemoteRef {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let index = cx.run.index;
-        let mut reach = None;
         for r in index.refs_in(cx.file.id, cx.unit_no) {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;
             };
             // No client compiles a `$defs` entry that nothing references.
-            let reached = reach
-                .get_or_insert_with(|| super::reach::Reach::of(cx))
-                .is_reached(&r.holder(cx.root));
+            let reached = cx.reach().is_reached(&r.holder(cx.root));
             let class = if is_meta_schema(&uri) {
                 match meta_schema_class(cx.unit.draft, &uri) {
-                    Some(class)
-                        if crate::diagnostic::breaks::of(class).is_some_and(|b| !b.is_empty()) =>
-                    {
-                        class
-                    }
+                    Some(class) if !class.breaks.is_empty() => class,
                     _ => continue,
                 }
             } else if reached {
-                "SL303/remote"
+                classes::SL303_REMOTE
             } else {
-                "SL303/unreachable"
+                classes::SL303_UNREACHABLE
             };
             let pointer = r.pointer(cx.root);
             let uri_part = strip_fragment(&r.raw);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), 0..uri_part.len())
             });
-            let remote = class == "SL303/remote" || class == "SL303/unreachable";
+            let remote = class == classes::SL303_REMOTE || class == classes::SL303_UNREACHABLE;
             let message = if remote {
                 format!(
                     "`{}` `{}` names a remote schema that is never fetched",
@@ -74,7 +68,7 @@ impl Rule for RemoteRef {
                 )
             };
             out.push(
-                Diagnostic::new(&META, cx.file.id, span, message)
+                cx.report(span, message)
                 .label(if remote {
                     "not in the linted set, never fetched"
                 } else {
@@ -104,30 +98,30 @@ impl Rule for RemoteRef {
 /// The class of a `$ref` to a dialect's meta-schema from a schema of `draft`
 /// (`SL303/meta-schema:draft7>2020-12`); `None` from a draft-04 schema, which the TS v2 client
 /// refuses whatever it references (SL402), or for another URI (a vocabulary meta-schema).
-fn meta_schema_class(draft: Draft, uri: &str) -> Option<&'static str> {
+fn meta_schema_class(draft: Draft, uri: &str) -> Option<Class> {
     let named = Draft::from_schema_uri(uri)?;
     let class = match (draft, named) {
         (Draft::Draft4, _) => return None,
-        (Draft::Draft6, Draft::Draft4) => "SL303/meta-schema:draft6>draft4",
-        (Draft::Draft6, Draft::Draft6) => "SL303/meta-schema:draft6>draft6",
-        (Draft::Draft6, Draft::Draft7) => "SL303/meta-schema:draft6>draft7",
-        (Draft::Draft6, Draft::Draft201909) => "SL303/meta-schema:draft6>2019-09",
-        (Draft::Draft6, Draft::Draft202012) => "SL303/meta-schema:draft6>2020-12",
-        (Draft::Draft7, Draft::Draft4) => "SL303/meta-schema:draft7>draft4",
-        (Draft::Draft7, Draft::Draft6) => "SL303/meta-schema:draft7>draft6",
-        (Draft::Draft7, Draft::Draft7) => "SL303/meta-schema:draft7>draft7",
-        (Draft::Draft7, Draft::Draft201909) => "SL303/meta-schema:draft7>2019-09",
-        (Draft::Draft7, Draft::Draft202012) => "SL303/meta-schema:draft7>2020-12",
-        (Draft::Draft201909, Draft::Draft4) => "SL303/meta-schema:2019-09>draft4",
-        (Draft::Draft201909, Draft::Draft6) => "SL303/meta-schema:2019-09>draft6",
-        (Draft::Draft201909, Draft::Draft7) => "SL303/meta-schema:2019-09>draft7",
-        (Draft::Draft201909, Draft::Draft201909) => "SL303/meta-schema:2019-09>2019-09",
-        (Draft::Draft201909, Draft::Draft202012) => "SL303/meta-schema:2019-09>2020-12",
-        (Draft::Draft202012, Draft::Draft4) => "SL303/meta-schema:2020-12>draft4",
-        (Draft::Draft202012, Draft::Draft6) => "SL303/meta-schema:2020-12>draft6",
-        (Draft::Draft202012, Draft::Draft7) => "SL303/meta-schema:2020-12>draft7",
-        (Draft::Draft202012, Draft::Draft201909) => "SL303/meta-schema:2020-12>2019-09",
-        (Draft::Draft202012, Draft::Draft202012) => "SL303/meta-schema:2020-12>2020-12",
+        (Draft::Draft6, Draft::Draft4) => classes::SL303_META_SCHEMA_DRAFT6_DRAFT4,
+        (Draft::Draft6, Draft::Draft6) => classes::SL303_META_SCHEMA_DRAFT6_DRAFT6,
+        (Draft::Draft6, Draft::Draft7) => classes::SL303_META_SCHEMA_DRAFT6_DRAFT7,
+        (Draft::Draft6, Draft::Draft201909) => classes::SL303_META_SCHEMA_DRAFT6_2019_09,
+        (Draft::Draft6, Draft::Draft202012) => classes::SL303_META_SCHEMA_DRAFT6_2020_12,
+        (Draft::Draft7, Draft::Draft4) => classes::SL303_META_SCHEMA_DRAFT7_DRAFT4,
+        (Draft::Draft7, Draft::Draft6) => classes::SL303_META_SCHEMA_DRAFT7_DRAFT6,
+        (Draft::Draft7, Draft::Draft7) => classes::SL303_META_SCHEMA_DRAFT7_DRAFT7,
+        (Draft::Draft7, Draft::Draft201909) => classes::SL303_META_SCHEMA_DRAFT7_2019_09,
+        (Draft::Draft7, Draft::Draft202012) => classes::SL303_META_SCHEMA_DRAFT7_2020_12,
+        (Draft::Draft201909, Draft::Draft4) => classes::SL303_META_SCHEMA_2019_09_DRAFT4,
+        (Draft::Draft201909, Draft::Draft6) => classes::SL303_META_SCHEMA_2019_09_DRAFT6,
+        (Draft::Draft201909, Draft::Draft7) => classes::SL303_META_SCHEMA_2019_09_DRAFT7,
+        (Draft::Draft201909, Draft::Draft201909) => classes::SL303_META_SCHEMA_2019_09_2019_09,
+        (Draft::Draft201909, Draft::Draft202012) => classes::SL303_META_SCHEMA_2019_09_2020_12,
+        (Draft::Draft202012, Draft::Draft4) => classes::SL303_META_SCHEMA_2020_12_DRAFT4,
+        (Draft::Draft202012, Draft::Draft6) => classes::SL303_META_SCHEMA_2020_12_DRAFT6,
+        (Draft::Draft202012, Draft::Draft7) => classes::SL303_META_SCHEMA_2020_12_DRAFT7,
+        (Draft::Draft202012, Draft::Draft201909) => classes::SL303_META_SCHEMA_2020_12_2019_09,
+        (Draft::Draft202012, Draft::Draft202012) => classes::SL303_META_SCHEMA_2020_12_2020_12,
     };
     Some(class)
 }

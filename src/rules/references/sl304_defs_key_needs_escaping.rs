@@ -3,8 +3,9 @@
 
 use super::defs_keys::{
     encode_token, entries_of, escaped_entries, misspelled_step, ref_steps, rewrite_ref, DefsEntry,
-    Spelling,
+    RefSteps, Spelling,
 };
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL304 as META;
 use crate::diagnostic::Diagnostic;
@@ -68,26 +69,25 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     };
     let new_key = safe_key(entry.key, Some(entry.container_node));
     let escaped = encode_token(entry.key);
-    let mut diagnostic = Diagnostic::new(
-        &META,
-        cx.file.id,
-        span,
-        format!(
-            "`{}` key `{}` must be escaped in every reference to it",
-            entry.keyword, entry.key
-        ),
-    )
-    .label(format!(
-        "`{c}` is written `{}` in a reference",
-        escape_of(c)
-    ))
-    .help(format!(
+    let mut diagnostic = cx
+        .report(
+            span,
+            format!(
+                "`{}` key `{}` must be escaped in every reference to it",
+                entry.keyword, entry.key
+            ),
+        )
+        .label(format!(
+            "`{c}` is written `{}` in a reference",
+            escape_of(c)
+        ))
+        .help(format!(
         "Rename the key to `{new_key}`, or make sure every reference escapes it: `#{}/{escaped}`",
         container_fragment(&entry.container)
     ))
-    .note(NOTE)
-    .class("SL304/key")
-    .pointer(entry.pointer.clone());
+        .note(NOTE)
+        .class(classes::SL304_KEY)
+        .pointer(entry.pointer.clone());
     let mut edits = vec![Edit {
         file: cx.file.id,
         span: entry.key_span,
@@ -95,7 +95,12 @@ fn key_finding(cx: &UnitContext<'_>, entry: &DefsEntry<'_>) -> Diagnostic {
     }];
     // Only references that name a resource of this file can reach its keys.
     for r in cx.run.index.refs_into(cx.file.id) {
-        let Some((file, tokens, steps)) = ref_steps(cx.run, r) else {
+        let Some(RefSteps {
+            file,
+            tokens,
+            steps,
+        }) = ref_steps(cx.run, r)
+        else {
             continue;
         };
         if file != cx.file.id {
@@ -163,7 +168,7 @@ fn container_fragment(container: &str) -> String {
 /// A reference that names a key needing escaping without its escapes.
 fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
     let step = misspelled_step(cx.run, r, cx.settings.default_draft)?;
-    let (file, tokens, _) = ref_steps(cx.run, r)?;
+    let RefSteps { file, tokens, .. } = ref_steps(cx.run, r)?;
     let entry = escaped_entries(cx.run, file, cx.settings.default_draft)
         .into_iter()
         .find(|e| e.pointer == step.pointer)?;
@@ -176,7 +181,7 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
                 r.keyword, r.raw, entry.key
             ),
             "`~` must be written `~0`".to_owned(),
-            "SL304/bare-tilde",
+            classes::SL304_BARE_TILDE,
         ),
         _ => (
             format!(
@@ -185,15 +190,13 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
             ),
             "this reference does not name the key".to_owned(),
             if entry.key.contains('/') {
-                "SL304/unescaped-slash"
+                classes::SL304_UNESCAPED_SLASH
             } else {
-                "SL304/unescaped-percent"
+                classes::SL304_UNESCAPED_PERCENT
             },
         ),
     };
-    let mut diagnostic = Diagnostic::new(&META, cx.file.id, r.span, message)
-        .class(class)
-        .label(label);
+    let mut diagnostic = cx.report(r.span, message).class(class).label(label);
     if file == cx.file.id {
         diagnostic = diagnostic.related(file, entry.key_span, "the key");
     }

@@ -2,11 +2,14 @@
 //! other than the root and the direct entries of the root's `$defs`/`definitions`, such as the
 //! `#/properties/billing` that zod writes when it reuses a schema.
 
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::Fix;
 use crate::diagnostic::meta::SL305 as META;
 use crate::diagnostic::Diagnostic;
 use crate::index::{RefEntry, Resolution};
-use crate::rules::edits::hoist::{self, candidate, container_for, hoist_all, Candidate, Refusal};
+use crate::rules::edits::hoist::{
+    self, candidate, container_for, hoist_all, Candidate, Hoist, Moved, Refusal,
+};
 use crate::rules::edits::relocate::encode_fragment;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
@@ -113,11 +116,11 @@ impl Rule for RefOutsideDefs {
             // The fix that moves the target, or the subschema that holds it.
             let theirs = hoisted
                 .iter()
-                .find(|(_, moved)| moved.iter().any(|(old, _)| is_within(&f.relative, old)));
+                .find(|h| h.moved.iter().any(|m| is_within(&f.relative, &m.old)));
             let fix = match (&candidates[&f.target], theirs) {
                 (Err(refusal), _) => Err(*refusal),
                 (Ok(_), None) => Err(Refusal::Unrewritable),
-                (Ok(_), Some((fix, moved))) => Ok(titled(fix, moved, &f.relative)),
+                (Ok(_), Some(Hoist { fix, moved })) => Ok(titled(fix, moved, &f.relative)),
             };
             out.push(finding(cx, f, fix));
         }
@@ -125,14 +128,14 @@ impl Rule for RefOutsideDefs {
 }
 
 /// The fix, titled for the finding whose target is at `relative`.
-fn titled(fix: &Fix, moved: &[(String, String)], relative: &str) -> Fix {
-    let what = match moved.iter().find(|(old, _)| is_within(relative, old)) {
-        Some((old, new)) if old == relative => format!(
+fn titled(fix: &Fix, moved: &[Moved], relative: &str) -> Fix {
+    let what = match moved.iter().find(|m| is_within(relative, &m.old)) {
+        Some(Moved { old, new }) if old == relative => format!(
             "Move `#{}` to `#{}`",
             encode_fragment(old),
             encode_fragment(new)
         ),
-        Some((old, new)) => format!(
+        Some(Moved { old, new }) => format!(
             "Move `#{}`, which holds the target, to `#{}`",
             encode_fragment(old),
             encode_fragment(new)
@@ -164,7 +167,7 @@ fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> 
         Place::Outside => (
             format!("`{}` `{}` points outside `{word}`", r.keyword, r.raw),
             format!("not the root (`#`) or a `{word}` entry"),
-            "SL305/outside-defs",
+            classes::SL305_OUTSIDE_DEFS,
         ),
         Place::InsideEntry => {
             let mut tokens = f.relative.split('/').skip(1);
@@ -176,11 +179,12 @@ fn finding(cx: &UnitContext<'_>, f: &Finding<'_>, fix: Result<Fix, Refusal>) -> 
                     r.keyword, r.raw
                 ),
                 format!("not a `{container}` entry itself"),
-                "SL305/inside-def",
+                classes::SL305_INSIDE_DEF,
             )
         }
     };
-    let mut diagnostic = Diagnostic::new(&META, cx.file.id, r.span, message)
+    let mut diagnostic = cx
+        .report(r.span, message)
         .label(label)
         .note(NOTE)
         .class(class)

@@ -4,22 +4,31 @@
 //! them. Measured (`testdata/engines/`): a `$ref` that names nothing inside an entry that nothing
 //! references breaks no client.
 
+use super::Unit;
 use crate::index::Resolution;
-use crate::rules::UnitContext;
 use crate::syntax::document::is_within;
 
 /// The `$defs`/`definitions` entries of a unit, and which of them its root reaches.
-pub(super) struct Reach {
+pub struct Reach {
     /// Pointers of the entries, in document order.
     entries: Vec<String>,
     /// Whether each entry is reached.
     reached: Vec<bool>,
 }
 
+/// A reference between entries: the entry holding it (`None` for the root, outside every
+/// entry), and the entry it leads to (`None` outside every entry).
+#[derive(Clone, Copy)]
+struct Edge {
+    from: Option<usize>,
+    to: Option<usize>,
+}
+
 impl Reach {
     /// Follows the references of the unit from its root until nothing new is reached.
-    pub(super) fn of(cx: &UnitContext<'_>) -> Self {
-        let entries: Vec<String> = cx
+    #[must_use]
+    pub fn of(unit: &Unit<'_>) -> Self {
+        let entries: Vec<String> = unit
             .subschemas
             .iter()
             .filter(|s| matches!(s.keyword, Some("$defs" | "definitions")))
@@ -32,21 +41,21 @@ impl Reach {
         if reach.entries.is_empty() {
             return reach;
         }
-        let index = cx.run.index;
-        // (the entry holding the reference, the entry it leads to), `None` for the root.
-        let edges: Vec<(Option<usize>, Option<usize>)> = index
-            .refs_in(cx.file.id, cx.unit_no)
+        let index = unit.run.index;
+        let edges: Vec<Edge> = index
+            .refs_in(unit.file, unit.unit_no)
             .iter()
-            .filter_map(|r| match index.resolve(r, |f| cx.run.root(f)) {
-                Resolution::Found { file, pointer } if file == cx.file.id => {
-                    Some((reach.entry_of(&r.holder(cx.root)), reach.entry_of(&pointer)))
-                }
+            .filter_map(|r| match index.resolve(r, |f| unit.run.root(f)) {
+                Resolution::Found { file, pointer } if file == unit.file => Some(Edge {
+                    from: reach.entry_of(&r.holder(unit.root)),
+                    to: reach.entry_of(&pointer),
+                }),
                 _ => None,
             })
             .collect();
         loop {
             let mut changed = false;
-            for &(from, to) in &edges {
+            for &Edge { from, to } in &edges {
                 let from_reached = from.is_none_or(|i| reach.reached[i]);
                 if let (true, Some(to)) = (from_reached, to) {
                     if !reach.reached[to] {
@@ -75,7 +84,8 @@ impl Reach {
     /// Whether a client compiles the subschema at `pointer`: it lies in no entry, or the
     /// innermost entry that holds it is reached (a `$ref` may lead into a nested entry without
     /// the outer one being compiled, and the other way round).
-    pub(super) fn is_reached(&self, pointer: &str) -> bool {
+    #[must_use]
+    pub fn is_reached(&self, pointer: &str) -> bool {
         self.entry_of(pointer).is_none_or(|i| self.reached[i])
     }
 }

@@ -1,0 +1,169 @@
+//! How serious a finding is: decided in one place ([`decide`]), after the rule ran, from what the
+//! rule declared and measured, never by the rule itself.
+
+use super::breaks::{Break, Client};
+use super::{Diagnostic, Severity};
+
+/// What the severity of a finding is decided from.
+#[derive(Clone, Copy, Debug)]
+pub struct Inputs<'a> {
+    /// The rule's severity for the run's target ([`super::meta::RuleMeta::severity_for`]).
+    pub default: Severity,
+    /// The severity the rule asked for this finding, in place of its default
+    /// ([`Diagnostic::severity`]).
+    pub requested: Option<Severity>,
+    /// Whether the finding names a class of the engine tier's model ([`Diagnostic::class`]): then
+    /// the clients it breaks decide.
+    pub measured: bool,
+    /// The clients its class breaks ([`Diagnostic::breaks`]).
+    pub breaks: &'a [Break],
+    /// The clients the run is for.
+    pub clients: &'a [Client],
+    /// Whether those clients break only on some values the server may send
+    /// ([`Diagnostic::depends_on_output`]).
+    pub depends_on_output: bool,
+    /// `--strict`: a warning of any engine is an error.
+    pub strict: bool,
+}
+
+impl<'a> Inputs<'a> {
+    /// The inputs of a finding, at `default` for the target, for `clients`.
+    #[must_use]
+    pub fn of(d: &'a Diagnostic, default: Severity, clients: &'a [Client], strict: bool) -> Self {
+        Inputs {
+            default,
+            requested: d.requested,
+            measured: d.class.is_some(),
+            breaks: d.breaks,
+            clients,
+            depends_on_output: d.depends_on_output,
+            strict,
+        }
+    }
+}
+
+/// The severity of a finding: the rule's own (what it asked for, else its default for the
+/// target); for a finding with a class, who breaks decides ([`measured`]): an error only when a
+/// selected client fails on it (or, `strict`, any engine), never one when no client breaks (then
+/// at most a warning), nor when the clients fail only on some of the values the server may send
+/// (then a warning, or the rule's own lower severity).
+#[must_use]
+pub fn decide(inputs: &Inputs<'_>) -> Severity {
+    let own = inputs.requested.unwrap_or(inputs.default);
+    if !inputs.measured {
+        return own;
+    }
+    let severity = measured(inputs.breaks, inputs.clients, inputs.strict)
+        .unwrap_or_else(|| own.max(Severity::Warning));
+    if inputs.depends_on_output && !inputs.strict {
+        severity.max(Severity::Warning).max(own)
+    } else {
+        severity
+    }
+}
+
+/// How serious a finding is whose class has `breaks`: an error when one of `clients` fails on
+/// it; a warning when only other engines fail, or clients only check less (an error with
+/// `strict`); `None` when no client breaks, for the rule to decide.
+#[must_use]
+pub fn measured(breaks: &[Break], clients: &[Client], strict: bool) -> Option<Severity> {
+    if breaks
+        .iter()
+        .any(|b| clients.contains(&b.client) && b.effect.is_failure())
+    {
+        return Some(Severity::Error);
+    }
+    if breaks.is_empty() {
+        return None;
+    }
+    Some(if strict {
+        Severity::Error
+    } else {
+        Severity::Warning
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::breaks::Effect;
+
+    fn b(client: Client, effect: Effect) -> Break {
+        Break {
+            client,
+            effect,
+            detail: "",
+        }
+    }
+
+    #[test]
+    fn severity_follows_who_breaks() {
+        let default = [b(Client::TsSdkV1, Effect::CompileError)];
+        let stricter = [b(Client::JsonschemaRs, Effect::CompileError)];
+        let lax = [b(Client::PythonSdk, Effect::AcceptsInvalidOutput)];
+        let clients = &Client::DEFAULT;
+        assert_eq!(measured(&default, clients, false), Some(Severity::Error));
+        assert_eq!(measured(&stricter, clients, false), Some(Severity::Warning));
+        assert_eq!(measured(&stricter, clients, true), Some(Severity::Error));
+        assert_eq!(measured(&lax, clients, false), Some(Severity::Warning));
+        assert_eq!(measured(&[], clients, true), None);
+        // The selected clients decide: the Rust crate's failure is an error for its users.
+        assert_eq!(
+            measured(&stricter, &[Client::JsonschemaRs], false),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            measured(&default, &[Client::PythonSdk], false),
+            Some(Severity::Warning)
+        );
+        // Losing the listing is a failure too.
+        let lost = [b(Client::PythonSdk, Effect::LosesToolList)];
+        assert_eq!(measured(&lost, clients, false), Some(Severity::Error));
+    }
+
+    #[test]
+    fn decide_weighs_the_rule_the_breaks_and_the_output() {
+        let breaking = [b(Client::TsSdkV1, Effect::RejectsValidOutput)];
+        let inputs = Inputs {
+            default: Severity::Warning,
+            requested: None,
+            measured: false,
+            breaks: &[],
+            clients: &Client::DEFAULT,
+            depends_on_output: false,
+            strict: false,
+        };
+        // Without a class: the rule's own severity, what it asked for first.
+        assert_eq!(decide(&inputs), Severity::Warning);
+        let asked = Inputs {
+            requested: Some(Severity::Error),
+            ..inputs
+        };
+        assert_eq!(decide(&asked), Severity::Error);
+        // A class no client breaks on: at most a warning.
+        let unmeasured = Inputs {
+            measured: true,
+            ..asked
+        };
+        assert_eq!(decide(&unmeasured), Severity::Warning);
+        // A default client breaks: an error, unless only on some values the server may send.
+        let breaks = Inputs {
+            breaks: &breaking,
+            ..unmeasured
+        };
+        assert_eq!(decide(&breaks), Severity::Error);
+        let some_values = Inputs {
+            depends_on_output: true,
+            requested: Some(Severity::Info),
+            ..breaks
+        };
+        assert_eq!(decide(&some_values), Severity::Info);
+        assert_eq!(
+            decide(&Inputs {
+                strict: true,
+                ..some_values
+            }),
+            Severity::Error
+        );
+    }
+}

@@ -1,0 +1,64 @@
+//! What a rule sees of the run around a file ([`RunView`]): the index, and every file's text and
+//! tree.
+
+use crate::index::RunIndex;
+use crate::schema::units::FileKind;
+use crate::syntax::document::Node;
+use crate::syntax::source::{FileId, SourceFile};
+use crate::workspace::{LintedFile, Reloads};
+
+/// What a rule sees of the whole run: the index and every file.
+pub struct RunView<'a> {
+    /// The index of every schema of the run (or of the current file alone, when a streaming
+    /// run lints a file on its own).
+    pub index: &'a RunIndex,
+    /// Every file of the run, indexed by file id; empty when a file is linted on its own.
+    pub files: &'a [LintedFile],
+    /// The file being linted, with its tree and kind (which `files` may not hold in a
+    /// streaming run).
+    pub current: Option<(&'a SourceFile, &'a Node, FileKind)>,
+    /// Where files that a streaming run let go are read again.
+    pub reloads: Option<&'a Reloads>,
+}
+
+impl<'a> RunView<'a> {
+    /// The text and tree of a file of the run.
+    fn loaded(&self, file: FileId) -> Option<(&'a SourceFile, &'a Node)> {
+        if let Some((f, root, _)) = self.current.filter(|(f, _, _)| f.id == file) {
+            return Some((f, root));
+        }
+        let lf: &'a LintedFile = self.files.get(file.0)?;
+        match (&lf.root, self.reloads) {
+            (Some(root), _) => Some((&lf.file, root)),
+            (None, Some(reloads)) => reloads.get(lf),
+            (None, None) => None,
+        }
+    }
+
+    /// The parsed root of a file of the run.
+    #[must_use]
+    pub fn root(&self, file: FileId) -> Option<&'a Node> {
+        self.loaded(file).map(|(_, root)| root)
+    }
+
+    /// A file of the run, with its text.
+    ///
+    /// # Panics
+    /// If `file` is not a file of the view: the index names only files of the view.
+    #[must_use]
+    pub fn source(&self, file: FileId) -> &'a SourceFile {
+        match self.loaded(file) {
+            Some((f, _)) => f,
+            None => &self.files[file.0].file,
+        }
+    }
+
+    /// What kind of document a file is.
+    #[must_use]
+    pub fn kind(&self, file: FileId) -> Option<FileKind> {
+        if let Some((_, _, kind)) = self.current.filter(|(f, _, _)| f.id == file) {
+            return Some(kind);
+        }
+        self.files.get(file.0)?.kind
+    }
+}
