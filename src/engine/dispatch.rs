@@ -3,7 +3,7 @@
 //! `x-schema-lint-ignore` and `per-file-ignores` suppress.
 
 use crate::diagnostic::{breaks, Diagnostic, Severity};
-use crate::rules::{self, FileContext, RunView, UnitContext};
+use crate::rules::{self, FileContext, FileMemo, RunView, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
 use crate::schema::walk::walk;
 use crate::settings::select::{matches, suppressions};
@@ -37,6 +37,7 @@ pub(super) fn lint_document(
     }
     // `x-schema-lint-ignore` scopes: (subschema pointer, selectors) of every unit.
     let mut scopes: Vec<(String, Vec<&str>)> = Vec::new();
+    let memo = FileMemo::default();
     for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
@@ -57,6 +58,7 @@ pub(super) fn lint_document(
             run: view,
             settings,
             target,
+            memo: &memo,
         };
         let first = out.len();
         for rule in &rules {

@@ -24,7 +24,7 @@ pub mod identifiers;
 pub mod mcp;
 pub mod references;
 
-pub use context::{FileContext, RunView, UnitContext};
+pub use context::{FileContext, FileMemo, RunView, UnitContext};
 
 /// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.
 pub trait Rule: Send + Sync {
