@@ -13,6 +13,45 @@ pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
     }
 }
 
+/// Audits the capture at `path` as a stream, read twice ([`crate::audit::audit_stream`]);
+/// standard input is first copied to an unnamed temporary file (kept in memory where none can be
+/// made), so that it is read twice too.
+fn audit_capture(
+    path: &std::path::Path,
+    options: &crate::audit::Options,
+) -> std::io::Result<crate::audit::Audit> {
+    use std::io::{BufReader, Seek};
+    if path.as_os_str() != "-" {
+        let mut open = || {
+            std::fs::File::open(path)
+                .map(|f| Box::new(BufReader::new(f)) as Box<dyn std::io::BufRead>)
+        };
+        return crate::audit::audit_stream(&mut open, options);
+    }
+    let spool =
+        std::env::temp_dir().join(format!("schema-lint-audit-{}.jsonl", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&spool);
+    // Unnamed from the start: nothing is left behind, whatever happens next.
+    let _ = std::fs::remove_file(&spool);
+    if let Ok(mut file) = file {
+        std::io::copy(&mut std::io::stdin().lock(), &mut file)?;
+        let mut open = || {
+            let mut f = file.try_clone()?;
+            f.rewind()?;
+            Ok(Box::new(BufReader::new(f)) as Box<dyn std::io::BufRead>)
+        };
+        return crate::audit::audit_stream(&mut open, options);
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+    let mut open = || Ok(Box::new(bytes.as_slice()) as Box<dyn std::io::BufRead>);
+    crate::audit::audit_stream(&mut open, options)
+}
+
 /// `schema-lint audit`.
 pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
     let mut options = crate::audit::Options {
@@ -35,8 +74,8 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
             }
         }
     }
-    let text = match read_input(&args.capture) {
-        Ok(t) => t,
+    let result = match audit_capture(&args.capture, &options) {
+        Ok(result) => result,
         Err(e) => {
             return Outcome {
                 stderr: format!("error: {}: cannot read: {e}\n", args.capture.display()),
@@ -45,7 +84,6 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
             }
         }
     };
-    let result = crate::audit::audit(&text, &options);
     let name = args.capture.display().to_string();
     if let Some(why) = &result.unusable {
         // Nothing was audited: an error, whatever the output format, with the lines that are
