@@ -123,14 +123,13 @@ impl FileMemo {
             .map(|(_, v)| Rc::clone(v));
         let value = found.unwrap_or_else(|| {
             // Made outside the borrow: `make` may ask the memo for something else.
-            let made: Rc<dyn Any> = Rc::new(make());
-            self.slots.borrow_mut().push((key, Rc::clone(&made)));
-            made
+            let value: Rc<dyn Any> = Rc::new(make());
+            self.slots.borrow_mut().push((key, Rc::clone(&value)));
+            value
         });
-        match value.downcast::<T>() {
-            Ok(value) => value,
-            Err(_) => panic!("the memo key `{key}` holds a value of another type"),
-        }
+        value
+            .downcast::<T>()
+            .unwrap_or_else(|_| panic!("the memo key `{key}` holds a value of another type"))
     }
 }
 
