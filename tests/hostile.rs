@@ -1049,3 +1049,178 @@ fn a_read_only_folder_is_reported_as_findings_left() {
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXABLE);
 }
+
+// --- #24 audit and scale ---
+
+const HANDSHAKE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"method":"tools/list"}
+{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}}]}}
+"#;
+
+/// A call of tool `t` and its result, whose `structuredContent` is `content`.
+fn exchange(id: usize, content: &str) -> String {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"tools/call\",\"params\":{{\"name\":\"t\"}}}}\n\
+         {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"content\":[],\"structuredContent\":{content}}}}}\n"
+    )
+}
+
+fn audit(dir: &Scratch, capture: &str, prefix: &[&str]) -> common::Ran {
+    let (program, args) = prefix
+        .split_first()
+        .map_or((common::BIN, &[][..]), |(p, a)| (*p, a));
+    let mut cmd = std::process::Command::new(program);
+    cmd.args(args)
+        .args(if prefix.is_empty() {
+            &[][..]
+        } else {
+            &[common::BIN][..]
+        })
+        .args(["audit", capture])
+        .current_dir(&dir.path);
+    common::run_with_limit(cmd, LIMIT)
+}
+
+#[test]
+fn a_60_mb_capture_is_audited_in_bounded_memory() {
+    if std::process::Command::new("prlimit")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: no prlimit");
+        return;
+    }
+    let dir = Scratch::new("audit-big");
+    let mut text = String::from(HANDSHAKE);
+    let filler = "x".repeat(3000);
+    let mut id = 2;
+    while text.len() < 60 << 20 {
+        let n = if id % 7 == 0 {
+            "\"seven\"".to_owned()
+        } else {
+            id.to_string()
+        };
+        let _ = write!(
+            text,
+            "{}",
+            exchange(id, &format!("{{\"n\":{n},\"note\":\"{filler}\"}}"))
+        );
+        id += 1;
+    }
+    dir.write("capture.jsonl", &text);
+    // Holding the capture's messages took more than 300 MiB of address space; streaming it
+    // needs less than 100.
+    let ran = audit(&dir, "capture.jsonl", &["prlimit", "--as=209715200", "--"]);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    let calls = id - 2;
+    let invalid = (2..id).filter(|k| k % 7 == 0).count();
+    assert!(
+        ran.stdout.contains(&format!(
+            "validate_root {calls} ({} valid, {invalid} invalid)",
+            calls - invalid
+        )),
+        "{}",
+        &ran.stdout[ran.stdout.len().saturating_sub(400)..]
+    );
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_the_others_audited() {
+    let dir = Scratch::new("audit-utf8");
+    let mut bytes = HANDSHAKE.as_bytes().to_vec();
+    bytes.extend_from_slice(exchange(2, "{\"n\":1}").as_bytes());
+    bytes.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"caf\xE9\"}}\n");
+    bytes.extend_from_slice(exchange(3, "{\"n\":\"three\"}").as_bytes());
+    dir.write("capture.jsonl", &bytes);
+    let ran = audit(&dir, "capture.jsonl", &[]);
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert!(
+        ran.stdout.starts_with(
+            "capture.jsonl:7:72: not JSON: byte 0xE9 is not UTF-8 (a capture is UTF-8 text)\n"
+        ),
+        "{ran:#?}"
+    );
+    assert!(
+        ran.stdout.contains("validate_root 2 (1 valid, 1 invalid)"),
+        "{ran:#?}"
+    );
+}
+
+#[test]
+fn a_capture_nests_as_deep_as_files_and_no_deeper() {
+    let dir = Scratch::new("audit-deep");
+    let nested = |depth: usize| {
+        format!(
+            "{{\"n\":1,\"deep\":{}0{}}}",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    // 200 levels are JSON that a schema file may hold: audited. 300 are refused as too deep.
+    let text = format!(
+        "{HANDSHAKE}{}{}",
+        exchange(2, &nested(200)),
+        exchange(3, &nested(300))
+    );
+    dir.write("capture.jsonl", &text);
+    let ran = audit(&dir, "capture.jsonl", &[]);
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    let column = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"content\":[],\"structuredContent\":{\"n\":1,\"deep\":".len()
+        // The first value with more than 256 containers around it (the root, `result` and
+        // `structuredContent` are three, then the brackets), as a 1-based column.
+        + (256 + 1 - 3)
+        + 1;
+    assert!(
+        ran.stdout.starts_with(&format!(
+            "capture.jsonl:8:{column}: not JSON: nested deeper than 256 levels\n"
+        )),
+        "{ran:#?}"
+    );
+    assert!(
+        ran.stdout.contains("validate_root 1 (1 valid) "),
+        "{ran:#?}"
+    );
+    assert!(
+        ran.stdout
+            .contains("call 3 (line 7): no response in the capture"),
+        "{ran:#?}"
+    );
+}
+
+#[test]
+fn twenty_thousand_tools_declaring_ids() {
+    // SL204 compared every tool's identifiers with every earlier tool's: 10,000 tools took
+    // 935 s (debug). The bound on its work is tested in the rule's own tests; this runs the
+    // whole command on twice as many, under the generous limit of every test here.
+    let dir = Scratch::new("sl204-tools");
+    let mut text = String::from("{\"tools\": [");
+    for k in 0..20_000 {
+        let own = if k % 10 == 9 { k - 5 } else { k };
+        let _ = write!(
+            text,
+            "{}{{\"name\": \"t{k}\", \"inputSchema\": {{\"type\": \"object\"}}, \"outputSchema\": \
+             {{\"$id\": \"https://e.com/{own}.json\", \"title\": \"{k}\", \"type\": \"object\"}}}}",
+            if k == 0 { "" } else { ",\n" }
+        );
+    }
+    text.push_str("]}\n");
+    dir.write("tools.json", &text);
+    let ran = lint_in(
+        &dir.path,
+        &["--output-format", "concise", "tools.json"],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 1, "{}", ran.stderr);
+    let sl204 = lines(&ran.stdout)
+        .iter()
+        .filter(|l| l.contains(" SL204 "))
+        .count();
+    assert_eq!(
+        sl204,
+        2_000,
+        "{}",
+        &ran.stdout[..ran.stdout.len().min(2000)]
+    );
+}

@@ -6,7 +6,15 @@
 //! (a message, a logger's wrapper around one, a record, or none of these) is [`super::input`]'s
 //! business.
 
+use crate::syntax::document::first_too_deep;
+use crate::syntax::message::{parse_message, MessageError};
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::Value;
+use std::io::{BufRead, Read};
+
+/// The longest line (or element of a capture that is one JSON array) read: a longer one is
+/// reported and skipped, never held.
+pub const MAX_LINE: usize = 64 << 20;
 
 /// One message of a capture, with where it was.
 #[derive(Debug, Clone)]
@@ -40,73 +48,273 @@ pub struct Capture {
     pub array: bool,
 }
 
+/// How a capture read by [`stream`] is laid out, and what in it is not JSON.
+#[derive(Debug, Default)]
+pub struct Layout {
+    /// The lines that are not JSON (not UTF-8, nested too deep, too long), skipped.
+    pub errors: Vec<InputError>,
+    /// Whether the capture is one JSON array (positions are then places in the array).
+    pub array: bool,
+}
+
+impl Layout {
+    /// A capture that is one JSON array that breaks: none of its values count.
+    #[must_use]
+    pub fn broken_array(&self) -> bool {
+        self.array && !self.errors.is_empty()
+    }
+}
+
 /// Splits a capture into JSON values; bad lines are reported and skipped.
 #[must_use]
 pub fn read(text: &str) -> Capture {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim_start().starts_with('[') {
-        match serde_json::from_str::<Vec<Value>>(text) {
-            Ok(values) => {
-                let mut messages = Vec::new();
-                for (i, value) in values.into_iter().enumerate() {
-                    push(&mut messages, i + 1, value);
-                }
-                return Capture {
-                    messages,
-                    errors: Vec::new(),
-                    array: true,
-                };
-            }
-            // JSON Lines whose first line is a batch: read line by line below.
-            Err(_) if first_line_is_json(text) => {}
-            Err(e) => {
-                return Capture {
-                    errors: vec![InputError {
-                        line: e.line(),
-                        column: e.column(),
-                        message: e.to_string(),
-                    }],
-                    ..Capture::default()
-                }
-            }
-        }
-    }
     let mut messages = Vec::new();
-    let mut errors = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(line) {
-            Ok(value) => push(&mut messages, i + 1, value),
-            Err(e) => errors.push(InputError {
-                line: i + 1,
-                column: e.column(),
-                message: e.to_string(),
-            }),
-        }
+    let layout = stream(text.as_bytes(), &mut |m| messages.push(m)).unwrap_or_default();
+    if layout.broken_array() {
+        messages.clear();
     }
     Capture {
         messages,
+        errors: layout.errors,
+        array: layout.array,
+    }
+}
+
+/// Reads a capture value by value, handing each to `visit` (a batch stands for its messages):
+/// JSON Lines a line at a time, one JSON array an element at a time, no line or element longer
+/// than [`MAX_LINE`] held. In a JSON array that breaks, the values before the break have been
+/// visited: [`Layout::broken_array`] says they do not count.
+///
+/// # Errors
+/// When the capture cannot be read.
+pub fn stream(mut reader: impl BufRead, visit: &mut dyn FnMut(Message)) -> std::io::Result<Layout> {
+    // The first line that is not blank decides: `[` opens one JSON array, unless that line is
+    // JSON on its own and more follows (JSON Lines whose first line is a batch).
+    let mut head: Vec<Line> = Vec::new();
+    let mut number = 0;
+    let first = loop {
+        let Some(line) = next_line(&mut reader, number == 0)? else {
+            break None;
+        };
+        number += 1;
+        let blank = line.text().is_some_and(|t| t.trim().is_empty());
+        head.push(line);
+        if !blank {
+            break head.last();
+        }
+    };
+    let opens_array = first
+        .and_then(Line::text)
+        .is_some_and(|t| t.trim_start().starts_with('['));
+    if opens_array {
+        let whole_line = first
+            .and_then(Line::text)
+            .is_some_and(|t| serde_json::from_str::<Value>(t).is_ok());
+        let mut rest = Vec::new();
+        let more = whole_line && {
+            // What follows the first line, up to its first text that is not blank.
+            loop {
+                match next_line(&mut reader, false)? {
+                    None => break false,
+                    Some(line) => {
+                        let blank = line.text().is_some_and(|t| t.trim().is_empty());
+                        rest.push(line);
+                        if !blank {
+                            break true;
+                        }
+                    }
+                }
+            }
+        };
+        if !more {
+            let mut bytes = Vec::new();
+            for line in head.into_iter().chain(rest) {
+                bytes.extend_from_slice(line.bytes());
+                bytes.push(b'\n');
+            }
+            return Ok(Layout {
+                errors: array(std::io::Cursor::new(bytes).chain(reader), visit),
+                array: true,
+            });
+        }
+        head.extend(rest);
+    }
+    let mut errors = Vec::new();
+    let mut number = 0;
+    let mut each = |line: Line, number: usize, errors: &mut Vec<InputError>| match one_line(line) {
+        Ok(Some(value)) => push(visit, number, value),
+        Ok(None) => {}
+        Err((column, message)) => errors.push(InputError {
+            line: number,
+            column,
+            message,
+        }),
+    };
+    for line in head {
+        number += 1;
+        each(line, number, &mut errors);
+    }
+    while let Some(line) = next_line(&mut reader, number == 0)? {
+        number += 1;
+        each(line, number, &mut errors);
+    }
+    Ok(Layout {
         errors,
         array: false,
+    })
+}
+
+/// A line of the capture, without its line ending.
+enum Line {
+    Bytes(Vec<u8>),
+    /// Longer than [`MAX_LINE`]: not kept.
+    TooLong,
+}
+
+impl Line {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Line::Bytes(b) => b,
+            Line::TooLong => &[],
+        }
+    }
+
+    fn text(&self) -> Option<&str> {
+        match self {
+            Line::Bytes(b) => std::str::from_utf8(b).ok(),
+            Line::TooLong => None,
+        }
     }
 }
 
-/// Adds a message, or each message of a batch, found at `line`.
-fn push(messages: &mut Vec<Message>, line: usize, value: Value) {
+/// The next line, at most [`MAX_LINE`] bytes of it kept; the first one without its byte order
+/// mark.
+fn next_line(reader: &mut impl BufRead, first: bool) -> std::io::Result<Option<Line>> {
+    let mut line = Vec::new();
+    let mut too_long = false;
+    let mut any = false;
+    loop {
+        let buffer = reader.fill_buf()?;
+        if buffer.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, ends) = match memchr(buffer) {
+            Some(at) => (&buffer[..at], at + 1),
+            None => (buffer, buffer.len()),
+        };
+        let done = ends > chunk.len();
+        if line.len() + chunk.len() > MAX_LINE {
+            too_long = true;
+            line = Vec::new();
+        } else if !too_long {
+            line.extend_from_slice(chunk);
+        }
+        reader.consume(ends);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if too_long {
+        return Ok(Some(Line::TooLong));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if first && line.starts_with(b"\xEF\xBB\xBF") {
+        line.drain(..3);
+    }
+    Ok(Some(Line::Bytes(line)))
+}
+
+fn memchr(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == b'\n')
+}
+
+/// One line of JSON Lines: its value, `None` when blank, or the column and what is wrong.
+fn one_line(line: Line) -> Result<Option<Value>, (usize, String)> {
+    let bytes = match line {
+        Line::TooLong => {
+            return Err((1, format!("the line is longer than {} MiB", MAX_LINE >> 20)));
+        }
+        Line::Bytes(bytes) => bytes,
+    };
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let at = e.valid_up_to();
+            return Err((
+                at + 1,
+                format!(
+                    "byte 0x{:02X} is not UTF-8 (a capture is UTF-8 text)",
+                    bytes[at]
+                ),
+            ));
+        }
+    };
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    match parse_message(text) {
+        Ok(value) => Ok(Some(value)),
+        Err(MessageError::TooDeep) => Err((
+            first_too_deep(text).map_or(1, |at| at + 1),
+            MessageError::TooDeep.to_string(),
+        )),
+        Err(MessageError::NotJson(e)) => Err((e.column(), e.to_string())),
+    }
+}
+
+/// Reads a capture that is one JSON array, an element at a time: the error where it breaks.
+fn array(reader: impl Read, visit: &mut dyn FnMut(Message)) -> Vec<InputError> {
+    struct Elements<'v>(&'v mut dyn FnMut(Message));
+    impl<'de> Visitor<'de> for Elements<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut position = 0;
+            while let Some(value) = seq.next_element::<Value>()? {
+                position += 1;
+                push(self.0, position, value);
+            }
+            Ok(())
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Elements<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_reader(reader);
+    let read = Elements(visit)
+        .deserialize(&mut deserializer)
+        .and_then(|()| deserializer.end());
+    match read {
+        Ok(()) => Vec::new(),
+        Err(e) => vec![InputError {
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        }],
+    }
+}
+
+/// Hands on a message, or each message of a batch, found at `line`.
+fn push(visit: &mut dyn FnMut(Message), line: usize, value: Value) {
     match value {
         Value::Array(batch) => {
-            messages.extend(batch.into_iter().map(|value| Message { line, value }));
+            for value in batch {
+                visit(Message { line, value });
+            }
         }
-        value => messages.push(Message { line, value }),
+        value => visit(Message { line, value }),
     }
-}
-
-fn first_line_is_json(text: &str) -> bool {
-    text.lines()
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| serde_json::from_str::<Value>(l).is_ok())
 }
 
 /// Whether a message is in the explicit form of the design document: an object with a

@@ -78,20 +78,28 @@ impl Form {
     }
 }
 
-/// A capture, sorted out.
+/// A capture, sorted out a value at a time ([`Input::take`]): what is skipped, and enough of the
+/// messages to say whether the capture can be audited ([`Input::unusable`]); the messages
+/// themselves go on.
 #[derive(Debug, Default)]
 pub struct Input {
-    /// The JSON-RPC messages, out of their wrappers (each at the line of its wrapper).
-    pub messages: Vec<Message>,
-    /// The explicit audit records (`{"record", "body"}`).
-    pub records: Vec<Message>,
     /// The JSON values that are neither.
     pub skipped: Vec<Skipped>,
     /// The lines that are not JSON.
     pub errors: Vec<InputError>,
     /// How the capture is laid out.
     pub form: Form,
+    /// How many JSON-RPC messages (out of their wrappers) and explicit records were taken.
+    messages: usize,
+    records: usize,
+    /// Whether one of the messages is a `tools/call` request.
+    calls: bool,
+    /// The first methods of the messages, in order, no more than [`list`] shows.
+    methods: BTreeSet<String>,
 }
+
+/// How many methods [`Input::unusable`] names (one more shows that there are more).
+const METHODS_SHOWN: usize = 10;
 
 /// Whether `value` is a JSON-RPC message (see the module's documentation).
 #[must_use]
@@ -135,48 +143,90 @@ fn unwrap(value: Value) -> Result<Vec<Value>, Value> {
     }
 }
 
-/// Sorts a capture's values into messages (unwrapped), records, and the rest.
+/// A value of the capture as the messages it stands for: itself when it is a JSON-RPC message,
+/// the messages a logger's wrapper holds, or the value back when it is neither.
+///
+/// # Errors
+/// The value, when it is no message and no wrapper around messages.
+pub fn messages_of(value: Value) -> Result<Vec<Value>, Value> {
+    if is_message(&value) {
+        Ok(vec![value])
+    } else {
+        unwrap(value)
+    }
+}
+
+/// Sorts a whole capture read by [`super::capture::read`]: the input, and its messages (out of
+/// their wrappers, each at the line of its wrapper) or, for a capture of records, its records.
 #[must_use]
-pub fn sort(capture: Capture) -> Input {
+pub fn sort(capture: Capture) -> (Input, Vec<Message>) {
     let records = capture
         .messages
         .iter()
         .any(|m| is_explicit_record(&m.value));
-    let mut input = Input {
-        errors: capture.errors,
-        form: Form {
+    let mut input = Input::new(
+        Form {
             array: capture.array,
             records,
         },
-        ..Input::default()
-    };
-    for Message { line, value } in capture.messages {
-        if records {
-            if is_explicit_record(&value) {
-                input.records.push(Message { line, value });
-            } else {
-                input.skipped.push(Skipped::of(line, &value, true));
-            }
-        } else if is_message(&value) {
-            input.messages.push(Message { line, value });
-        } else {
-            match unwrap(value) {
-                Ok(inner) => input
-                    .messages
-                    .extend(inner.into_iter().map(|value| Message { line, value })),
-                Err(value) => input.skipped.push(Skipped::of(line, &value, false)),
-            }
-        }
+        capture.errors,
+    );
+    let mut taken = Vec::new();
+    for m in capture.messages {
+        input.take(m, &mut |m| taken.push(m));
     }
-    input
+    (input, taken)
 }
 
 impl Input {
+    /// An input of the given form, with the lines of it that are not JSON.
+    #[must_use]
+    pub fn new(form: Form, errors: Vec<InputError>) -> Input {
+        Input {
+            errors,
+            form,
+            ..Input::default()
+        }
+    }
+
+    /// Sorts one value of the capture: each message it stands for (or, in a capture of
+    /// records, the record) goes to `to`, anything else is skipped.
+    pub fn take(&mut self, Message { line, value }: Message, to: &mut dyn FnMut(Message)) {
+        if self.form.records {
+            if is_explicit_record(&value) {
+                self.records += 1;
+                to(Message { line, value });
+            } else {
+                self.skipped.push(Skipped::of(line, &value, true));
+            }
+            return;
+        }
+        match messages_of(value) {
+            Ok(messages) => {
+                for value in messages {
+                    self.messages += 1;
+                    let method = value.get("method").and_then(Value::as_str);
+                    self.calls |= method == Some("tools/call") && value.get("id").is_some();
+                    if let Some(method) = method {
+                        if !self.methods.contains(method) {
+                            self.methods.insert(method.to_owned());
+                            if self.methods.len() > METHODS_SHOWN + 1 {
+                                self.methods.pop_last();
+                            }
+                        }
+                    }
+                    to(Message { line, value });
+                }
+            }
+            Err(value) => self.skipped.push(Skipped::of(line, &value, false)),
+        }
+    }
+
     /// Why the capture cannot be audited, in plain words; `None` when it can.
     #[must_use]
     pub fn unusable(&self) -> Option<String> {
         let not_json: Vec<usize> = self.errors.iter().map(|e| e.line).collect();
-        if self.messages.is_empty() && self.records.is_empty() {
+        if self.messages == 0 && self.records == 0 {
             if self.skipped.is_empty() && not_json.is_empty() {
                 return Some(if self.form.array {
                     "the capture is an empty JSON array".to_owned()
@@ -202,26 +252,18 @@ impl Input {
                 describe(&self.skipped, &not_json, self.form)
             ));
         }
-        let is_call = |m: &Message| {
-            m.value.get("method").and_then(Value::as_str) == Some("tools/call")
-                && m.value.get("id").is_some()
-        };
-        if self.form.records || self.messages.iter().any(is_call) {
+        if self.form.records || self.calls {
             return None;
         }
-        let methods: BTreeSet<&str> = self
-            .messages
-            .iter()
-            .filter_map(|m| m.value.get("method").and_then(Value::as_str))
-            .collect();
-        let n = self.messages.len();
+        let methods = &self.methods;
+        let n = self.messages;
         let mut why = format!(
             "no tools/call request among {n} JSON-RPC message{} ({})",
             if n == 1 { "" } else { "s" },
             if methods.is_empty() {
                 "responses only".to_owned()
             } else {
-                format!("methods: {}", list(methods.iter(), 10))
+                format!("methods: {}", list(methods.iter(), METHODS_SHOWN))
             }
         );
         if !self.skipped.is_empty() || !not_json.is_empty() {
@@ -362,7 +404,11 @@ mod tests {
     use serde_json::json;
 
     fn sorted(text: &str) -> Input {
-        sort(read(text))
+        sort(read(text)).0
+    }
+
+    fn messages(text: &str) -> Vec<Message> {
+        sort(read(text)).1
     }
 
     #[test]
@@ -405,8 +451,7 @@ mod tests {
 {"jsonrpc": "2.0", "id": 4, "method": "tools/call"}
 "#;
         let input = sorted(text);
-        let got: Vec<(usize, Value)> = input
-            .messages
+        let got: Vec<(usize, Value)> = messages(text)
             .iter()
             .map(|m| (m.line, m.value["id"].clone()))
             .collect();
@@ -434,7 +479,7 @@ mod tests {
 {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
 "#;
         let input = sorted(text);
-        assert_eq!(input.messages.len(), 1);
+        assert_eq!(messages(text).len(), 1);
         let skipped: Vec<(usize, &str, Vec<String>)> = input
             .skipped
             .iter()
@@ -549,7 +594,7 @@ mod tests {
 "#;
         let input = sorted(text);
         assert!(input.form.records && input.unusable().is_none());
-        assert_eq!(input.records.len(), 1);
+        assert_eq!(messages(text).len(), 1);
         assert_eq!(
             describe(&input.skipped, &[], input.form),
             "1 JSON object that is not an audit record (keys: note; line 3), 1 JSON-RPC message \

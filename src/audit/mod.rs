@@ -9,14 +9,16 @@ mod findings;
 pub mod formats;
 pub mod input;
 mod pair;
+pub mod stream;
 
 use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Severity;
 use capture::InputError;
 use decision::{is_result_wrapper, structured_content_target, Target};
-use pair::{Exchange, Tool};
+use pair::Exchange;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
+pub use stream::audit_stream;
 
 /// The `_meta` key that carries the protocol revision on stateless (2026-07-28) requests.
 pub const PROTOCOL_META: &str = "io.modelcontextprotocol/protocolVersion";
@@ -176,67 +178,12 @@ impl Audit {
     }
 }
 
-/// Audits a capture.
+/// Audits a capture held in memory (see [`audit_stream`] for one read as a stream).
 #[must_use]
 pub fn audit(text: &str, options: &Options) -> Audit {
-    let input = input::sort(capture::read(text));
-    let mut out = Audit {
-        unusable: input.unusable(),
-        skipped: input.skipped,
-        form: input.form,
-        input_errors: input.errors,
-        ..Audit::default()
-    };
-    if out.unusable.is_some() {
-        return out;
-    }
-    let mut tools: HashMap<String, Tool> = HashMap::new();
-    for list in &options.tools {
-        pair::tools_of(list, &mut tools);
-    }
-    let mut exchanges: Vec<Exchange> = Vec::new();
-    for (i, m) in input.records.into_iter().enumerate() {
-        let mut record = m.value["record"].clone();
-        if let (Value::Object(r), Some(p)) = (&mut record, &options.protocol) {
-            r.entry("protocol").or_insert_with(|| json!(p));
-        }
-        exchanges.push(Exchange {
-            record,
-            body: m.value["body"].clone(),
-            id: json!(i + 1),
-            line: m.line,
-        });
-    }
-    pair::pair(
-        &input.messages,
-        &mut tools,
-        &mut exchanges,
-        &mut out,
-        options,
-    );
-    let mut validators: HashMap<String, Validators> = HashMap::new();
-    for exchange in exchanges {
-        let tool_name = exchange
-            .record
-            .get("tool")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let known = tool_name.as_ref().and_then(|t| tools.get(t));
-        if known.is_some_and(|t| t.output_schema.is_none()) {
-            out.without_schema += 1;
-            continue;
-        }
-        let schema = known.and_then(|t| t.output_schema.as_ref());
-        let call = judge(
-            exchange,
-            schema,
-            tool_name.as_deref(),
-            out.form.records,
-            &mut validators,
-        );
-        out.calls.push(call);
-    }
-    out
+    let mut open = || Ok(Box::new(text.as_bytes()) as Box<dyn std::io::BufRead>);
+    // Reading bytes in memory does not fail.
+    audit_stream(&mut open, options).unwrap_or_default()
 }
 
 /// A tool's output schema compiled twice: as the Python client validates (`format` an

@@ -7,7 +7,7 @@ use super::{Audit, Options, RpcError, PROTOCOL_META};
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
-/// A call to decide once every `tools/list` of the capture is known: the audit record built for
+/// A call to decide against every `tools/list` of the capture (see [`super::stream`]): the audit record built for
 /// it, the result, the request's id, and the line of the response.
 pub(super) struct Exchange {
     pub record: Value,
@@ -17,6 +17,7 @@ pub(super) struct Exchange {
 }
 
 /// A tool as `tools/list` declared it.
+#[derive(Clone)]
 pub(super) struct Tool {
     pub output_schema: Option<Value>,
 }
@@ -58,74 +59,76 @@ struct Pending {
     call: Option<Request>,
 }
 
-/// Pairs `tools/call` requests with their responses (by id, in any order), following the
-/// protocol of each call: the request's `_meta` protocol, else the session's `initialize`, else
-/// `--protocol` ([`Options::protocol`]).
+/// Pairs `tools/call` requests with their responses (by id, in any order), a message at a time,
+/// following the protocol of each call: the request's `_meta` protocol, else the session's
+/// `initialize`, else `--protocol` ([`Options::protocol`]).
 /// Every request is tracked, whoever sent it: JSON-RPC ids are unique per sender only, so a
 /// server's request (`roots/list`, `ping`, ...) may share its id with an open `tools/call`.
-pub(super) fn pair(
-    messages: &[Message],
-    tools: &mut HashMap<String, Tool>,
-    calls: &mut Vec<Exchange>,
-    out: &mut Audit,
-    options: &Options,
-) {
-    let mut session_protocol: Option<String> = None;
-    let mut pending: HashMap<String, Vec<Pending>> = HashMap::new();
-    for m in messages {
+/// What it keeps is the requests still open, not the messages.
+#[derive(Default)]
+pub(super) struct Pairing {
+    session_protocol: Option<String>,
+    pending: HashMap<String, Vec<Pending>>,
+}
+
+impl Pairing {
+    /// Takes the next message: a `tools/call` answered with a result comes back as the exchange
+    /// to decide, one answered with an error goes to `out`. `tools` learns each `tools/list`.
+    pub(super) fn message(
+        &mut self,
+        m: &Message,
+        tools: &mut HashMap<String, Tool>,
+        out: &mut Audit,
+        options: &Options,
+    ) -> Option<Exchange> {
         let v = &m.value;
         if let Some(method) = v.get("method").and_then(Value::as_str) {
             // A notification has no id and gets no response.
-            if let Some(id) = v.get("id") {
-                let call = (method == "tools/call").then(|| {
-                    let params = v.get("params");
-                    let meta_protocol = params
-                        .and_then(|p| p.get("_meta"))
-                        .and_then(|meta| meta.get(PROTOCOL_META))
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    Request {
-                        id: id.clone(),
-                        line: m.line,
-                        tool: params
-                            .and_then(|p| p.get("name"))
-                            .and_then(Value::as_str)
-                            .map(str::to_owned),
-                        protocol: meta_protocol
-                            .or_else(|| session_protocol.clone())
-                            .or_else(|| options.protocol.clone()),
-                    }
-                });
-                pending.entry(id_key(id)).or_default().push(Pending {
-                    method: method.to_owned(),
+            let id = v.get("id")?;
+            let call = (method == "tools/call").then(|| {
+                let params = v.get("params");
+                let meta_protocol = params
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|meta| meta.get(PROTOCOL_META))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                Request {
+                    id: id.clone(),
                     line: m.line,
-                    call,
-                });
-            }
-            continue;
+                    tool: params
+                        .and_then(|p| p.get("name"))
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
+                    protocol: meta_protocol
+                        .or_else(|| self.session_protocol.clone())
+                        .or_else(|| options.protocol.clone()),
+                }
+            });
+            self.pending.entry(id_key(id)).or_default().push(Pending {
+                method: method.to_owned(),
+                line: m.line,
+                call,
+            });
+            return None;
         }
-        let Some(id) = v.get("id") else { continue };
+        let id = v.get("id")?;
         if let Some(result) = v.get("result") {
             if result.get("tools").is_some_and(Value::is_array) {
                 tools_of(result, tools);
             }
             if let Some(p) = result.get("protocolVersion").and_then(Value::as_str) {
                 if result.get("capabilities").is_some() || result.get("serverInfo").is_some() {
-                    session_protocol = Some(p.to_owned());
+                    self.session_protocol = Some(p.to_owned());
                 }
             }
         }
         let key = id_key(id);
-        let Some(open) = pending.get_mut(&key).filter(|o| !o.is_empty()) else {
-            continue;
-        };
+        let open = self.pending.get_mut(&key).filter(|o| !o.is_empty())?;
         let answered = open.remove(answered_request(open, v));
         if open.is_empty() {
-            pending.remove(&key);
+            self.pending.remove(&key);
         }
-        let Some(request) = answered.call else {
-            continue;
-        };
+        let request = answered.call?;
         if let Some(error) = v.get("error") {
             out.rpc_errors.push(RpcError {
                 id: request.id,
@@ -138,20 +141,24 @@ pub(super) fn pair(
                     .unwrap_or_default()
                     .to_owned(),
             });
-            continue;
+            return None;
         }
-        calls.push(Exchange {
+        Some(Exchange {
             record: record_of(&request, tools, options),
             body: v.get("result").cloned().unwrap_or(Value::Null),
             id: request.id,
             line: m.line,
-        });
+        })
     }
-    let mut unanswered: Vec<Pending> = pending.into_values().flatten().collect();
-    unanswered.sort_by_key(|p| p.line);
-    for p in unanswered {
-        if let Some(r) = p.call {
-            out.unanswered.push((r.id, r.line));
+
+    /// The `tools/call` requests that never got a response, in capture order.
+    pub(super) fn finish(self, out: &mut Audit) {
+        let mut unanswered: Vec<Pending> = self.pending.into_values().flatten().collect();
+        unanswered.sort_by_key(|p| p.line);
+        for p in unanswered {
+            if let Some(r) = p.call {
+                out.unanswered.push((r.id, r.line));
+            }
         }
     }
 }

@@ -15,6 +15,61 @@ pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
     }
 }
 
+/// Audits the capture at `path` as a stream, read twice ([`crate::audit::audit_stream`]);
+/// standard input is first copied to an unnamed temporary file (kept in memory where none can be
+/// made), so that it is read twice too.
+/// The capture's text, for the formats that position findings in it; a byte that is not UTF-8
+/// becomes U+FFFD (the audit reports its line).
+fn read_capture_text(path: &std::path::Path) -> std::io::Result<String> {
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+        bytes
+    } else {
+        std::fs::read(path)?
+    };
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+fn audit_capture(
+    path: &std::path::Path,
+    options: &crate::audit::Options,
+) -> std::io::Result<crate::audit::Audit> {
+    use std::io::{BufReader, Seek};
+    if path.as_os_str() != "-" {
+        let mut open = || {
+            std::fs::File::open(path)
+                .map(|f| Box::new(BufReader::new(f)) as Box<dyn std::io::BufRead>)
+        };
+        return crate::audit::audit_stream(&mut open, options);
+    }
+    let spool =
+        std::env::temp_dir().join(format!("schema-lint-audit-{}.jsonl", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&spool);
+    // Unnamed from the start: nothing is left behind, whatever happens next.
+    let _ = std::fs::remove_file(&spool);
+    if let Ok(mut file) = file {
+        std::io::copy(&mut std::io::stdin().lock(), &mut file)?;
+        let mut open = || {
+            let mut f = file.try_clone()?;
+            f.rewind()?;
+            Ok(Box::new(BufReader::new(f)) as Box<dyn std::io::BufRead>)
+        };
+        return crate::audit::audit_stream(&mut open, options);
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+    let mut open = || Ok(Box::new(bytes.as_slice()) as Box<dyn std::io::BufRead>);
+    crate::audit::audit_stream(&mut open, options)
+}
+
 /// `schema-lint audit`.
 pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
     let mut options = crate::audit::Options {
@@ -37,8 +92,20 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
             }
         }
     }
-    let text = match read_input(&args.capture) {
-        Ok(t) => t,
+    // The formats that place findings at a line and column of the capture need its text, so
+    // they read it whole; human and JSON stream it.
+    let positioned = !matches!(args.output_format, AuditFormat::Human | AuditFormat::Json);
+    let mut text = String::new();
+    let audited = if positioned {
+        read_capture_text(&args.capture).map(|t| {
+            text = t;
+            crate::audit::audit(&text, &options)
+        })
+    } else {
+        audit_capture(&args.capture, &options)
+    };
+    let result = match audited {
+        Ok(result) => result,
         Err(e) => {
             return Outcome {
                 stderr: format!("error: {}: cannot read: {e}\n", args.capture.display()),
@@ -47,7 +114,6 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
             }
         }
     };
-    let result = crate::audit::audit(&text, &options);
     let name = args.capture.display().to_string();
     if let Some(why) = &result.unusable {
         // Nothing was audited: an error, whatever the output format, with the lines that are

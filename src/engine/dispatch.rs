@@ -7,7 +7,7 @@ use crate::diagnostic::breaks::Client;
 use crate::diagnostic::severity::{self, Inputs};
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::Analyses;
-use crate::rules::{self, FileContext, RunView, UnitContext};
+use crate::rules::{self, FileContext, FileMemo, RunView, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
 use crate::schema::walk::walk;
 use crate::settings::select::{matches, suppressions};
@@ -62,6 +62,7 @@ pub(super) fn lint_document(
     }
     // `x-schema-lint-ignore` scopes of every unit.
     let mut scopes: Vec<Ignored<'_>> = Vec::new();
+    let memo = FileMemo::default();
     for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
@@ -98,6 +99,7 @@ pub(super) fn lint_document(
                 target,
                 clients,
                 analyses: &analyses,
+                memo: &memo,
             };
             let from = out.len();
             rule.check_unit(&cx, out);

@@ -11,12 +11,14 @@ impl RunIndex {
     /// The innermost resource of `file`'s unit `unit` that holds the subschema at `pointer`.
     #[must_use]
     pub fn enclosing_resource(&self, file: FileId, unit: usize, pointer: &str) -> Option<usize> {
-        self.resources
+        // A unit's resources are one run of the list: look among them only.
+        let range = self.resources_in(file, unit);
+        self.resources[range.clone()]
             .iter()
-            .enumerate()
-            .filter(|(_, r)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
-            .max_by_key(|(_, r)| r.pointer.len())
-            .map(|(i, _)| i)
+            .zip(range)
+            .filter(|(r, _)| r.file == file && r.unit == unit && is_within(pointer, &r.pointer))
+            .max_by_key(|(r, _)| r.pointer.len())
+            .map(|(_, i)| i)
     }
 
     /// Whether any resource of the run declares an anchor called `name`.
@@ -231,12 +233,18 @@ impl RunIndex {
         if let Some(base) = &res.base {
             return Some(base.clone());
         }
-        let parent = self.resources[..resource].iter().rposition(|p| {
-            p.file == res.file
-                && p.unit == res.unit
-                && p.pointer != res.pointer
-                && is_within(&res.pointer, &p.pointer)
-        });
+        // The parent is among the resources of the same unit, one run of the list before this
+        // one: looking further back would make every tool of a `tools/list` cost all the others.
+        let start = self.resources_in(res.file, res.unit).start.min(resource);
+        let parent = self.resources[start..resource]
+            .iter()
+            .rposition(|p| {
+                p.file == res.file
+                    && p.unit == res.unit
+                    && p.pointer != res.pointer
+                    && is_within(&res.pointer, &p.pointer)
+            })
+            .map(|p| p + start);
         let parent_uri = match parent {
             Some(p) => self.unit_uri(p)?,
             None => STAND_IN_BASE.to_owned(),

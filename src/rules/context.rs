@@ -17,6 +17,9 @@ use crate::settings::target::Target;
 use crate::settings::Settings;
 use crate::syntax::document::Node;
 use crate::syntax::source::{SourceFile, Span};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// What a rule sees of a whole file.
 pub struct FileContext<'a> {
@@ -62,6 +65,41 @@ pub struct UnitContext<'a> {
     pub clients: &'a [Client],
     /// The analyses of the schema, shared by every rule that runs on it.
     pub analyses: &'a Analyses<'a>,
+    /// What the rules work out once for the file and share among its schemas.
+    pub memo: &'a FileMemo,
+}
+
+/// What a rule works out once for a whole file and reads again for each of its schemas (say,
+/// every identifier the tools of a `tools/list` declare), so that a file of many schemas costs
+/// time in proportion to its size, not to its size times its number of schemas. Each rule keeps
+/// its values under its own key; a memo lives as long as one lint of one file.
+#[derive(Default)]
+pub struct FileMemo {
+    slots: RefCell<Vec<(&'static str, Rc<dyn Any>)>>,
+}
+
+impl FileMemo {
+    /// The value under `key`, made by `make` the first time it is asked for.
+    ///
+    /// # Panics
+    /// If `key` was first used with another type: each rule uses its own key.
+    pub fn get_or_make<T: Any>(&self, key: &'static str, make: impl FnOnce() -> T) -> Rc<T> {
+        let found = self
+            .slots
+            .borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| Rc::clone(v));
+        let value = found.unwrap_or_else(|| {
+            // Made outside the borrow: `make` may ask the memo for something else.
+            let value: Rc<dyn Any> = Rc::new(make());
+            self.slots.borrow_mut().push((key, Rc::clone(&value)));
+            value
+        });
+        value
+            .downcast::<T>()
+            .unwrap_or_else(|_| panic!("the memo key `{key}` holds a value of another type"))
+    }
 }
 
 impl<'a> UnitContext<'a> {

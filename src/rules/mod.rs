@@ -37,7 +37,7 @@ pub mod mcp;
 pub mod references;
 pub mod run;
 
-pub use context::{FileContext, UnitContext};
+pub use context::{FileContext, FileMemo, UnitContext};
 pub use run::RunView;
 
 /// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.

@@ -8,6 +8,7 @@ use crate::index::{RunIndex, STAND_IN_BASE};
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
 use crate::syntax::source::{FileId, Span};
+use std::collections::HashMap;
 
 pub struct DuplicateId;
 
@@ -29,6 +30,7 @@ fn declared(index: &RunIndex, file: FileId, unit: usize) -> Vec<Declared> {
     for i in index.resources_in(file, unit) {
         let res = &index.resources[i];
         let is_root = std::mem::take(&mut first);
+        work(1);
         let Some(id) = res.id.as_ref().filter(|id| id.valid) else {
             continue;
         };
@@ -96,10 +98,13 @@ impl Rule for DuplicateId {
         mine.sort_by_key(|d| d.span.start);
         let keyword = cx.unit.draft.id_keyword();
         // Within the document: Ajv refuses any URI declared twice, even for equal subschemas.
-        for (j, later) in mine.iter().enumerate() {
-            let Some(first) = mine[..j].iter().find(|d| d.uri == later.uri) else {
+        let mut firsts: HashMap<&str, &Declared> = HashMap::with_capacity(mine.len());
+        for later in &mine {
+            work(1);
+            let first = *firsts.entry(later.uri.as_str()).or_insert(later);
+            if std::ptr::eq(first, later) {
                 continue;
-            };
+            }
             let spelled = if first.raw == later.raw {
                 String::new()
             } else {
@@ -134,16 +139,30 @@ impl Rule for DuplicateId {
 /// an unknown keyword) declared twice under one base URI. Two real `$id`s are reported above.
 fn seen_by_ajv(cx: &UnitContext<'_>, seen: &[super::ajv_ids::Seen<'_>], out: &mut Vec<Diagnostic>) {
     let is_anchor = |s: &super::ajv_ids::Seen<'_>| s.key.contains('#');
+    // Per key (whether it is an anchor follows from the key), the first declaration, the first
+    // hidden one, and the first that is hidden or no `$id`: which of them an earlier one must be
+    // to clash depends on the later one only.
+    let mut firsts: HashMap<&str, [Option<usize>; 3]> = HashMap::new();
     for (j, later) in seen.iter().enumerate() {
+        work(1);
         let anchor = is_anchor(later);
-        let first = seen[..j].iter().find(|s| {
-            s.key == later.key
-                && is_anchor(s) == anchor
-                && (later.hidden
-                    || s.hidden
-                    || (anchor && (s.keyword != "$id" || later.keyword != "$id")))
-        });
-        let Some(first) = first else { continue };
+        let slot = firsts.entry(later.key.as_str()).or_default();
+        let first = if later.hidden || (anchor && later.keyword != "$id") {
+            slot[0]
+        } else if anchor {
+            slot[2]
+        } else {
+            slot[1]
+        };
+        let kinds = [true, later.hidden, later.hidden || later.keyword != "$id"];
+        for (first_of_kind, is) in slot.iter_mut().zip(kinds) {
+            if is && first_of_kind.is_none() {
+                *first_of_kind = Some(j);
+            }
+        }
+        let Some(first) = first.map(|i| &seen[i]) else {
+            continue;
+        };
         let raw = later.value.as_str().unwrap_or_default();
         let (message, class) = if anchor {
             (
@@ -184,27 +203,14 @@ fn seen_by_ajv(cx: &UnitContext<'_>, seen: &[super::ajv_ids::Seen<'_>], out: &mu
 /// In a `tools/list`, an output schema declaring a `$id` that an earlier tool's output schema
 /// declares, with different content, where one of the two is a schema's root.
 fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnostic>) {
-    let index = cx.run.index;
-    let all = units(cx.root, FileKind::ToolsList, cx.settings.default_draft);
-    let earlier: Vec<(&str, Declared)> = all
-        .iter()
-        .enumerate()
-        .take(cx.unit_no)
-        .filter(|(_, u)| u.role == Role::OutputSchema)
-        .flat_map(|(u, unit)| {
-            let tool = unit.tool.as_deref().unwrap_or_default();
-            declared(index, cx.file.id, u)
-                .into_iter()
-                .map(move |d| (tool, d))
-        })
-        .collect();
+    let tools = cx
+        .memo
+        .get_or_make("SL204/across-tools", || ToolIds::of(cx));
     let keyword = cx.unit.draft.id_keyword();
     for later in mine {
+        work(1);
         // The first declaration is the one the validator cache holds.
-        let Some((tool, first)) = earlier
-            .iter()
-            .find(|(_, d)| d.uri == later.uri && (d.root || later.root))
-        else {
+        let Some((tool, first)) = tools.first_before(cx.unit_no, later) else {
             continue;
         };
         if same_subschema(cx, &first.pointer, &later.pointer) {
@@ -230,9 +236,157 @@ fn across_tools(cx: &UnitContext<'_>, mine: &[Declared], out: &mut Vec<Diagnosti
     }
 }
 
+/// The identifiers the output schemas of a `tools/list` declare, in unit order, worked out once
+/// per file: for each URI, where it is declared first, and first by a schema's root.
+struct ToolIds {
+    /// (unit, tool, declaration), in unit order.
+    declared: Vec<(usize, String, Declared)>,
+    /// URI -> (first declaration, first declaration by a root), as places in `declared`.
+    first: HashMap<String, (usize, Option<usize>)>,
+}
+
+impl ToolIds {
+    fn of(cx: &UnitContext<'_>) -> ToolIds {
+        let index = cx.run.index;
+        let mut declared = Vec::new();
+        let mut first: HashMap<String, (usize, Option<usize>)> = HashMap::new();
+        for (u, unit) in units(cx.root, FileKind::ToolsList, cx.settings.default_draft)
+            .iter()
+            .enumerate()
+            .filter(|(_, u)| u.role == Role::OutputSchema)
+        {
+            for d in self::declared(index, cx.file.id, u) {
+                work(1);
+                let at = declared.len();
+                let slot = first.entry(d.uri.clone()).or_insert((at, None));
+                if d.root && slot.1.is_none() {
+                    slot.1 = Some(at);
+                }
+                declared.push((u, unit.tool.clone().unwrap_or_default(), d));
+            }
+        }
+        ToolIds { declared, first }
+    }
+
+    /// The first declaration of `later`'s URI by an output schema before unit `unit`, where one
+    /// of the two is a schema's root, with the tool that declares it.
+    fn first_before(&self, unit: usize, later: &Declared) -> Option<(&str, &Declared)> {
+        let (any, root) = *self.first.get(&later.uri)?;
+        let (u, tool, first) = &self.declared[if later.root { any } else { root? }];
+        (*u < unit).then_some((tool.as_str(), first))
+    }
+}
+
+/// Counts steps of work, for the test that SL204 stays linear in the number of tools.
+#[cfg(test)]
+fn work(steps: usize) {
+    tests::WORK.with(|w| w.set(w.get() + steps));
+}
+
+#[cfg(not(test))]
+fn work(_steps: usize) {}
+
 fn same_subschema(cx: &UnitContext<'_>, a: &str, b: &str) -> bool {
     match (cx.root.pointer(a), cx.root.pointer(b)) {
         (Some(x), Some(y)) => x.same_value(y, &[], &[]),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::IndexInput;
+    use crate::rules::{FileMemo, RunView};
+    use crate::schema::walk::walk;
+    use crate::settings::Settings;
+    use crate::syntax::document::parse;
+    use crate::syntax::source::SourceFile;
+    use std::cell::Cell;
+    use std::fmt::Write as _;
+
+    thread_local! {
+        pub(super) static WORK: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Lints a `tools/list` of `n` tools, each declaring its own `$id` but every tenth, which
+    /// takes an earlier tool's: the number of findings and the steps of work SL204 took.
+    fn lint_tools(n: usize) -> (usize, usize) {
+        let mut text = String::from("{\"tools\": [");
+        for k in 0..n {
+            let own = if k % 10 == 9 { k - 5 } else { k };
+            let _ = write!(
+                text,
+                "{}{{\"name\": \"t{k}\", \"inputSchema\": {{\"type\": \"object\"}}, \
+                 \"outputSchema\": {{\"$id\": \"https://e.com/{own}.json\", \"title\": \"{k}\", \
+                 \"properties\": {{\"a\": {{\"$id\": \"https://e.com/{k}/a.json\"}}}}}}}}",
+                if k == 0 { "" } else { "," }
+            );
+        }
+        text.push_str("]}");
+        let root = parse(&text).unwrap();
+        let file = SourceFile::new(FileId(0), "tools.json".into(), None, &text, true);
+        let settings = Settings::default();
+        let index = RunIndex::of_file(
+            &IndexInput {
+                file: file.id,
+                path: None,
+                name: "tools.json",
+                root: &root,
+                kind: FileKind::ToolsList,
+            },
+            settings.default_draft,
+        );
+        let view = RunView {
+            index: &index,
+            files: &[],
+            current: None,
+            reloads: None,
+        };
+        let memo = FileMemo::default();
+        let target = settings.target_for(FileKind::ToolsList, &root, None);
+        let mut out = Vec::new();
+        WORK.with(|w| w.set(0));
+        for (unit_no, unit) in units(&root, FileKind::ToolsList, settings.default_draft)
+            .iter()
+            .enumerate()
+        {
+            let Some(unit_root) = root.pointer(&unit.pointer) else {
+                continue;
+            };
+            let subschemas = walk(unit_root, &unit.pointer, unit.draft);
+            let analyses = crate::rules::analysis::Analyses::default();
+            let cx = UnitContext {
+                rule: DuplicateId.meta(),
+                clients: &crate::diagnostic::breaks::Client::DEFAULT,
+                analyses: &analyses,
+                file: &file,
+                root: &root,
+                unit,
+                unit_no,
+                subschemas: &subschemas,
+                run: &view,
+                settings: &settings,
+                target,
+                memo: &memo,
+            };
+            DuplicateId.check_unit(&cx, &mut out);
+        }
+        (out.len(), WORK.with(Cell::get))
+    }
+
+    #[test]
+    fn the_work_grows_with_the_tools_not_with_their_square() {
+        let (small, large) = (lint_tools(200), lint_tools(2_000));
+        // The findings are the same ones, ten times as many: every tenth tool's `$id`.
+        assert_eq!((small.0, large.0), (20, 200));
+        // Ten times the tools, about ten times the work: comparing each tool's identifiers with
+        // those of every earlier tool made it about a hundred times.
+        assert!(
+            large.1 <= 12 * small.1,
+            "200 tools: {} steps, 2,000 tools: {} steps",
+            small.1,
+            large.1
+        );
     }
 }
