@@ -404,8 +404,10 @@ fn too_deep(text: &str, fallback: Span) -> ParseFailure {
     }
 }
 
-/// The offset of the first value with more than [`MAX_DEPTH`] containers around it.
-fn first_too_deep(text: &str) -> Option<usize> {
+/// The offset of the first value with more than [`MAX_DEPTH`] containers around it: the depth
+/// rule of files, also applied to messages ([`crate::syntax::message`]).
+#[must_use]
+pub fn first_too_deep(text: &str) -> Option<usize> {
     // Open containers (true: object); whether the next token starts a value.
     let mut open: Vec<bool> = Vec::new();
     let mut expect_value = true;

@@ -5,6 +5,7 @@
 
 pub mod document;
 pub mod literal;
+pub mod message;
 mod regex_cursor;
 pub mod regex_ecma;
 pub mod regex_python;
