@@ -401,6 +401,7 @@ struct Measured {
 
 /// Runs schema-lint and measures its peak memory (`wait4`), killing it should it outlive a
 /// minute.
+#[allow(clippy::zombie_processes)] // wait4 reaps it: `Child::wait` would lose the usage
 fn run_measured(args: &[&str]) -> Measured {
     use std::io::Read;
     let start = Instant::now();
@@ -430,12 +431,13 @@ fn run_measured(args: &[&str]) -> Measured {
         let mut status = 0;
         // SAFETY: a zeroed rusage is a valid value; wait4 on the child this test started.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        let got = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
         if got == pid {
             break (status, usage);
         }
         if Instant::now() > deadline {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("schema-lint {args:?} ran for a minute");
         }
         std::thread::sleep(Duration::from_millis(20));

@@ -1,6 +1,6 @@
 //! A JSON-RPC message read from a live server or a captured exchange, parsed into a
 //! `serde_json::Value` with the depth rule of files ([`document::MAX_DEPTH`] levels), not
-//! serde_json's own 128: a message that would be a valid schema file is a valid message.
+//! `serde_json`'s own 128: a message that would be a valid schema file is a valid message.
 //!
 //! Parsing and dropping a value recurse once per level: at [`document::MAX_DEPTH`] a debug
 //! build needs about 1 MiB of stack, so a thread that parses messages should have a few MiB.

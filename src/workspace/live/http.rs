@@ -118,36 +118,7 @@ impl HttpServer {
             ));
         }
         if content_type.starts_with("text/event-stream") {
-            let mut too_deep = false;
-            let mut received = 0usize;
-            let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
-                received = received.saturating_add(data.len());
-                match parse_message(data) {
-                    Ok(v) => super::answer_for(&v, id),
-                    Err(MessageError::TooDeep) => {
-                        too_deep = true;
-                        Some(Value::Null)
-                    }
-                    Err(MessageError::NotJson(_)) => None,
-                }
-            });
-            self.received = self.received.saturating_add(received);
-            if too_deep {
-                return Err(Failure::broken(format!(
-                    "an event of the server's answer is {}",
-                    MessageError::TooDeep
-                )));
-            }
-            let found = found.map_err(|e| {
-                if Instant::now() >= deadline {
-                    Failure::timeout()
-                } else {
-                    body_failure(&e)
-                }
-            })?;
-            return found.map(Some).ok_or_else(|| {
-                Failure::broken("the server's event stream ended without the response")
-            });
+            return read_stream(reader, id, deadline, &mut self.received).map(Some);
         }
         if content_type.starts_with("application/json") {
             let value: Value = read_json(reader, deadline, &mut self.received)?;
@@ -164,6 +135,42 @@ impl HttpServer {
             self.url
         )))
     }
+}
+
+/// Reads an event stream until the response to `id`, within [`MAX_MESSAGE`] per event and
+/// `deadline`, counting the bytes of its events in `received`.
+fn read_stream(
+    reader: impl Read,
+    id: &Value,
+    deadline: Instant,
+    received: &mut usize,
+) -> Result<Value, Failure> {
+    let mut too_deep = false;
+    let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
+        *received = received.saturating_add(data.len());
+        match parse_message(data) {
+            Ok(v) => super::answer_for(&v, id),
+            Err(MessageError::TooDeep) => {
+                too_deep = true;
+                Some(Value::Null)
+            }
+            Err(MessageError::NotJson(_)) => None,
+        }
+    });
+    if too_deep {
+        return Err(Failure::broken(format!(
+            "an event of the server's answer is {}",
+            MessageError::TooDeep
+        )));
+    }
+    let found = found.map_err(|e| {
+        if Instant::now() >= deadline {
+            Failure::timeout()
+        } else {
+            body_failure(&e)
+        }
+    })?;
+    found.ok_or_else(|| Failure::broken("the server's event stream ended without the response"))
 }
 
 /// Reads a JSON body, within [`MAX_MESSAGE`] and `deadline`, counting its bytes in
