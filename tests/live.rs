@@ -387,3 +387,263 @@ fn streamable_http_answers_sessions_and_errors() {
     let printed = bad(&["--url", "ftp://127.0.0.1/mcp"]);
     assert!(printed.contains("http:// or https://"), "{printed}");
 }
+
+// --- #24 live servers ---
+
+/// What a measured run gives: exit code, stdout, stderr, peak memory (KiB), time taken.
+struct Measured {
+    code: i32,
+    out: String,
+    err: String,
+    peak_kib: i64,
+    took: Duration,
+}
+
+/// Runs schema-lint and measures its peak memory (`wait4`), killing it should it outlive a
+/// minute.
+#[allow(clippy::zombie_processes)] // wait4 reaps it: `Child::wait` would lose the usage
+fn run_measured(args: &[&str]) -> Measured {
+    use std::io::Read;
+    let start = Instant::now();
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stderr.read_to_string(&mut s);
+        s
+    });
+    let pid = i32::try_from(child.id()).unwrap();
+    let deadline = start + Duration::from_secs(60);
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid value; wait4 on the child this test started.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let got = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
+        if got == pid {
+            break (status, usage);
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("schema-lint {args:?} ran for a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Measured {
+        code: if libc::WIFEXITED(status) {
+            libc::WEXITSTATUS(status)
+        } else {
+            -1
+        },
+        out: out.join().unwrap(),
+        err: err.join().unwrap(),
+        peak_kib: usage.ru_maxrss,
+        took: start.elapsed(),
+    }
+}
+
+/// Kills, when the test ends however it ends, the processes whose pids are in these files
+/// (the servers a test started, should schema-lint have left them).
+struct Reap(Vec<PathBuf>);
+
+impl Drop for Reap {
+    fn drop(&mut self) {
+        for file in &self.0 {
+            if let Ok(pid) = std::fs::read_to_string(file)
+                .unwrap_or_default()
+                .trim()
+                .parse()
+            {
+                // SAFETY: SIGKILL to a server this test started.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+/// Waits up to `within` for every pid in `files` to be gone; the ones still running.
+fn still_running(files: &[PathBuf], within: Duration) -> Vec<String> {
+    let deadline = Instant::now() + within;
+    loop {
+        let alive: Vec<String> = files
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap_or_default())
+            .filter(|pid| pid_alive(pid))
+            .collect();
+        if alive.is_empty() || Instant::now() > deadline {
+            return alive;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits for the files a server writes at its start.
+fn wait_for_files(files: &[PathBuf]) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !files.iter().all(|f| f.exists()) {
+        assert!(Instant::now() < deadline, "the server did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_server_that_stops_reading_its_input_is_bounded_by_the_timeout() {
+    // The server sends 5000 pings and reads nothing: the answers fill the pipe to it.
+    let dir = scratch("no-read");
+    let pidfile = dir.join("pid");
+    let _reap = Reap(vec![pidfile.clone()]);
+    let server = format!("{} {}", fake("no-read"), pidfile.display());
+    let run = run_measured(&["dump", "--server", &server, "--timeout", "2"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err
+            .contains("the server did not read the request within 2 s (`--timeout`)"),
+        "{}",
+        run.err
+    );
+    // 2 s, then closing its input, SIGTERM after 1.5 s (main: until the server exits, 30 s).
+    assert!(run.took < Duration::from_secs(10), "{:?}", run.took);
+    assert_eq!(
+        still_running(&[pidfile], Duration::ZERO),
+        Vec::<String>::new()
+    );
+}
+
+/// `sh -c` around a server that forks a child: (the command line, the pid files of the server
+/// and of its child).
+fn wrapped_forking(mode: &str, name: &str) -> (String, Vec<PathBuf>) {
+    let dir = scratch(name);
+    let pidfile = dir.join("pid");
+    // `; exit` keeps the shell from exec-ing the server: it stays the server's parent.
+    let server = format!("sh -c '{} {}; exit $?'", fake(mode), pidfile.display());
+    let child = PathBuf::from(format!("{}.child", pidfile.display()));
+    (server, vec![pidfile, child])
+}
+
+#[test]
+fn a_wrapper_and_what_its_server_forks_stop_with_the_server() {
+    let (server, pids) = wrapped_forking("fork", "fork");
+    let _reap = Reap(pids.clone());
+    let (code, _, err) = run(&["dump", "--server", &server]);
+    assert_eq!(code, 0, "{err}");
+    // Gone when schema-lint has exited (main: the forked child slept on for 30 s).
+    assert_eq!(still_running(&pids, Duration::ZERO), Vec::<String>::new());
+}
+
+#[test]
+fn a_killed_schema_lint_takes_the_servers_group_with_it() {
+    let (server, pids) = wrapped_forking("fork-hang", "sigkill");
+    let _reap = Reap(pids.clone());
+    let mut child = Command::new(BIN)
+        .args(["dump", "--server", &server, "--timeout", "30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_files(&pids);
+    child.kill().unwrap();
+    let _ = child.wait();
+    // The server dies with schema-lint (PR_SET_PDEATHSIG), its child by the watchdog.
+    assert_eq!(
+        still_running(&pids, Duration::from_secs(5)),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn endless_stderr_without_a_newline_costs_bounded_memory() {
+    // 300 MB of stderr in one line, then no answer (main: 328 MB kept, and none of it shown).
+    let run = run_measured(&["dump", "--server", &fake("stderr-flood"), "--timeout", "3"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err.contains(&format!(
+            "no answer within 3 s (`--timeout`); the end of its stderr: {}…",
+            "x".repeat(120)
+        )),
+        "{}",
+        run.err
+    );
+    assert!(run.peak_kib < 100 << 10, "{} KiB", run.peak_kib);
+}
+
+#[test]
+fn a_listing_is_bounded_in_bytes_and_tools_and_says_so() {
+    // 40 pages of 8 MB (main: all kept, 375 MB, then "no answer" at the timeout).
+    let run = run_measured(&["dump", "--server", &fake("big-pages"), "--timeout", "20"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err.contains(
+            "`tools/list` sent more than 64 MiB (8 tools in 8 pages): schema-lint stops there"
+        ),
+        "{}",
+        run.err
+    );
+    assert!(run.peak_kib < 250 << 10, "{} KiB", run.peak_kib);
+    // 8 pages of 20,000 tools (main: all 160,000 listed, 531 MB).
+    let run = run_measured(&["dump", "--server", &fake("many-tools"), "--timeout", "30"]);
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err.contains(
+            "`tools/list` sent more than 100000 tools (120000 in 6 pages): schema-lint stops there"
+        ),
+        "{}",
+        run.err
+    );
+    assert!(run.peak_kib < 400 << 10, "{} KiB", run.peak_kib);
+}
+
+#[test]
+fn messages_nest_as_deep_as_files_may() {
+    // 200 levels: a file that deep is linted, so is the answer (main: "not JSON-RPC").
+    // (Its dump is larger than a pipe holds: read as it is written.)
+    let run200 = run_measured(&["dump", "--server", &fake("deep-200")]);
+    assert_eq!(run200.code, 0, "{}", run200.err);
+    assert!(run200.out.contains("\"name\": \"deep\""), "{}", run200.err);
+    let (code, out, err) = run(&["--server", &fake("deep-200"), "--output-format", "concise"]);
+    assert!(code < 2 && !out.contains("SL100"), "{out}{err}");
+    let printed = bad(&["dump", "--server", &fake("deep-300")]);
+    assert!(
+        printed.contains("line 2 of the server's standard output is nested deeper than 256 levels"),
+        "{printed}"
+    );
+    let (base, _, mut child) = http_server("http-deep");
+    let run200 = run_measured(&["dump", "--url", &format!("{base}/deep-200")]);
+    assert_eq!(run200.code, 0, "{}", run200.err);
+    let printed = bad(&["dump", "--url", &format!("{base}/deep-300")]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        printed.contains("the server's answer is nested deeper than 256 levels"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn an_http_body_that_stalls_times_out_as_stdio_does() {
+    let (base, _, mut child) = http_server("http-stall");
+    let run = run_measured(&["dump", "--url", &format!("{base}/stall"), "--timeout", "1"]);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(run.code, 2, "{}", run.err);
+    assert!(
+        run.err.contains("no answer within 1 s (`--timeout`)") && !run.err.contains("global"),
+        "{}",
+        run.err
+    );
+    assert!(run.took < Duration::from_secs(10), "{:?}", run.took);
+}

@@ -15,11 +15,20 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   huge        modern, and tools/list answers with a 100 MB line
   stubborn    modern, ignores SIGTERM and the end of its input after answering (must be killed)
   notify      modern, sends a log notification and a ping request before each answer
+  no-read     answers nothing and never reads its input: sends 5000 ping requests (whose
+              answers fill the pipe to it) and sleeps 30 s
+  fork        modern, forks a child that sleeps 30 s (its pid in PIDFILE.child)
+  fork-hang   hang, and forks a child that sleeps 30 s (its pid in PIDFILE.child)
+  stderr-flood  hang, after 300 MB of stderr without a newline
+  big-pages   modern, and tools/list answers 40 pages of 8 MB each, then nothing
+  many-tools  modern, and tools/list answers 8 pages of 20,000 tools each
+  deep-N      modern, and tools/list answers one tool with arrays nested N deep in its schema
 
 http mode (python3 fake_server.py http PORTFILE): a Streamable HTTP server on a free loopback
 port, written to PORTFILE; the URL path picks the behaviour: /mcp (JSON answers, a session id,
 DELETE recorded), /sse (answers as event streams), /auth (401), /missing (404), /fail (500),
-/html (a web page), /redirect (302 elsewhere), /legacy (400 to anything but initialize).
+/html (a web page), /redirect (302 elsewhere), /legacy (400 to anything but initialize),
+/stall (headers and half the body, then 30 s of silence), /deep-N (the deep-N mode's answers).
 """
 
 import http.server
@@ -74,6 +83,22 @@ def page(msg):
     return result
 
 
+def nested(depth):
+    """Arrays nested `depth` deep, around a 0."""
+    return json.loads("[" * depth + "0" + "]" * depth)
+
+
+def fork_sleeper(pidfile):
+    """A child that outlives the server unless it is stopped with the group: sleeps 30 s."""
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(30)
+        os._exit(0)
+    with open(pidfile + ".child.tmp", "w") as f:
+        f.write(str(pid))
+    os.rename(pidfile + ".child.tmp", pidfile + ".child")
+
+
 def respond(mode, msg, state):
     """The answer to one request in a stdio mode, or None for no answer."""
     method = msg.get("method")
@@ -98,6 +123,22 @@ def respond(mode, msg, state):
         if mode == "endless":
             state["n"] = state.get("n", 0) + 1
             return answer(msg, {"tools": [], "nextCursor": "c%d" % state["n"]})
+        if mode == "big-pages":
+            state["n"] = state.get("n", 0) + 1
+            if state["n"] > 40:
+                return None
+            return answer(msg, {"tools": [tool("big%d" % state["n"], {"description": "x" * (8 << 20)})],
+                                "nextCursor": "c%d" % state["n"]})
+        if mode == "many-tools":
+            n = state["n"] = state.get("n", 0) + 1
+            result = {"tools": [{"name": "t%d_%d" % (n, i), "inputSchema": {"type": "object"}}
+                                for i in range(20000)]}
+            if n < 8:
+                result["nextCursor"] = "c%d" % n
+            return answer(msg, result)
+        if mode.startswith("deep-"):
+            deep = {"type": "object", "default": nested(int(mode[5:]))}
+            return answer(msg, {"tools": [{"name": "deep", "inputSchema": deep}]})
         if mode == "huge":
             return answer(msg, {"tools": [tool("big", {"description": "x" * (100 << 20)})]})
         if legacy:
@@ -112,6 +153,20 @@ def stdio(mode, pidfile):
             f.write(str(os.getpid()))
     if mode == "stubborn":
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if mode in ("fork", "fork-hang"):
+        fork_sleeper(pidfile)
+    if mode == "no-read":
+        ping = "".join(json.dumps({"jsonrpc": "2.0", "id": "srv-%d" % i, "method": "ping"}) + "\n"
+                       for i in range(5000))
+        sys.stdout.write(ping)
+        sys.stdout.flush()
+        time.sleep(30)
+        return
+    if mode == "stderr-flood":
+        chunk = "x" * (1 << 20)
+        for _ in range(300):
+            sys.stderr.write(chunk)
+        sys.stderr.flush()
     if mode == "exit":
         sys.stderr.write("starting fake server\nboom: API_KEY is not set\n")
         sys.stderr.flush()
@@ -128,14 +183,14 @@ def stdio(mode, pidfile):
         msg = json.loads(line)
         if "id" not in msg or "method" not in msg:
             continue
-        if mode == "hang":
+        if mode in ("hang", "fork-hang", "stderr-flood"):
             continue
         if mode == "notify":
             out.write(json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                                   "params": {"level": "info", "data": "hello"}}) + "\n")
             out.write(json.dumps({"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}) + "\n")
             out.flush()
-        reply = respond("modern" if mode in ("notify", "stubborn") else mode, msg, state)
+        reply = respond("modern" if mode in ("notify", "stubborn", "fork") else mode, msg, state)
         if reply is not None:
             out.write(json.dumps(reply) + "\n")
             out.flush()
@@ -194,7 +249,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             reply = respond("legacy", msg, {})
             headers = [("Mcp-Session-Id", "legacy-session")]
             return self.send(200, json.dumps(reply).encode(), "application/json", headers)
-        reply = respond("modern", msg, {})
+        if path == "/stall":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"jsonrpc": "2.0", ')
+            self.wfile.flush()
+            time.sleep(30)
+            return
+        reply = respond(path[1:] if path.startswith("/deep-") else "modern", msg, {})
         if path == "/sse":
             note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",
                                "params": {"level": "info", "data": "working"}})

@@ -1,13 +1,26 @@
-//! The servers this process started, so that Ctrl-C stops them too: the handler terminates every
-//! child still registered, then exits with 130 as shells expect of an interrupted command.
+//! The servers this process started, and how they are kept from outliving it.
+//!
+//! On Unix each server starts in a process group of its own (its pid is the group id), so that
+//! what it forks, and what a wrapper (`sh -c`, `npx`, `uv run`) starts, is stopped with it: every
+//! signal goes to the whole group. Three ways cover the ends of schema-lint:
+//! - it ends normally: [`super::stdio`] stops the group when it closes the server;
+//! - Ctrl-C or `SIGTERM`: the handler kills every group still registered, then exits with 130 as
+//!   shells expect of an interrupted command;
+//! - `SIGKILL` (nothing of schema-lint runs any more): on Linux the server itself gets `SIGKILL`
+//!   when schema-lint dies (`PR_SET_PDEATHSIG`, which covers only that direct child), and a
+//!   [`Watchdog`], a small `sh` outside the group waiting on a pipe from schema-lint, sees the
+//!   pipe close and kills the rest of the group (the wrapper's server, its children).
+//!
+//! A descendant that leaves the group itself (`setsid`, a daemon) is beyond all three.
 //!
 //! The same handler serves `--fix`: while files are being replaced, an interrupt is only noted
 //! ([`defer_interrupts`]), and the writer finishes or rolls back, removes its temporary files and
 //! ends the run itself.
 
+use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, Once};
 
-static CHILDREN: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+static GROUPS: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// How many [`Deferral`]s are alive, and whether an interrupt came while one was.
 static DEFERRED: Mutex<(usize, bool)> = Mutex::new((0, false));
@@ -41,17 +54,17 @@ pub fn interrupted() -> bool {
     DEFERRED.lock().is_ok_and(|d| d.1)
 }
 
-/// Remembers a started server.
-pub fn register(pid: u32) {
-    if let Ok(mut children) = CHILDREN.lock() {
-        children.push(pid);
+/// Remembers a started server's group.
+pub fn register(group: u32) {
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.push(group);
     }
 }
 
-/// Forgets a server once it is stopped.
-pub fn unregister(pid: u32) {
-    if let Ok(mut children) = CHILDREN.lock() {
-        children.retain(|p| *p != pid);
+/// Forgets a server's group once it is stopped.
+pub fn unregister(group: u32) {
+    if let Ok(mut groups) = GROUPS.lock() {
+        groups.retain(|g| *g != group);
     }
 }
 
@@ -62,9 +75,12 @@ pub fn stop_on_interrupt() {
     INSTALL.call_once(|| {
         // A library caller may have its own handler: then it decides, and ours stays out.
         let _ = ctrlc::set_handler(|| {
-            let children = CHILDREN.lock().map(|c| c.clone()).unwrap_or_default();
-            for pid in children {
-                kill(pid);
+            let groups = GROUPS.lock().map(|c| c.clone()).unwrap_or_default();
+            for group in groups {
+                #[cfg(unix)]
+                signal_group(group, libc::SIGKILL);
+                #[cfg(not(unix))]
+                let _ = group;
             }
             // Held while deciding, so that no deferral starts between the check and the exit.
             let mut deferred = DEFERRED
@@ -79,23 +95,104 @@ pub fn stop_on_interrupt() {
     });
 }
 
-/// Sends `signal` to a child this process started (on systems without signals, nothing: the
-/// kill that follows stops it).
-pub fn send(pid: u32, signal: i32) {
+/// Makes `command` start in a process group of its own, and (on Linux) die with this process.
+pub fn own_group(command: &mut Command) {
     #[cfg(unix)]
-    if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) on a child this process started and has not reaped: the pid is ours.
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // What the server's group leaves behind when it exits is handed to this process (not
+        // to an init that may never reap it), so [`reap_group`] can collect it.
+        // SAFETY: prctl(2) with an integer argument, on this process.
         unsafe {
-            libc::kill(pid, signal);
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+        }
+        let parent = std::process::id();
+        // SAFETY: the closure runs between fork and exec and calls only prctl(2) and
+        // getppid(2), both async-signal-safe; it allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // schema-lint died before the line above: the signal will never come.
+                if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                    return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+                }
+                Ok(())
+            });
         }
     }
-    #[cfg(not(unix))]
-    let _ = (pid, signal);
 }
 
-fn kill(pid: u32) {
-    #[cfg(unix)]
-    send(pid, libc::SIGKILL);
-    #[cfg(not(unix))]
-    let _ = pid;
+/// Sends `signal` to every process of the group `group` (which a server this process started
+/// leads, or led: a group id is not reused while a member lives).
+#[cfg(unix)]
+pub fn signal_group(group: u32, signal: i32) {
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: kill(2) on a negative pid signals the group; the group is one we created.
+        unsafe {
+            libc::kill(-group, signal);
+        }
+    }
+}
+
+/// Whether any process of `group` is left (zombies included, until they are reaped).
+#[cfg(unix)]
+pub fn group_alive(group: u32) -> bool {
+    libc::pid_t::try_from(group).is_ok_and(|group| {
+        // SAFETY: signal 0 only checks that the group exists and may be signalled.
+        unsafe { libc::kill(-group, 0) == 0 }
+    })
+}
+
+/// Collects the processes of `group` that have exited (on Linux, where this process is their
+/// subreaper), so that a group of only exited processes is gone.
+#[cfg(unix)]
+pub fn reap_group(group: u32) {
+    if let Ok(group) = libc::pid_t::try_from(group) {
+        // SAFETY: waitpid(2) without blocking, on processes of a group we created.
+        while unsafe { libc::waitpid(-group, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+    }
+}
+
+/// A process outside the server's group that kills the group should schema-lint die without a
+/// word (`SIGKILL`): it waits on a pipe only schema-lint holds, and its end means schema-lint is
+/// gone. [`Watchdog::disarm`] tells it the group is already stopped.
+pub struct Watchdog {
+    child: Child,
+}
+
+impl Watchdog {
+    /// Starts the watchdog of `group`; `None` where there is no `sh` (or no Unix).
+    pub fn start(group: u32) -> Option<Self> {
+        if !cfg!(unix) {
+            return None;
+        }
+        let mut command = Command::new("/bin/sh");
+        command
+            .args([
+                "-c",
+                r#"trap '' INT HUP TERM; read line; [ "$line" = done ] || kill -s KILL -- -"$1""#,
+                "schema-lint-watchdog",
+                &group.to_string(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        command.spawn().ok().map(|child| Self { child })
+    }
+
+    /// Tells the watchdog that the group is stopped, and waits for it to exit.
+    pub fn disarm(mut self) {
+        use std::io::Write;
+        if let Some(mut pipe) = self.child.stdin.take() {
+            let _ = pipe.write_all(b"done\n");
+        }
+        let _ = self.child.wait();
+    }
 }

@@ -5,6 +5,7 @@
 //! contacted.
 
 use super::{sse, Failure, Transport, MAX_MESSAGE, MODERN};
+use crate::syntax::message::{parse_message, parse_message_bytes, MessageError};
 use serde_json::Value;
 use std::io::{BufReader, Read};
 use std::time::{Duration, Instant};
@@ -16,6 +17,8 @@ pub struct HttpServer {
     headers: Vec<(String, String)>,
     session: Option<String>,
     protocol: Option<String>,
+    /// The bytes of the answers read so far.
+    received: usize,
 }
 
 impl HttpServer {
@@ -33,6 +36,7 @@ impl HttpServer {
             headers: headers.to_vec(),
             session: None,
             protocol: None,
+            received: 0,
         }
     }
 
@@ -114,18 +118,10 @@ impl HttpServer {
             ));
         }
         if content_type.starts_with("text/event-stream") {
-            let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
-                serde_json::from_str::<Value>(data)
-                    .ok()
-                    .and_then(|v| super::answer_for(&v, id))
-            })
-            .map_err(|e| body_failure(&e))?;
-            return found.map(Some).ok_or_else(|| {
-                Failure::broken("the server's event stream ended without the response")
-            });
+            return read_stream(reader, id, deadline, &mut self.received).map(Some);
         }
         if content_type.starts_with("application/json") {
-            let value: Value = read_json(reader)?;
+            let value: Value = read_json(reader, deadline, &mut self.received)?;
             return super::answer_for(&value, id).map(Some).ok_or_else(|| {
                 Failure::broken(format!(
                     "the server's JSON answer is not the response to the request: `{}`",
@@ -141,18 +137,73 @@ impl HttpServer {
     }
 }
 
-/// Reads a JSON body, within [`MAX_MESSAGE`].
-fn read_json(mut reader: impl Read) -> Result<Value, Failure> {
+/// Reads an event stream until the response to `id`, within [`MAX_MESSAGE`] per event and
+/// `deadline`, counting the bytes of its events in `received`.
+fn read_stream(
+    reader: impl Read,
+    id: &Value,
+    deadline: Instant,
+    received: &mut usize,
+) -> Result<Value, Failure> {
+    let mut too_deep = false;
+    let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
+        *received = received.saturating_add(data.len());
+        match parse_message(data) {
+            Ok(v) => super::answer_for(&v, id),
+            Err(MessageError::TooDeep) => {
+                too_deep = true;
+                Some(Value::Null)
+            }
+            Err(MessageError::NotJson(_)) => None,
+        }
+    });
+    if too_deep {
+        return Err(Failure::broken(format!(
+            "an event of the server's answer is {}",
+            MessageError::TooDeep
+        )));
+    }
+    let found = found.map_err(|e| {
+        if Instant::now() >= deadline {
+            Failure::timeout()
+        } else {
+            body_failure(&e)
+        }
+    })?;
+    found.ok_or_else(|| Failure::broken("the server's event stream ended without the response"))
+}
+
+/// Reads a JSON body, within [`MAX_MESSAGE`] and `deadline`, counting its bytes in
+/// `received`.
+fn read_json(
+    mut reader: impl Read,
+    deadline: Instant,
+    received: &mut usize,
+) -> Result<Value, Failure> {
     let mut bytes = Vec::new();
-    reader
-        .read_to_end(&mut bytes)
-        .map_err(|e| body_failure(&e.to_string()))?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        Failure::broken(format!(
+    let read = reader.read_to_end(&mut bytes);
+    *received = received.saturating_add(bytes.len());
+    read.map_err(|e| read_failure(&e, deadline))?;
+    parse_message_bytes(&bytes).map_err(|e| match e {
+        MessageError::TooDeep => Failure::broken(format!("the server's answer is {e}")),
+        MessageError::NotJson(e) => Failure::broken(format!(
             "the server's answer is not JSON ({e}): `{}`",
             super::excerpt(&String::from_utf8_lossy(&bytes))
-        ))
+        )),
     })
+}
+
+/// Why a body could not be read: the deadline (worded as every other timeout is), or the reason.
+fn read_failure(error: &std::io::Error, deadline: Instant) -> Failure {
+    let ureq_timeout = error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<ureq::Error>())
+        .is_some_and(|e| matches!(e, ureq::Error::Timeout(_)));
+    if ureq_timeout || error.kind() == std::io::ErrorKind::TimedOut || Instant::now() >= deadline {
+        Failure::timeout()
+    } else {
+        body_failure(&error.to_string())
+    }
 }
 
 fn body_failure(why: &str) -> Failure {
@@ -233,6 +284,10 @@ impl Transport for HttpServer {
 
     fn notify(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure> {
         self.post(message, None, deadline).map(|_| ())
+    }
+
+    fn received(&self) -> usize {
+        self.received
     }
 
     fn set_protocol(&mut self, protocol: Option<&str>) {

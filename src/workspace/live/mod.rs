@@ -10,6 +10,7 @@ pub mod children;
 mod http;
 mod session;
 pub mod sse;
+mod stderr;
 mod stdio;
 
 use crate::schema::units::DUMP_META;
@@ -21,6 +22,11 @@ use std::time::{Duration, Instant};
 pub const MAX_MESSAGE: usize = 64 << 20;
 /// The most pages of `tools/list` followed before the listing is called endless.
 pub const MAX_PAGES: usize = 1000;
+/// The most bytes of messages a whole listing may take (every page, and the exchange before):
+/// as much as one message may be.
+pub const MAX_LISTING: usize = MAX_MESSAGE;
+/// The most tools a listing may hold.
+pub const MAX_TOOLS: usize = 100_000;
 /// The protocol revisions this version speaks, oldest first.
 pub const KNOWN_PROTOCOLS: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];
 /// The newest revision: stateless, no `initialize` (the version rides in every request's
@@ -186,9 +192,19 @@ impl Failure {
         }
     }
 
+    /// No answer before the deadline; `message` says what was awaited, [`list_tools`] adds
+    /// the time.
     fn timeout() -> Self {
         Self {
-            message: "no answer in time".to_owned(),
+            message: "no answer".to_owned(),
+            kind: FailureKind::Timeout,
+        }
+    }
+
+    /// A request not taken in before the deadline (a server that stopped reading its input).
+    fn timeout_writing() -> Self {
+        Self {
+            message: "the server did not read the request".to_owned(),
             kind: FailureKind::Timeout,
         }
     }
@@ -200,6 +216,8 @@ trait Transport {
     fn request(&mut self, message: &Value, deadline: Instant) -> Result<Value, Failure>;
     /// Sends a notification.
     fn notify(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure>;
+    /// The bytes of the messages received so far.
+    fn received(&self) -> usize;
     /// The protocol revision agreed on, for transports that announce it on every request.
     fn set_protocol(&mut self, _protocol: Option<&str>) {}
     /// Ends the session and stops or leaves the server.
@@ -228,7 +246,8 @@ pub fn list_tools(server: &Server, options: &Options) -> Result<Listing, String>
     let result = result.map_err(|failure| {
         let mut message = if failure.kind == FailureKind::Timeout {
             format!(
-                "no answer within {} s (`--timeout`)",
+                "{} within {} s (`--timeout`)",
+                failure.message,
                 options.timeout.as_secs_f64()
             )
         } else {

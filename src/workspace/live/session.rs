@@ -9,7 +9,7 @@
 //! speaks only revisions this version does not know.
 
 use super::{Failure, FailureKind, Listing, Options, Transport};
-use super::{KNOWN_PROTOCOLS, MAX_PAGES, MODERN, NEWEST_HANDSHAKE};
+use super::{KNOWN_PROTOCOLS, MAX_LISTING, MAX_PAGES, MAX_TOOLS, MODERN, NEWEST_HANDSHAKE};
 use serde_json::{json, Map, Value};
 use std::time::Instant;
 
@@ -266,7 +266,16 @@ pub(super) fn list(
             p
         });
         let request = requests.request("tools/list", params);
-        let mut answer = transport.request(&request, deadline)?;
+        let mut answer = transport.request(&request, deadline).map_err(|mut f| {
+            if f.kind == FailureKind::Timeout && pages > 1 {
+                f.message = format!(
+                    "{} to page {pages} of `tools/list` ({} tools listed before it)",
+                    f.message,
+                    tools.len()
+                );
+            }
+            f
+        })?;
         if answer.get("error").is_some() {
             return Err(Failure::broken(format!(
                 "the server answered `tools/list` with an error: {}",
@@ -279,12 +288,25 @@ pub(super) fn list(
             ));
         };
         match page.remove("tools") {
+            Some(Value::Array(items)) if tools.len() + items.len() > MAX_TOOLS => {
+                return Err(Failure::broken(format!(
+                    "`tools/list` sent more than {MAX_TOOLS} tools ({} in {pages} pages): schema-lint stops there",
+                    tools.len() + items.len()
+                )));
+            }
             Some(Value::Array(items)) => tools.extend(items),
             _ => {
                 return Err(Failure::broken(format!(
                     "page {pages} of `tools/list` has no `tools` array"
                 )))
             }
+        }
+        if transport.received() > MAX_LISTING {
+            return Err(Failure::broken(format!(
+                "`tools/list` sent more than {} MiB ({} tools in {pages} pages): schema-lint stops there",
+                MAX_LISTING >> 20,
+                tools.len()
+            )));
         }
         match page.get("nextCursor") {
             Some(Value::String(next)) if !next.is_empty() => {
@@ -319,6 +341,8 @@ mod tests {
 
     struct Scripted {
         replies: VecDeque<Reply>,
+        /// What each answer counts as received: its size as JSON text.
+        received: usize,
         sent: Vec<Value>,
         protocol: Vec<Option<String>>,
     }
@@ -328,6 +352,7 @@ mod tests {
             self.sent.push(message.clone());
             let reply = self.replies.pop_front().expect("a scripted answer");
             let answer = reply(message)?;
+            self.received += answer.to_string().len();
             assert!(super::super::answer_for(&answer, &message["id"]).is_some());
             Ok(answer)
         }
@@ -337,6 +362,9 @@ mod tests {
         }
         fn set_protocol(&mut self, protocol: Option<&str>) {
             self.protocol.push(protocol.map(str::to_owned));
+        }
+        fn received(&self) -> usize {
+            self.received
         }
         fn close(&mut self) {}
     }
@@ -355,6 +383,7 @@ mod tests {
     fn run(replies: Vec<Reply>, protocol: Option<&str>) -> (Result<Listing, Failure>, Scripted) {
         let mut t = Scripted {
             replies: replies.into(),
+            received: 0,
             sent: Vec::new(),
             protocol: Vec::new(),
         };
@@ -447,6 +476,42 @@ mod tests {
         );
         assert_eq!(listing.unwrap().protocol, "2025-06-18");
         assert_eq!(t.sent[0]["method"], "initialize");
+    }
+
+    #[test]
+    fn a_listing_is_bounded_in_tools_and_bytes_and_a_late_timeout_says_where() {
+        let modern = || ok(json!({"supportedVersions": ["2026-07-28"]}));
+        let page = |n: usize, next: usize, text: usize| -> Reply {
+            let tools: Vec<Value> = (0..n)
+                .map(|i| json!({"name": format!("t{i}"), "description": "x".repeat(text)}))
+                .collect();
+            ok(json!({"tools": tools, "nextCursor": format!("c{next}")}))
+        };
+        let mut replies = vec![modern()];
+        replies.extend((0..5).map(|i| page(MAX_TOOLS / 4, i, 0)));
+        let message = run(replies, None).0.unwrap_err().message;
+        assert_eq!(
+            message,
+            format!("`tools/list` sent more than {MAX_TOOLS} tools (125000 in 5 pages): schema-lint stops there")
+        );
+        let mut replies = vec![modern()];
+        replies.extend((0..20).map(|i| page(1, i, 8 << 20)));
+        let message = run(replies, None).0.unwrap_err().message;
+        assert_eq!(
+            message,
+            "`tools/list` sent more than 64 MiB (8 tools in 8 pages): schema-lint stops there"
+        );
+        let replies = vec![
+            modern(),
+            page(3, 1, 0),
+            Box::new(|_: &Value| Err(Failure::timeout())) as Reply,
+        ];
+        let failure = run(replies, None).0.unwrap_err();
+        assert_eq!(failure.kind, FailureKind::Timeout);
+        assert_eq!(
+            failure.message,
+            "no answer to page 2 of `tools/list` (3 tools listed before it)"
+        );
     }
 
     #[test]

@@ -1,35 +1,77 @@
-//! MCP over stdio: the server is a child process started without a shell; messages are JSON-RPC,
-//! one per line, on its standard input and output. Its standard error is kept (the last lines) to
-//! show when it fails. It is stopped by closing its input, then `SIGTERM`, then `SIGKILL`.
+//! MCP over stdio: the server is a child process started without a shell, in a process group of
+//! its own ([`super::children`]); messages are JSON-RPC, one per line, on its standard input and
+//! output. Every write and read waits at most until the deadline: a thread writes to its input
+//! (a server that stops reading fills the pipe, and the write would block), another reads its
+//! output. Its standard error is kept (the last lines, each bounded) to show when it fails. It is
+//! stopped by closing its input, then `SIGTERM`, then `SIGKILL`, and what is left of its group
+//! after it exits is stopped the same way.
 
+use super::children::{self, Watchdog};
+use super::stderr::Tail;
 use super::{Failure, Transport, MAX_MESSAGE};
+use crate::syntax::message::{parse_message, MessageError};
 use serde_json::Value;
-use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// How many lines of the server's standard error are kept to show.
-const STDERR_LINES: usize = 10;
 /// How long a server may take to exit after each step of stopping it.
 const GRACE: Duration = Duration::from_millis(1500);
+/// The stack of the thread that parses the server's output: messages nest as deep as files
+/// may ([`crate::syntax::message`]).
+const READER_STACK: usize = 16 << 20;
 
 /// What the thread reading the server's standard output hands over.
 enum Line {
-    Message(Value, usize),
+    /// A message, its line number and its size in bytes.
+    Message(Value, usize, usize),
     NotJson(String, usize),
+    TooDeep(usize),
     TooLong(usize),
     Closed,
+}
+
+/// The thread that writes to the server's standard input: each line sent is written whole, and
+/// the outcome handed back, so that the caller waits only until its deadline. Dropping the
+/// queue closes the server's input once the writes before are done.
+struct Writer {
+    queue: Option<Sender<Vec<u8>>>,
+    done: Receiver<std::io::Result<()>>,
+}
+
+impl Writer {
+    fn start(mut stdin: ChildStdin) -> Self {
+        let (queue, lines) = mpsc::channel::<Vec<u8>>();
+        let (report, done) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in lines {
+                let written = stdin.write_all(&line).and_then(|()| stdin.flush());
+                let failed = written.is_err();
+                if report.send(written).is_err() || failed {
+                    return;
+                }
+            }
+        });
+        Self {
+            queue: Some(queue),
+            done,
+        }
+    }
 }
 
 /// A running server on stdio.
 pub struct StdioServer {
     child: Child,
-    stdin: Option<ChildStdin>,
+    /// Its process group (its pid).
+    group: u32,
+    writer: Writer,
     lines: Receiver<Line>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: Arc<Mutex<Tail>>,
+    watchdog: Option<Watchdog>,
+    /// The bytes of the messages read so far.
+    received: usize,
     /// Whether a failure was already reported (the server is not read from again).
     stopped: bool,
 }
@@ -50,6 +92,7 @@ impl StdioServer {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        children::own_group(&mut command);
         let mut child = command.spawn().map_err(|e| {
             Failure::broken(match e.kind() {
                 std::io::ErrorKind::NotFound => format!("command not found: `{program}`"),
@@ -59,48 +102,45 @@ impl StdioServer {
                 _ => format!("`{program}` could not be started: {e}"),
             })
         })?;
-        super::children::register(child.id());
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr_pipe = child.stderr.take();
+        let group = child.id();
+        children::register(group);
+        let watchdog = Watchdog::start(group);
+        let (stdin, stdout, stderr_pipe) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (Some(stdin), Some(stdout), Some(stderr_pipe)) = (stdin, stdout, stderr_pipe) else {
+            return Err(Failure::broken("the server's pipes could not be opened"));
+        };
         let (sender, lines) = mpsc::channel();
-        if let Some(stdout) = stdout {
-            std::thread::spawn(move || read_stdout(BufReader::new(stdout), &sender));
-        }
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        if let Some(pipe) = stderr_pipe {
-            let kept = Arc::clone(&stderr);
-            std::thread::spawn(move || {
-                for line in BufReader::new(pipe).split(b'\n').map_while(Result::ok) {
-                    let text = super::excerpt(String::from_utf8_lossy(&line).trim_end());
-                    if let Ok(mut kept) = kept.lock() {
-                        if kept.len() == STDERR_LINES {
-                            kept.pop_front();
-                        }
-                        kept.push_back(text);
-                    }
-                }
-            });
-        }
-        Ok(Self {
+        let reader = std::thread::Builder::new()
+            .stack_size(READER_STACK)
+            .spawn(move || read_stdout(BufReader::new(stdout), &sender));
+        let stderr = Arc::new(Mutex::new(Tail::default()));
+        let kept = Arc::clone(&stderr);
+        std::thread::spawn(move || super::stderr::keep(stderr_pipe, &kept));
+        let mut server = Self {
             child,
-            stdin,
+            group,
+            writer: Writer::start(stdin),
             lines,
             stderr,
+            watchdog,
+            received: 0,
             stopped: false,
-        })
+        };
+        if let Err(e) = reader {
+            server.close();
+            return Err(Failure::broken(format!(
+                "the server's output cannot be read: {e}"
+            )));
+        }
+        Ok(server)
     }
 
     /// The last lines the server wrote to its standard error, as ` (stderr: ...)`, or nothing.
     fn stderr_tail(&self) -> String {
         // Give the stderr thread a moment to catch the last lines of a server that just exited.
         std::thread::sleep(Duration::from_millis(50));
-        let kept = self.stderr.lock().map(|k| k.clone()).unwrap_or_default();
-        let lines: Vec<&str> = kept
-            .iter()
-            .map(String::as_str)
-            .filter(|l| !l.is_empty())
-            .collect();
+        let lines = self.stderr.lock().map(|k| k.lines()).unwrap_or_default();
         if lines.is_empty() {
             String::new()
         } else {
@@ -127,16 +167,26 @@ impl StdioServer {
         }
     }
 
-    fn write(&mut self, message: &Value) -> Result<(), Failure> {
+    /// Writes `message`, waiting for the write until `deadline`.
+    fn write(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure> {
         let mut line = serde_json::to_string(message).unwrap_or_default();
         line.push('\n');
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(line.as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => Err(std::io::ErrorKind::BrokenPipe.into()),
+        let queued = self
+            .writer
+            .queue
+            .as_ref()
+            .is_some_and(|queue| queue.send(line.into_bytes()).is_ok());
+        let left = deadline.saturating_duration_since(Instant::now());
+        let written = if queued {
+            match self.writer.done.recv_timeout(left) {
+                Ok(result) => result.is_ok(),
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::timeout_writing()),
+                Err(RecvTimeoutError::Disconnected) => false,
+            }
+        } else {
+            false
         };
-        if written.is_err() {
+        if !written {
             let why = self.exit_reason();
             return Err(Failure::broken(format!(
                 "{why} before it read the request{}",
@@ -181,6 +231,7 @@ fn read_stdout(mut reader: BufReader<std::process::ChildStdout>, sender: &mpsc::
             let _ = sender.send(Line::TooLong(number));
             return;
         }
+        let size = line.len();
         if line.is_empty() {
             let _ = sender.send(Line::Closed);
             return;
@@ -190,8 +241,9 @@ fn read_stdout(mut reader: BufReader<std::process::ChildStdout>, sender: &mpsc::
         if text.is_empty() {
             continue;
         }
-        let message = match serde_json::from_str::<Value>(text) {
-            Ok(v) if v.is_object() || v.is_array() => Line::Message(v, number),
+        let message = match parse_message(text) {
+            Ok(v) if v.is_object() || v.is_array() => Line::Message(v, number, size),
+            Err(MessageError::TooDeep) => Line::TooDeep(number),
             _ => Line::NotJson(text.to_owned(), number),
         };
         if sender.send(message).is_err() {
@@ -202,7 +254,7 @@ fn read_stdout(mut reader: BufReader<std::process::ChildStdout>, sender: &mpsc::
 
 impl Transport for StdioServer {
     fn request(&mut self, message: &Value, deadline: Instant) -> Result<Value, Failure> {
-        self.write(message)?;
+        self.write(message, deadline)?;
         let id = message.get("id").cloned().unwrap_or(Value::Null);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -212,14 +264,15 @@ impl Transport for StdioServer {
                 Err(RecvTimeoutError::Disconnected) => Line::Closed,
             };
             match line {
-                Line::Message(value, number) => {
+                Line::Message(value, number, size) => {
+                    self.received = self.received.saturating_add(size);
                     if let Some(answer) = super::answer_for(&value, &id) {
                         return Ok(answer);
                     }
                     // A request from the server (roots, sampling, ping): answered so it does
                     // not wait for us; notifications (logs, progress) are dropped.
                     if let Some(reply) = super::reply_to_server_request(&value) {
-                        self.write(&reply)?;
+                        self.write(&reply, deadline)?;
                     } else if !super::is_message(&value) {
                         return Err(Failure::broken(format!(
                             "line {number} of the server's standard output is JSON but not a JSON-RPC message: `{}`",
@@ -232,6 +285,13 @@ impl Transport for StdioServer {
                     return Err(Failure::broken(format!(
                         "line {number} of the server's standard output is not JSON-RPC: `{}` (a server on stdio must log to stderr)",
                         super::excerpt(&text)
+                    )));
+                }
+                Line::TooDeep(number) => {
+                    self.stopped = true;
+                    return Err(Failure::broken(format!(
+                        "line {number} of the server's standard output is {}",
+                        MessageError::TooDeep
                     )));
                 }
                 Line::TooLong(number) => {
@@ -253,22 +313,33 @@ impl Transport for StdioServer {
         }
     }
 
-    fn notify(&mut self, message: &Value, _deadline: Instant) -> Result<(), Failure> {
-        self.write(message)
+    fn notify(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure> {
+        self.write(message, deadline)
+    }
+
+    fn received(&self) -> usize {
+        self.received
     }
 
     fn close(&mut self) {
-        // Closing its input is how a stdio server is asked to exit.
-        drop(self.stdin.take());
-        let pid = self.child.id();
+        // Closing its input is how a stdio server is asked to exit (once the writes queued
+        // before are done; a server that stopped reading gets the signals below).
+        drop(self.writer.queue.take());
         if !wait_for(&mut self.child, GRACE) {
-            terminate(pid);
+            terminate(self.group);
             if !wait_for(&mut self.child, GRACE) {
+                kill(self.group);
                 let _ = self.child.kill();
                 let _ = self.child.wait();
             }
         }
-        super::children::unregister(pid);
+        // The server is gone; what it started in its group (a wrapper's server, the children
+        // it forked) goes too.
+        stop_group(self.group);
+        children::unregister(self.group);
+        if let Some(watchdog) = self.watchdog.take() {
+            watchdog.disarm();
+        }
     }
 
     fn describe_failure(&mut self) -> String {
@@ -282,7 +353,7 @@ impl Transport for StdioServer {
 
 impl Drop for StdioServer {
     fn drop(&mut self) {
-        if self.stdin.is_some() || matches!(self.child.try_wait(), Ok(None)) {
+        if self.writer.queue.is_some() || matches!(self.child.try_wait(), Ok(None)) {
             self.close();
         }
     }
@@ -300,10 +371,48 @@ fn wait_for(child: &mut Child, grace: Duration) -> bool {
     }
 }
 
-/// Asks the process to stop (`SIGTERM`; on other systems, the kill that follows does it).
-fn terminate(pid: u32) {
+/// Asks the server's group to stop (`SIGTERM`; on other systems, the kill that follows does
+/// it).
+fn terminate(group: u32) {
     #[cfg(unix)]
-    super::children::send(pid, libc::SIGTERM);
+    children::signal_group(group, libc::SIGTERM);
     #[cfg(not(unix))]
-    let _ = pid;
+    let _ = group;
+}
+
+/// Kills the server's group (on other systems, the kill of the server that follows).
+fn kill(group: u32) {
+    #[cfg(unix)]
+    children::signal_group(group, libc::SIGKILL);
+    #[cfg(not(unix))]
+    let _ = group;
+}
+
+/// Stops what is left of the server's group once the server itself has exited: `SIGTERM`, and
+/// `SIGKILL` for what is still there after [`GRACE`].
+fn stop_group(group: u32) {
+    #[cfg(unix)]
+    {
+        let alive = || {
+            children::reap_group(group);
+            children::group_alive(group)
+        };
+        if !alive() {
+            return;
+        }
+        terminate(group);
+        let deadline = Instant::now() + GRACE;
+        while alive() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if alive() {
+            kill(group);
+            let deadline = Instant::now() + GRACE;
+            while alive() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = group;
 }
