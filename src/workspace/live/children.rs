@@ -143,6 +143,7 @@ pub fn signal_group(group: u32, signal: i32) {
 
 /// Whether any process of `group` is left (zombies included, until they are reaped).
 #[cfg(unix)]
+#[must_use]
 pub fn group_alive(group: u32) -> bool {
     libc::pid_t::try_from(group).is_ok_and(|group| {
         // SAFETY: signal 0 only checks that the group exists and may be signalled.
@@ -169,6 +170,7 @@ pub struct Watchdog {
 
 impl Watchdog {
     /// Starts the watchdog of `group`; `None` where there is no `sh` (or no Unix).
+    #[must_use]
     pub fn start(group: u32) -> Option<Self> {
         if !cfg!(unix) {
             return None;
