@@ -59,8 +59,7 @@ pub(super) fn fix(
     style: report::Style,
 ) -> Outcome {
     let findings_before = run.diagnostics().len();
-    let config_dir = settings.config.as_ref().and_then(|c| c.dir.as_deref());
-    let guard = Guard::of(&run, args.fix_only_named, config_dir);
+    let guard = Guard::of(&run, args.fix_only_named, settings);
     let can_write = |file: &SourceFile| guard.check(file);
     let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
     let mut out = Outcome::default();
@@ -178,7 +177,8 @@ struct Guard {
 }
 
 impl Guard {
-    fn of(run: &Run, only_named: bool, config_dir: Option<&std::path::Path>) -> Self {
+    fn of(run: &Run, only_named: bool, settings: &Settings) -> Self {
+        let config_dir = settings.config.as_ref().and_then(|c| c.dir.as_deref());
         let outside = run
             .files
             .iter()

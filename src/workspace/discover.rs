@@ -232,11 +232,15 @@ fn walk_folder(
                     continue;
                 };
                 let is_file = kind.is_file()
-                    || (kind.is_symlink() && is_json(path) && link_stays_in(path, &real_root));
-                if is_file && is_json(path) && accept(path) {
-                    if !found(path.to_path_buf(), inode(&entry)) {
-                        return true;
-                    }
+                    || (kind.is_symlink()
+                        && is_json(path)
+                        && link_stays_in(path, real_root.as_deref()));
+                if is_file
+                    && is_json(path)
+                    && accept(path)
+                    && !found(path.to_path_buf(), inode(&entry))
+                {
+                    return true;
                 }
             }
             Err(e) => errors.push(WalkError {
@@ -253,11 +257,11 @@ fn walk_folder(
 /// reading it reports why). A link to a folder is not followed, nor one to a device or a pipe
 /// (`/dev/zero` would be read without end), nor one that leaves the walked folder (to a secret
 /// in the home folder, whose first line the report would show).
-fn link_stays_in(path: &Path, real_root: &Option<PathBuf>) -> bool {
+fn link_stays_in(path: &Path, real_root: Option<&Path>) -> bool {
     let Ok(real) = std::fs::canonicalize(path) else {
         return true;
     };
-    real_root.as_ref().is_some_and(|r| real.starts_with(r))
+    real_root.is_some_and(|r| real.starts_with(r))
         && std::fs::metadata(&real).is_ok_and(|m| m.is_file())
 }
 
