@@ -111,6 +111,14 @@ fn runtime_file(path: &Path) -> bool {
     .any(|prefix| p == *prefix || p.starts_with(prefix))
 }
 
+/// Whether `path`, inside `set` by its text, is a symlink (or lies in a symlinked folder) that
+/// leads out of it (checked once the run is over: the links of these tests stay as they are).
+fn leads_out(set: &Path, path: &Path) -> bool {
+    let real_set = set.canonicalize().unwrap_or_else(|_| set.to_path_buf());
+    path.canonicalize()
+        .is_ok_and(|real| !real.starts_with(&real_set))
+}
+
 /// One traced system call: its name, the first quoted argument, the whole line.
 struct Call {
     name: String,
@@ -207,6 +215,8 @@ impl TraceCheck<'_> {
             if !call.line.contains("O_EXCL") {
                 self.problem("a temp file opened without O_EXCL", call);
             }
+        } else if inside && leads_out(self.set, &abs) {
+            self.problem("opened a symlink that leads outside the set", call);
         } else if inside {
             self.reads_in_set += 1;
         } else if !config && !runtime_file(&abs) {
@@ -366,8 +376,8 @@ fn references_open_no_connection_and_no_file_outside_the_set() {
     }
     let dir = Scratch::new("strace");
     let set = containment_tree(&dir);
-    // A symlink in the set to a fixable file outside it: read (the walk takes symlinked files),
-    // never written.
+    // A symlink in the set to a fixable file outside it: neither read (a walk does not follow a
+    // link out of the walked folder) nor written.
     dir.write("outside/linked.json", FIXABLE);
     std::os::unix::fs::symlink("../outside/linked.json", set.join("linked.json")).unwrap();
     let outside_before = snapshot(&dir.join("outside"));
@@ -502,9 +512,22 @@ fn fix_writes_only_inside_the_set_and_never_through_a_symlink() {
         &["--fix", "--output-format", "concise", "."],
         LIMIT,
     );
-    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    // The link that leads out of the walked folder is not walked (#24 item 7); the one inside is.
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(ran.stdout, "", "{ran:#?}");
+    assert!(
+        ran.stderr.starts_with("Fixed 2 findings in 2 files"),
+        "{ran:#?}"
+    );
+    // Named, it is linted and still never written.
+    let named = lint_in(
+        &dir.join("set"),
+        &["--fix", "--output-format", "concise", "to-outside.json"],
+        LIMIT,
+    );
+    assert_eq!(named.exit(), 1, "{named:#?}");
     assert_eq!(
-        ran.stdout.lines().collect::<Vec<_>>(),
+        named.stdout.lines().collect::<Vec<_>>(),
         [
             "to-outside.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
             "to-outside.json:2:18: error: SL901 Fix for SL201 not applied: `to-outside.json` is a symlink; schema-lint does not write through symlinks",
@@ -684,4 +707,174 @@ fn no_network_client_is_built_in() {
         [std::path::PathBuf::from("src/workspace/live/http.rs")],
         "only the --url transport may use the HTTP client"
     );
+}
+
+// --- #24 containment ---
+
+/// Runs the binary in `dir` with at most 4 GiB of address space: on a read without end it dies
+/// (exit by signal or abort) instead of taking the machine's memory.
+fn lint_bounded(dir: &Path, args: &[&str]) -> common::Ran {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v 4194304; exec \"$0\" \"$@\"")
+        .arg(common::BIN)
+        .args(args)
+        .current_dir(dir);
+    common::run_with_limit(cmd, LIMIT)
+}
+
+/// #24 item 4: a named path through a symlinked folder that leads out of the project is never
+/// written (its real sibling, which `$ref`s its id, would be left dangling), and the project of
+/// a path is that of its real folder.
+#[cfg(unix)]
+#[test]
+fn a_fix_never_writes_through_a_symlinked_folder_out_of_the_project() {
+    let dir = Scratch::new("linked-folder");
+    std::fs::create_dir_all(dir.join("project/.git")).unwrap();
+    dir.write("project/own.json", r#"{"type": "object"}"#);
+    dir.write("outside/a.json", FIXABLE);
+    dir.write(
+        "outside/b.json",
+        r#"{"type": "object", "properties": {"a": {"$ref": "my_tool:output"}}}"#,
+    );
+    std::os::unix::fs::symlink("../outside", dir.join("project/linked")).unwrap();
+    let before = snapshot(&dir.join("outside"));
+    let ran = lint_in(
+        &dir.join("project"),
+        &["--fix", "--output-format", "concise", "linked/a.json"],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert!(
+        changed(&before, &snapshot(&dir.join("outside"))).is_empty(),
+        "a file outside the project was written: {ran:#?}"
+    );
+    assert!(
+        ran.stdout.contains(
+            "SL901 Fix for SL201 not applied: `linked/a.json` is reached through a symlinked \
+             folder that leads out of its project"
+        ),
+        "{ran:#?}"
+    );
+    // Inside the project, a symlinked folder is no way out: the fix follows the id into the
+    // real sibling, which the context of the real folder holds.
+    let inside = Scratch::new("linked-inside");
+    std::fs::create_dir_all(inside.join(".git")).unwrap();
+    inside.write("real/a.json", FIXABLE);
+    inside.write(
+        "real/b.json",
+        r#"{"type": "object", "properties": {"a": {"$ref": "my_tool:output"}}}"#,
+    );
+    std::os::unix::fs::symlink("real", inside.join("linked")).unwrap();
+    let ran = lint_in(&inside.path, &["--fix", "linked/a.json"], LIMIT);
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(
+        std::fs::read_to_string(inside.join("real/a.json")).unwrap(),
+        FIXED
+    );
+    assert!(std::fs::read_to_string(inside.join("real/b.json"))
+        .unwrap()
+        .contains("\"my_tool_output\""));
+}
+
+/// #24 item 7: a walk takes regular files only and no link out of the walked folder (`/dev/zero`
+/// grew memory without end; a secret's first line was printed in the report), and every read
+/// is bounded (`--config /dev/zero`, a named device).
+#[cfg(unix)]
+#[test]
+fn a_walk_follows_no_link_out_and_every_read_is_bounded() {
+    use std::os::unix::fs::symlink;
+    let dir = Scratch::new("walk-links");
+    dir.write("secret/creds", "password=TOPSECRET-LINE\n");
+    dir.write("set/schemas/tool.json", FIXABLE);
+    symlink("/dev/zero", dir.join("set/schemas/zero.json")).unwrap();
+    symlink(dir.join("secret/creds"), dir.join("set/schemas/creds.json")).unwrap();
+    let ran = lint_bounded(
+        &dir.join("set"),
+        &["--output-format", "concise", "--color", "never", "."],
+    );
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert!(!ran.stdout.contains("TOPSECRET"), "{ran:#?}");
+    assert!(!ran.stdout.contains("zero.json") && !ran.stdout.contains("creds.json"));
+    assert!(ran.stdout.contains("schemas/tool.json"), "{ran:#?}");
+    // Named, a device is read up to the bound and refused.
+    let named = lint_bounded(&dir.join("set"), &["schemas/zero.json"]);
+    assert_eq!(named.exit(), 2, "{named:#?}");
+    assert!(named.stdout.contains("larger than 256 MiB"), "{named:#?}");
+    let config = lint_bounded(&dir.join("set"), &["--config", "/dev/zero", "."]);
+    assert_eq!(config.exit(), 2, "{config:#?}");
+    assert!(config.stderr.contains("larger than 1 MiB"), "{config:#?}");
+}
+
+/// #24 item 8: with no project marker, or one at a home folder, the project of a named file is
+/// its own folder, not the working folder: a far file naming the id is neither read nor
+/// rewritten. A context walk stops at its bound and says so.
+#[test]
+fn an_unmarked_or_home_folder_is_no_project() {
+    let dir = Scratch::new("no-marker");
+    let far = r#"{"type": "object", "properties": {"a": {"$ref": "my_tool:output"}}}"#;
+    dir.write("work/a/tool.json", FIXABLE);
+    dir.write("work/elsewhere/far.json", far);
+    let ran = lint_in(&dir.join("work"), &["--fix", "a/tool.json"], LIMIT);
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("work/elsewhere/far.json")).unwrap(),
+        far,
+        "an unmarked working folder was taken as the project: {ran:#?}"
+    );
+    // A home folder that is a checkout (dotfiles) is no project either.
+    std::fs::create_dir_all(dir.join("work/.git")).unwrap();
+    let mut cmd = Command::new(common::BIN);
+    cmd.args(["--fix", "a/tool.json"])
+        .current_dir(dir.join("work"))
+        .env("HOME", dir.join("work"));
+    std::fs::write(dir.join("work/a/tool.json"), FIXABLE).unwrap();
+    let ran = common::run_with_limit(cmd, LIMIT);
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("work/elsewhere/far.json")).unwrap(),
+        far,
+        "a home folder was taken as the project: {ran:#?}"
+    );
+    // The bound: more `*.json` files than a context walk reads.
+    let big = Scratch::new("context-bound");
+    std::fs::create_dir_all(big.join(".git")).unwrap();
+    big.write("tool.json", r#"{"type": "object"}"#);
+    std::fs::create_dir_all(big.join("many")).unwrap();
+    for i in 0..20_001 {
+        std::fs::write(big.join(&format!("many/f{i:05}.json")), "{}").unwrap();
+    }
+    let ran = lint_in(&big.path, &["tool.json"], LIMIT);
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert!(
+        ran.stderr
+            .starts_with("note: the project `.` is larger than schema-lint reads for context"),
+        "{ran:#?}"
+    );
+}
+
+/// #24 item 9: a reference to a file outside the linted set reads the same whether the file is
+/// there or not, so the report tells nothing of the disk.
+#[test]
+fn a_reference_out_of_the_set_does_not_probe_the_disk() {
+    let dir = Scratch::new("probe");
+    dir.write("outside/exists.json", r#"{"type": "object"}"#);
+    dir.write(
+        "set/refs.json",
+        r#"{"type": "object", "properties": {"a": {"$ref": "../outside/exists.json"}, "b": {"$ref": "../outside/missing.json"}}}"#,
+    );
+    let labels: Vec<String> = json_findings(&dir.join("set"), &["."])
+        .iter()
+        .filter(|d| d["code"] == "SL302")
+        .map(|d| {
+            let text = d.to_string();
+            text.replace("exists", "X").replace("missing", "X")
+        })
+        .collect();
+    assert_eq!(labels.len(), 2, "{labels:#?}");
+    let strip = |t: &str| -> String {
+        let v: serde_json::Value = serde_json::from_str(t).unwrap();
+        format!("{} {}", v["message"], v["labels"])
+    };
+    assert_eq!(strip(&labels[0]), strip(&labels[1]));
 }

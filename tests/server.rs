@@ -275,3 +275,49 @@ fn exit_without_shutdown_is_status_1() {
     session.notify("exit", Value::Null);
     assert_eq!(session.wait(), 1);
 }
+
+// --- #24 containment ---
+
+/// #24 item 18: a header line without an end is not held in memory: past 8 KiB the server says
+/// why and stops (status 2), where it used to read the whole line (a 1 GiB line cost 1 GiB).
+#[test]
+fn an_endless_header_line_stops_the_server_with_a_reason() {
+    let mut child = Command::new(BIN)
+        .arg("server")
+        .current_dir(std::env::temp_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // 64 MiB of one header line, and the input left open: only the bound can end the read.
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..64 {
+            if stdin.write_all(&chunk).is_err() {
+                return;
+            }
+        }
+        std::thread::sleep(LIMIT);
+    });
+    let deadline = Instant::now() + LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server still reads an endless header line after {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: the client sent a header line longer than 8 KiB; the server stopped reading\n"
+    );
+    drop(writer);
+}

@@ -72,9 +72,12 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
 }
 
 /// The project whose other files a run reads as context: when paths are named (rather than
-/// the whole project walked), the project they belong to, unless one of them is that project's
-/// folder or holds it.
+/// the whole project walked), the project the first one belongs to by its real path (a path
+/// through a symlinked folder belongs where the folder leads), unless one of them is that
+/// project's folder or holds it, or the project would be too wide (`/`, a home folder: a file
+/// named there is linted with no context rather than with the whole disk's).
 fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> Option<PathBuf> {
+    use crate::workspace::discover::{project_root, too_wide};
     if paths.is_empty() {
         return None;
     }
@@ -83,12 +86,16 @@ fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> Option<Path
         .find(|p| p.as_os_str() != "-")
         .cloned()
         .unwrap_or_else(|| PathBuf::from("."));
-    let root = crate::workspace::discover::project_root(&start, config_dir);
+    let start = std::fs::canonicalize(&start).unwrap_or(start);
+    let root = project_root(&start, config_dir);
+    let real_root = std::fs::canonicalize(&root).unwrap_or_else(|_| root.clone());
     let covers = |p: &PathBuf| {
         p.as_os_str() != "-"
-            && std::path::absolute(p).is_ok_and(|p| root.starts_with(&p) && p.is_dir())
+            && p.is_dir()
+            && (std::path::absolute(p).is_ok_and(|p| root.starts_with(&p))
+                || std::fs::canonicalize(p).is_ok_and(|p| real_root.starts_with(&p)))
     };
-    (!paths.iter().any(covers)).then_some(root)
+    (!paths.iter().any(covers) && !too_wide(&root)).then_some(root)
 }
 
 pub(super) fn check(args: &CheckArgs) -> Outcome {
@@ -127,7 +134,8 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
             }
         }
     };
-    let run = crate::engine::run_with(&paths, args.stdin_filename.as_deref(), live, &settings);
+    let mut run = crate::engine::run_with(&paths, args.stdin_filename.as_deref(), live, &settings);
+    let notes = std::mem::take(&mut run.notes);
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -166,6 +174,11 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         std::mem::forget(run);
         outcome
     };
+    if !args.quiet {
+        for note in notes.iter().rev() {
+            outcome.stderr.insert_str(0, &format!("{note}\n"));
+        }
+    }
     if args.exit_zero && outcome.code == exit::FINDINGS {
         outcome.code = exit::CLEAN;
     }

@@ -81,7 +81,7 @@ pub(super) fn fix(
     style: report::Style,
 ) -> Outcome {
     let findings_before = run.diagnostics().len();
-    let guard = Guard::of(&run, args.fix_only_named);
+    let guard = Guard::of(&run, args.fix_only_named, settings);
     let can_write = |file: &SourceFile| guard.check(file);
     let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
     let mut out = Outcome::default();
@@ -176,11 +176,26 @@ struct Guard {
     context: HashSet<FileId>,
     only_named: bool,
     from_stdin: bool,
+    /// Named files reached through a symlinked folder that leads out of their project, with
+    /// the real folder: writing them would change a file of another project.
+    outside: std::collections::HashMap<FileId, std::path::PathBuf>,
 }
 
 impl Guard {
-    fn of(run: &Run, only_named: bool) -> Self {
+    fn of(run: &Run, only_named: bool, settings: &Settings) -> Self {
+        let config_dir = settings.config.as_ref().and_then(|c| c.dir.as_deref());
+        let outside = run
+            .files
+            .iter()
+            .filter(|f| f.file.explicit && !f.context)
+            .filter_map(|f| {
+                let path = f.file.path.as_deref()?;
+                let real = crate::workspace::discover::leaves_its_project(path, config_dir)?;
+                Some((f.file.id, real))
+            })
+            .collect();
         Self {
+            outside,
             context: run
                 .files
                 .iter()
@@ -197,6 +212,14 @@ impl Guard {
 
     /// Why `file` may not be written, if it may not.
     fn check(&self, file: &SourceFile) -> Result<(), String> {
+        if let Some(real) = self.outside.get(&file.id) {
+            return Err(format!(
+                "`{}` is reached through a symlinked folder that leads out of its project (to \
+                 `{}`); schema-lint does not write through symlinks",
+                file.name,
+                report::printable(&real.display().to_string())
+            ));
+        }
         if self.context.contains(&file.id) {
             if self.only_named {
                 return Err(format!(

@@ -28,6 +28,8 @@ pub struct Run {
     pub files: Vec<LintedFile>,
     /// Identifiers and references of every schema of the run.
     pub index: RunIndex,
+    /// What the run could not do in full, one line each (a context walk stopped at its bound).
+    pub notes: Vec<String>,
 }
 
 impl Run {
@@ -173,7 +175,11 @@ pub(super) fn lint_indexed(
         f.diagnostics = diagnostics;
     }
     restore_texts(&mut files);
-    Run { files, index }
+    Run {
+        files,
+        index,
+        notes: Vec::new(),
+    }
 }
 
 /// Reads again the text of released files that a finding shows without being theirs: a related

@@ -10,14 +10,18 @@
 
 use crate::settings::Settings;
 use crate::syntax::document::{Node, NodeKind};
+use crate::syntax::read::{read_file_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile};
-use crate::workspace::discover::{other_files, Candidate};
+use crate::workspace::discover::{
+    other_files_bounded, Candidate, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
+};
 use crate::workspace::load::display_name;
 use crate::workspace::{load_source, LintedFile};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What the named files say about the rest of the project.
 #[derive(Debug, Default)]
@@ -81,30 +85,42 @@ impl Needles {
     }
 }
 
+/// The most bytes of context files a partial run reads.
+const MAX_CONTEXT_BYTES: u64 = 512 << 20;
+
 /// The project's other files that can tie to the named ones, loaded as context, with ids from
-/// `first_id` on. `named` are the files the run was given (so the walk leaves them out).
+/// `first_id` on. `named` are the files the run was given (so the walk leaves them out). The walk
+/// and the reading are bounded (files, entries walked, bytes read): when a bound stops them, the
+/// note says so.
 pub(super) fn context_files(
     root: &Path,
     named: &[Candidate],
     needles: &Needles,
     first_id: usize,
     settings: &Settings,
-) -> Vec<LintedFile> {
+) -> (Vec<LintedFile>, Option<String>) {
     let accept = |p: &Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-    let paths = other_files(
-        &as_walked(root),
-        &accept,
-        settings.respect_ignore_files,
-        named,
-    );
+    let walked = as_walked(root);
+    let (paths, mut stopped) =
+        other_files_bounded(&walked, &accept, settings.respect_ignore_files, named);
     let texts: Vec<&String> = needles.texts.iter().filter(|t| !t.is_empty()).collect();
     let Ok(matcher) = AhoCorasick::new(&texts) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
+    let read = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
     let candidates: Vec<(PathBuf, String)> = paths
         .into_par_iter()
         .filter_map(|path| {
-            let bytes = std::fs::read(&path).ok()?;
+            if over.load(Ordering::Relaxed) {
+                return None;
+            }
+            let bytes = read_file_bounded(&path, MAX_FILE, true).ok()?;
+            let total = read.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            if total.saturating_add(bytes.len() as u64) > MAX_CONTEXT_BYTES {
+                over.store(true, Ordering::Relaxed);
+                return None;
+            }
             let named_by_a_reference = path
                 .file_name()
                 .is_some_and(|n| needles.names.contains(n.to_string_lossy().as_ref()));
@@ -115,7 +131,20 @@ pub(super) fn context_files(
             Some((path, text))
         })
         .collect();
-    candidates
+    stopped |= over.into_inner();
+    let note = stopped.then(|| {
+        format!(
+            "note: the project `{}` is larger than schema-lint reads for context (at most {} \
+             `*.json` files, {} entries walked, {} MiB): the files past that bound were not read, \
+             so references into them may be reported as unresolved and fixes do not follow \
+             renamed ids into them; name the files, or run over the whole project",
+            crate::workspace::load::display_name(&walked),
+            MAX_CONTEXT_FILES,
+            MAX_CONTEXT_ENTRIES,
+            MAX_CONTEXT_BYTES >> 20
+        )
+    });
+    let files = candidates
         .into_par_iter()
         .enumerate()
         .filter_map(|(i, (path, text))| {
@@ -137,7 +166,8 @@ pub(super) fn context_files(
             f.file.id = FileId(first_id + i);
             f
         })
-        .collect()
+        .collect();
+    (files, note)
 }
 
 /// `root` as a walk from the working folder reaches it (`.`, `../..`, `schemas`), so that the

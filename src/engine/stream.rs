@@ -203,8 +203,11 @@ pub(super) fn run_in_pool(
                     needles.add(f.file.path.as_deref(), tree);
                 }
             }
-            let context = context_files(root, &named, &needles, files.len(), settings);
+            let (context, note) = context_files(root, &named, &needles, files.len(), settings);
             files.extend(context);
+            let mut run = lint_loaded(files, settings);
+            run.notes.extend(note);
+            return run;
         }
         return lint_loaded(files, settings);
     };
@@ -231,17 +234,19 @@ pub(super) fn run_in_pool(
         parts.push(s.part);
         needles.merge(s.needles);
     }
+    let mut notes = Vec::new();
     if let Some(root) = &settings.project_root {
         // Context files are indexed, never linted: their trees are let go at once.
-        let context: Vec<(LintedFile, Option<RunIndex>)> =
-            context_files(root, &named, &needles, files.len(), settings)
-                .into_par_iter()
-                .map(|mut file| {
-                    let part = index_part(&file, settings);
-                    keep_or_release(&mut file, 0, &used);
-                    (file, part)
-                })
-                .collect();
+        let (context, note) = context_files(root, &named, &needles, files.len(), settings);
+        notes.extend(note);
+        let context: Vec<(LintedFile, Option<RunIndex>)> = context
+            .into_par_iter()
+            .map(|mut file| {
+                let part = index_part(&file, settings);
+                keep_or_release(&mut file, 0, &used);
+                (file, part)
+            })
+            .collect();
         for (file, part) in context {
             files.push(file);
             parts.push(part);
@@ -255,5 +260,7 @@ pub(super) fn run_in_pool(
     for f in files.iter_mut().filter(|f| f.settled) {
         f.settled = !tied.contains(&f.file.id);
     }
-    lint_indexed(files, index, settings)
+    let mut run = lint_indexed(files, index, settings);
+    run.notes = notes;
+    run
 }

@@ -142,14 +142,19 @@ fn glob(pattern: &Spanned<String>, text: &str, path: &Path) -> Result<GlobMatche
         .map_err(|e| invalid(e.kind().to_string()))
 }
 
+/// The most bytes read of a configuration file (`--config /dev/zero` stops there).
+const MAX_CONFIG: u64 = 1 << 20;
+
 /// Loads the configuration at `path`.
 ///
 /// # Errors
 /// `path:line:column: what is wrong`, for a file that cannot be read or is not a valid
 /// configuration.
 pub fn load(path: &Path) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path)
+    let bytes = crate::syntax::read::read_file_bounded(path, MAX_CONFIG, false)
         .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("{}: cannot read: it is not valid UTF-8", path.display()))?;
     let raw: Raw = toml::from_str(&text).map_err(|e| {
         let (line, column) = e.span().map_or((1, 1), |s| position(&text, s.start));
         format!("{}:{line}:{column}: {}", path.display(), e.message())

@@ -1,8 +1,9 @@
 //! Discovery: the files named on the command line, and the `*.json` files under the folders named
 //! there, sorted, without following symlinked folders (so no loops), skipping `.git`,
-//! `node_modules`, `target` and hidden folders. A `*.json` symlink that leads nowhere (dangling,
-//! or a loop) is taken, so that reading it reports the reason; a file reached twice is taken once,
-//! by its own path rather than a symlink's.
+//! `node_modules`, `target` and hidden folders. A walk takes regular files only: a `*.json`
+//! symlink is taken when it leads to a regular file under the walked folder, or nowhere
+//! (dangling, or a loop: reading it reports the reason), never when it leads out of the folder or
+//! to a device; a file reached twice is taken once, by its own path rather than a symlink's.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -171,7 +172,7 @@ pub fn discover_with(
         }
         if !root.is_dir() {
             // A missing or unreadable file is reported when it is read.
-            push(&mut out, root.clone(), true);
+            push(&mut out, real_named_path(root), true);
             continue;
         }
         walk_folder(
@@ -179,8 +180,10 @@ pub fn discover_with(
             accept,
             respect_ignore_files,
             &mut errors,
+            usize::MAX,
             &mut |path, _| {
                 push(&mut out, path, false);
+                true
             },
         );
     }
@@ -189,14 +192,17 @@ pub fn discover_with(
 
 /// The `*.json` files under `root` that `accept` takes, in sorted order, without following
 /// symlinked folders and skipping `.git`, `node_modules`, `target`, hidden folders and, when
-/// `respect_ignore_files`, what `.gitignore`, `.ignore` and `.git/info/exclude` ignore.
+/// `respect_ignore_files`, what `.gitignore`, `.ignore` and `.git/info/exclude` ignore. The walk
+/// stops when `found` returns `false` or after `max_entries` entries (files and folders); it
+/// returns whether it stopped early.
 fn walk_folder(
     root: &Path,
     accept: &dyn Fn(&Path) -> bool,
     respect_ignore_files: bool,
     errors: &mut Vec<WalkError>,
-    found: &mut dyn FnMut(PathBuf, Option<u64>),
-) {
+    max_entries: usize,
+    found: &mut dyn FnMut(PathBuf, Option<u64>) -> bool,
+) -> bool {
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(false)
@@ -213,19 +219,28 @@ fn walk_folder(
                 || !is_skipped_dir(&e.file_name().to_string_lossy())
         })
         .build();
-    for entry in walker {
+    // Where a symlink may lead: a file under the walked folder itself.
+    let real_root = std::fs::canonicalize(root).ok();
+    for (n, entry) in walker.enumerate() {
+        if n >= max_entries {
+            return true;
+        }
         match entry {
             Ok(entry) => {
                 let path = entry.path();
                 let Some(kind) = entry.file_type() else {
                     continue;
                 };
-                // A symlink to a folder is not followed. One that leads nowhere (dangling, or a
-                // loop) is taken like a file, so that reading it reports why.
                 let is_file = kind.is_file()
-                    || (kind.is_symlink() && std::fs::metadata(path).map_or(true, |m| !m.is_dir()));
-                if is_file && is_json(path) && accept(path) {
-                    found(path.to_path_buf(), inode(&entry));
+                    || (kind.is_symlink()
+                        && is_json(path)
+                        && link_stays_in(path, real_root.as_deref()));
+                if is_file
+                    && is_json(path)
+                    && accept(path)
+                    && !found(path.to_path_buf(), inode(&entry))
+                {
+                    return true;
                 }
             }
             Err(e) => errors.push(WalkError {
@@ -234,6 +249,20 @@ fn walk_folder(
             }),
         }
     }
+    false
+}
+
+/// Whether the walk takes the symlink at `path`: it leads to a regular file under `real_root`
+/// (the walked folder's real path), or nowhere (dangling, or a loop: taken like a file, so that
+/// reading it reports why). A link to a folder is not followed, nor one to a device or a pipe
+/// (`/dev/zero` would be read without end), nor one that leaves the walked folder (to a secret
+/// in the home folder, whose first line the report would show).
+fn link_stays_in(path: &Path, real_root: Option<&Path>) -> bool {
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return true;
+    };
+    real_root.is_some_and(|r| real.starts_with(r))
+        && std::fs::metadata(&real).is_ok_and(|m| m.is_file())
 }
 
 /// The path a walk error is about.
@@ -260,42 +289,124 @@ fn walk_error_message(error: &ignore::Error) -> String {
 
 /// The project a run belongs to: `config_dir` (the folder of the `schema-lint.toml` in force),
 /// else the root of the version-control checkout holding `start` (the nearest folder with a
-/// `.git`, `.hg`, `.jj` or `.svn`), else the working folder (or, for a path outside it, the
-/// path's own folder).
+/// `.git`, `.hg`, `.jj` or `.svn`), else `start`'s own folder (`start` when it is a folder). A
+/// folder too wide to be anyone's project ([`too_wide`]: `/`, a home folder) is never taken for
+/// a configuration or a marker found there: `start`'s own folder is, and the caller decides
+/// what to do when that one is too wide as well.
 #[must_use]
 pub fn project_root(start: &Path, config_dir: Option<&Path>) -> PathBuf {
-    if let Some(dir) = config_dir {
-        return dir.to_path_buf();
-    }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let start = std::path::absolute(start).unwrap_or_else(|_| cwd.clone());
-    let mut dir = if start.is_dir() {
-        Some(start.as_path())
-    } else {
-        start.parent()
-    };
-    while let Some(d) = dir {
-        if [".git", ".hg", ".jj", ".svn"]
-            .iter()
-            .any(|m| d.join(m).exists())
-        {
-            return d.to_path_buf();
-        }
-        dir = d.parent();
-    }
-    // No project marker: the working folder, or the named file's own folder when it lies
-    // outside the working folder.
-    if start.starts_with(&cwd) {
-        cwd
-    } else if start.is_dir() {
-        start
+    let own = if start.is_dir() {
+        start.clone()
     } else {
         start.parent().map_or(cwd, Path::to_path_buf)
+    };
+    let found = config_dir.map(Path::to_path_buf).or_else(|| {
+        own.ancestors()
+            .find(|d| {
+                [".git", ".hg", ".jj", ".svn"]
+                    .iter()
+                    .any(|m| d.join(m).exists())
+            })
+            .map(Path::to_path_buf)
+    });
+    match found {
+        Some(dir) if !too_wide(&dir) => dir,
+        _ => own,
     }
 }
 
+/// The real folder of `path` when `path` reaches it through a symlinked folder that leads out
+/// of the project `path` names ([`project_root`] of `path` as written): `linked/a.json` with
+/// `linked -> ../outside`. `None` when the real folder is inside that project, or when either
+/// cannot be resolved (the file is then not there to write).
+#[must_use]
+pub fn leaves_its_project(path: &Path, config_dir: Option<&Path>) -> Option<PathBuf> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let real = std::fs::canonicalize(folder).ok()?;
+    let project = std::fs::canonicalize(project_root(path, config_dir)).ok()?;
+    (!real.starts_with(&project)).then_some(real)
+}
+
+/// A named file's path with its folder's symlinks resolved, when they lead to another folder of
+/// the same project (`linked/a.json` with `linked -> real` becomes `real/a.json`), so that its
+/// base URI, its project and the files a fix reaches are those of its real folder. A path
+/// without symlinked folders, or one whose symlinked folder leads out of the project (which
+/// `--fix` refuses to write: [`leaves_its_project`]), is kept as written.
+fn real_named_path(path: &Path) -> PathBuf {
+    let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+        return path.to_path_buf();
+    };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    let Ok(real) = std::fs::canonicalize(folder) else {
+        return path.to_path_buf();
+    };
+    if lexical(folder) == real || leaves_its_project(path, None).is_some() {
+        return path.to_path_buf();
+    }
+    let file = real.join(name);
+    match std::env::current_dir() {
+        Ok(cwd) => file
+            .strip_prefix(&cwd)
+            .map_or_else(|_| file.clone(), Path::to_path_buf),
+        Err(_) => file,
+    }
+}
+
+/// `path` made absolute, with `.` and `..` resolved by its text alone.
+fn lexical(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for c in absolute.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `dir` is too wide to be a project: the root of the file system, or a home folder
+/// (`$HOME`, `/root`, a folder of `/home`), by its path or by its real path. Walking one for the
+/// context of a partial run would read the whole disk or every project of a user.
+#[must_use]
+pub fn too_wide(dir: &Path) -> bool {
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let wide = |d: &Path| {
+        d.parent().is_none()
+            || d == Path::new("/root")
+            || d.parent() == Some(Path::new("/home"))
+            || home
+                .as_deref()
+                .is_some_and(|h| d == h || std::fs::canonicalize(h).is_ok_and(|h| d == h))
+    };
+    let lexical = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    wide(&lexical) || std::fs::canonicalize(dir).is_ok_and(|real| wide(&real))
+}
+
+/// How far the context walk of a partial run goes: at most this many `*.json` files ...
+pub const MAX_CONTEXT_FILES: usize = 20_000;
+
+/// ... and this many entries (files and folders) walked.
+pub const MAX_CONTEXT_ENTRIES: usize = 200_000;
+
 /// The files of the project under `root` (as a folder walk of it finds them) that are not among
-/// `named`: what a partial run (pre-commit, one file, standard input) reads as context.
+/// `named`: what a partial run (pre-commit, one file, standard input) reads as context. At most
+/// [`MAX_CONTEXT_FILES`] files, found in at most [`MAX_CONTEXT_ENTRIES`] entries
+/// ([`other_files_bounded`] says whether the bound was hit).
 #[must_use]
 pub fn other_files(
     root: &Path,
@@ -303,6 +414,17 @@ pub fn other_files(
     respect_ignore_files: bool,
     named: &[Candidate],
 ) -> Vec<PathBuf> {
+    other_files_bounded(root, accept, respect_ignore_files, named).0
+}
+
+/// [`other_files`], and whether the walk stopped at its bound before the end of the project.
+#[must_use]
+pub fn other_files_bounded(
+    root: &Path,
+    accept: &dyn Fn(&Path) -> bool,
+    respect_ignore_files: bool,
+    named: &[Candidate],
+) -> (Vec<PathBuf>, bool) {
     let named: std::collections::HashSet<FileKey> = named
         .iter()
         .filter(|c| c.path.as_os_str() != "-")
@@ -320,19 +442,24 @@ pub fn other_files(
         .collect();
     let by_path = named.iter().any(|k| matches!(k, FileKey::Path(_)));
     let mut out = Vec::new();
-    walk_folder(
+    let stopped = walk_folder(
         root,
         accept,
         respect_ignore_files,
         &mut Vec::new(),
+        MAX_CONTEXT_ENTRIES,
         &mut |path, ino| {
             let maybe_named = by_path || ino.is_none_or(|i| named_inodes.contains(&i));
             if !maybe_named || !named.contains(&file_key(&path)) {
+                if out.len() == MAX_CONTEXT_FILES {
+                    return false;
+                }
                 out.push(path);
             }
+            true
         },
     );
-    out
+    (out, stopped)
 }
 
 /// The inode of a walked entry, when the platform gives it without a `stat`.

@@ -6,8 +6,8 @@ use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::schema::units::{classify, FileKind};
 use crate::syntax::document::{self, Node};
+use crate::syntax::read::{read_file_bounded, read_to_end_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile, Span};
-use std::io::Read;
 use std::sync::Arc;
 
 /// One file after linting.
@@ -129,12 +129,13 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             return load_failure(file, Span::new(0, 0), message);
         }
         Input::Stdin { name } => {
-            let mut buf = Vec::new();
-            let read = std::io::stdin().read_to_end(&mut buf).map(|_| buf);
+            let read = read_to_end_bounded(std::io::stdin(), MAX_FILE);
             (name, None, true, read)
         }
         Input::Path(c) => {
-            let read = std::fs::read(&c.path);
+            // A walked file is read only if it is a regular file (the walk saw one: this is
+            // what is opened), a named one whatever it is (`<(cmd)`); neither past the bound.
+            let read = read_file_bounded(&c.path, MAX_FILE, !c.explicit);
             (display_name(&c.path), Some(c.path), c.explicit, read)
         }
     };

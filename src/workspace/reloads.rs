@@ -18,7 +18,8 @@ pub fn reload(file: &LintedFile) -> Option<(Arc<String>, Arc<Node>)> {
 #[must_use]
 pub fn reread(file: &LintedFile) -> Option<Arc<String>> {
     let path = file.file.path.as_ref()?;
-    let bytes = std::fs::read(path).ok()?;
+    let bytes =
+        crate::syntax::read::read_file_bounded(path, crate::syntax::read::MAX_FILE, true).ok()?;
     let mut text = String::from_utf8(bytes).ok()?;
     crate::syntax::source::drain_bom(&mut text);
     (Some(Fingerprint::of(&text)) == file.released).then(|| Arc::new(text))

@@ -200,6 +200,7 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     let run = Run {
         files,
         index: project.run.index.clone(),
+        notes: Vec::new(),
     };
     let shared: &Project = project;
     let check = |source: &SourceFile| writable(shared, source.id);

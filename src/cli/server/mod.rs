@@ -48,10 +48,16 @@ pub(super) fn server(_args: &LanguageServerArgs) -> Outcome {
     let (connection, io) = transport::stdio();
     let code = serve(&connection);
     drop(connection);
-    io.join();
-    Outcome {
-        code,
-        ..Outcome::default()
+    match io.join() {
+        Some(why) => Outcome {
+            stderr: format!("error: {why}\n"),
+            code: super::exit::ERROR,
+            ..Outcome::default()
+        },
+        None => Outcome {
+            code,
+            ..Outcome::default()
+        },
     }
 }
 

@@ -141,9 +141,9 @@ fn configuration(
 
 /// The project a document at `path` belongs to, whose other files are its context: the folder
 /// of the `schema-lint.toml` in force, else the version-control checkout holding it, else the
-/// workspace folder holding it, else its own folder. (The command line's last resort, the
-/// working folder, is not one here: an editor may start the server anywhere, the home folder
-/// included.)
+/// workspace folder holding it, else its own folder. A workspace folder too wide to be a
+/// project (`/`, a home folder) is passed over: walking it for every keystroke would read the
+/// whole disk. (The context walk is bounded whatever the folder.)
 pub(crate) fn project_root(path: &Path, settings: &Settings, workspace: &[PathBuf]) -> PathBuf {
     let config_dir = settings.config.as_ref().and_then(|c| c.dir.as_deref());
     let found = crate::workspace::discover::project_root(path, config_dir);
@@ -156,7 +156,7 @@ pub(crate) fn project_root(path: &Path, settings: &Settings, workspace: &[PathBu
     }
     workspace
         .iter()
-        .filter(|w| path.starts_with(w))
+        .filter(|w| path.starts_with(w) && !crate::workspace::discover::too_wide(w))
         .max_by_key(|w| w.components().count())
         .cloned()
         .or_else(|| path.parent().map(Path::to_path_buf))

@@ -300,7 +300,8 @@ impl State {
             stale
                 .par_iter()
                 .map(|&(i, path)| {
-                    let text = std::fs::read(path)
+                    let bound = crate::syntax::read::MAX_FILE;
+                    let text = crate::syntax::read::read_file_bounded(path, bound, true)
                         .ok()
                         .and_then(|b| String::from_utf8(b).ok());
                     (i, text.and_then(|t| parse_context(path, root, t)))

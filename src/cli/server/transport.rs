@@ -2,27 +2,38 @@
 //! then a JSON-RPC body). `lsp_server`'s own stdio transport ends at the first body that is not
 //! a JSON-RPC message; this one answers such a body with a JSON-RPC error (`-32700` for text
 //! that is not JSON, `-32600` for JSON that is not a message) and reads on, so that no message
-//! can stop the server. Only the end of standard input (or `exit`) does.
+//! can stop the server. Only the end of standard input (or `exit`) does, or a header line
+//! longer than [`MAX_HEADER_LINE`]: no frame can be found after it, so the server says so and
+//! stops rather than hold the line in memory.
 
+use crate::syntax::read::read_line_bounded;
 use lsp_server::{Connection, Message};
 use std::io::{self, BufRead, Read, Write};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 /// The largest body read; a larger one is skipped and answered with an error.
 const MAX_BODY: usize = 256 << 20;
 
+/// The longest header line read (`Content-Length: 123\r\n` takes a few dozen bytes).
+pub(crate) const MAX_HEADER_LINE: usize = 8 << 10;
+
 /// The threads that read and write standard input and output.
 pub(crate) struct Io {
     writer: Option<JoinHandle<()>>,
+    /// Why the reader stopped before the end of the input, if it did.
+    failure: Arc<Mutex<Option<String>>>,
 }
 
 impl Io {
     /// Waits until every message sent is written (the server's end of the connection must be
-    /// dropped first). The reader is not waited for: it may be blocked on standard input.
-    pub(crate) fn join(self) {
+    /// dropped first), and says why the reader stopped reading early, if it did. The reader is
+    /// not waited for: it may be blocked on standard input.
+    pub(crate) fn join(self) -> Option<String> {
         if let Some(writer) = self.writer {
             let _ = writer.join();
         }
+        self.failure.lock().ok()?.take()
     }
 }
 
@@ -41,6 +52,8 @@ pub(crate) fn stdio() -> (Connection, Io) {
                 }
             }
         });
+    let failure = Arc::new(Mutex::new(None));
+    let failed = Arc::clone(&failure);
     let reader = std::thread::Builder::new()
         .name("schema-lint-lsp-reader".to_owned())
         .spawn(move || {
@@ -58,7 +71,17 @@ pub(crate) fn stdio() -> (Connection, Io) {
                         write_raw(&error_reply(&serde_json::Value::Null, -32700, &why));
                         continue;
                     }
-                    Ok(Frame::End) | Err(_) => break,
+                    Ok(Frame::End) => break,
+                    Err(e) => {
+                        if e.kind() == io::ErrorKind::InvalidData {
+                            if let Ok(mut slot) = failed.lock() {
+                                *slot = Some(format!(
+                                    "the client sent {e}; the server stopped reading"
+                                ));
+                            }
+                        }
+                        break;
+                    }
                 };
                 let exit = matches!(&message, Message::Notification(n) if n.method == "exit");
                 if sender.send(message).is_err() || exit {
@@ -72,6 +95,7 @@ pub(crate) fn stdio() -> (Connection, Io) {
         server,
         Io {
             writer: writer.ok(),
+            failure,
         },
     )
 }
@@ -88,12 +112,25 @@ pub(crate) enum Frame {
 }
 
 /// Reads the next frame: header lines up to an empty one, then the body.
+///
+/// # Errors
+/// A read error, or (`InvalidData`) a header line longer than [`MAX_HEADER_LINE`].
 pub(crate) fn read_frame(input: &mut impl BufRead) -> io::Result<Frame> {
     let mut length: Option<Result<usize, String>> = None;
     let mut headers = 0;
+    let mut line = Vec::new();
     loop {
-        let mut line = Vec::new();
-        if input.read_until(b'\n', &mut line)? == 0 {
+        let read = read_line_bounded(input, &mut line, MAX_HEADER_LINE).map_err(|e| {
+            if e.kind() == io::ErrorKind::InvalidData {
+                io::Error::new(
+                    e.kind(),
+                    format!("a header line longer than {} KiB", MAX_HEADER_LINE >> 10),
+                )
+            } else {
+                e
+            }
+        })?;
+        if read == 0 {
             return Ok(Frame::End);
         }
         let text = String::from_utf8_lossy(&line);

@@ -11,7 +11,7 @@ use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::document::is_within;
 use crate::syntax::document::{Node, NodeKind};
 use crate::syntax::literal::literal;
-use crate::syntax::uri::{absolute_uri, percent_decode, strip_fragment};
+use crate::syntax::uri::{absolute_uri, strip_fragment};
 use std::ops::Range;
 
 pub struct UnresolvedRef;
@@ -125,8 +125,10 @@ fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
     )
 }
 
-/// What is missing, or `None` when the reference names a file outside the linted set that
-/// exists: its content was not looked at, so nothing is claimed.
+/// What is missing, or `None` when nothing is claimed (a reference to a whole document of the
+/// set). A reference to a file outside the linted set is reported whether or not a file is there:
+/// the disk is never looked at, so a schema cannot learn through the report which paths exist on
+/// the machine that lints it.
 fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
     let index = cx.run.index;
     let uri_part = strip_fragment(&r.raw);
@@ -134,14 +136,13 @@ fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
         let base = index.resources[r.resource].base.as_deref();
         let range = 0..uri_part.len();
         return match absolute_uri(base, uri_part) {
-            Some(doc) if doc.starts_with("file:") => {
-                let path = percent_decode(doc.trim_start_matches("file://"))?;
-                (!std::path::Path::new(&path).exists()).then(|| Why {
-                    range,
-                    label: "no such file".to_owned(),
-                    help: "Point the reference at a file that exists, or at a subschema of this document".to_owned(),
-                })
-            }
+            Some(doc) if doc.starts_with("file:") => Some(Why {
+                range,
+                label: "no file of the linted set has this path".to_owned(),
+                help: "Lint the referenced file together with this one, or point the reference \
+                       at a subschema of this document"
+                    .to_owned(),
+            }),
             Some(_) => Some(Why {
                 range,
                 label: "no schema of the linted set has this URI".to_owned(),
