@@ -72,6 +72,8 @@ impl Rule for $type {
         &META
     }
 
+    // Where it lints: a scope line after the doc's \`Category:\` line (\`Targets: mcp · Roles:
+    // output\`, see \`diagnostic::meta::Scope\`); without one it lints every target and role.
     // TODO: the rule's check. This placeholder reports the \`$keyword\` keyword that the
     // doc's and the fixture's bad examples hold, so that the tests pass from the start.
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -80,9 +82,7 @@ impl Rule for $type {
                 continue;
             };
             out.push(
-                Diagnostic::new(
-                    &META,
-                    cx.file.id,
+                cx.report(
                     member.value.span,
                     "TODO what is wrong, with the value in backticks",
                 )
