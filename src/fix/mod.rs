@@ -3,6 +3,7 @@
 //! until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
 //! in memory, for [`crate::fix::write`] or `--diff`.
 
+mod compile;
 pub mod verify;
 pub mod write;
 
@@ -15,6 +16,7 @@ use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::{load_source, LintedFile};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
+pub use compile::documents_built;
 use verify::verify;
 
 /// How many passes the loop makes at most.
