@@ -31,7 +31,11 @@ fn documents_per_fix(n: usize) -> (usize, usize) {
     let dir = cycle(n);
     let settings = Settings::default();
     let run = schema_lint::run(std::slice::from_ref(&dir), None, &settings);
-    assert_eq!(run.diagnostics().len(), 2 * n, "an SL201 and an SL301 per file");
+    assert_eq!(
+        run.diagnostics().len(),
+        2 * n,
+        "an SL201 and an SL301 per file"
+    );
     let can_write = |_: &SourceFile| Ok(());
     let start = schema_lint::fix::documents_built();
     let outcome = schema_lint::fix::fix_run(run, &settings, false, &can_write);

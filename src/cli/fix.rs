@@ -1,7 +1,6 @@
 //! `--fix` and `--diff`: run the fix loop, then write the files it proved, or show their diff.
 
 use super::args::CheckArgs;
-use super::check::exit_code;
 use super::{exit, Outcome};
 use crate::engine::Run;
 use crate::report;
@@ -155,7 +154,7 @@ pub(super) fn fix(
     out.code = if write_failed {
         exit::ERROR
     } else {
-        exit_code(&outcome.run)
+        exit::of_run(&outcome.run)
     };
     // The process ends right after printing (as after a check): freeing every tree and proof
     // one allocation at a time would only cost time.

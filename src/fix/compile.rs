@@ -161,10 +161,9 @@ impl<'r> Compiler<'r> {
                 }
             }
         }
-        self.reach.get(&start).map_or_else(
-            || Rc::new(BTreeSet::from([start])),
-            Rc::clone,
-        )
+        self.reach
+            .get(&start)
+            .map_or_else(|| Rc::new(BTreeSet::from([start])), Rc::clone)
     }
 
     /// What is taken out of `file` before it is compiled: references that could not resolve
@@ -275,11 +274,14 @@ impl<'r> Compiler<'r> {
             return Ok(());
         }
         let reachable = self.reachable(file);
-        let documents: Vec<Rc<(String, serde_json::Value)>> = reachable
-            .iter()
-            .filter_map(|&f| self.document(f))
-            .collect();
-        let base = after.index.file_uris.get(&file).cloned().unwrap_or_default();
+        let documents: Vec<Rc<(String, serde_json::Value)>> =
+            reachable.iter().filter_map(|&f| self.document(f)).collect();
+        let base = after
+            .index
+            .file_uris
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
         let neutral = self.neutral(file);
         for unit in units(root, kind, self.default_draft) {
             let Some(node) = root.pointer(&unit.pointer) else {

@@ -14,9 +14,9 @@ use crate::engine::{lint_loaded, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::{load_source, LintedFile};
+pub use compile::documents_built;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
-pub use compile::documents_built;
 use verify::verify;
 
 /// How many passes the loop makes at most.
