@@ -167,7 +167,7 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
                 report::render(&run, args.output_format, style)
             },
             stderr,
-            code: exit_code(&run),
+            code: exit::of_run(&run),
         };
         // The process ends right after printing: freeing every span tree one allocation at a
         // time would only cost time (a tenth of a 10,000-file run).
@@ -183,22 +183,6 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         outcome.code = exit::CLEAN;
     }
     outcome
-}
-
-/// 2 when a file could not be loaded; 1 when an error or a warning is reported; else 0 (info
-/// findings are reported but do not fail a run).
-pub(super) fn exit_code(run: &Run) -> u8 {
-    if run.has_load_errors() {
-        exit::ERROR
-    } else if run
-        .diagnostics()
-        .iter()
-        .any(|d| d.severity != crate::diagnostic::Severity::Info)
-    {
-        exit::FINDINGS
-    } else {
-        exit::CLEAN
-    }
 }
 
 /// A note, once per run, when schema files that look like MCP tool output schemas (named or

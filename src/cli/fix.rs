@@ -1,7 +1,6 @@
 //! `--fix` and `--diff`: run the fix loop, then write the files it proved, or show their diff.
 
 use super::args::CheckArgs;
-use super::check::exit_code;
 use super::{exit, Outcome};
 use crate::engine::Run;
 use crate::report;
@@ -160,7 +159,7 @@ pub(super) fn fix(
     out.code = match &written {
         Err(failure) if failure.interrupted => exit::INTERRUPTED,
         Err(_) => exit::ERROR,
-        Ok(()) => exit_code(&outcome.run),
+        Ok(()) => exit::of_run(&outcome.run),
     };
     // The process ends right after printing (as after a check): freeing every tree and proof
     // one allocation at a time would only cost time.

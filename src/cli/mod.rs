@@ -34,6 +34,24 @@ pub mod exit {
     /// `--fix` stopped by Ctrl-C or `SIGTERM` while writing (what shells expect of an
     /// interrupted command); no file was changed.
     pub const INTERRUPTED: u8 = 130;
+
+    /// The exit code of a run's report: [`ERROR`] when a file could not be loaded; else
+    /// [`FINDINGS`] when an error or a warning is reported; else [`CLEAN`] (info findings are
+    /// reported but do not fail a run).
+    #[must_use]
+    pub fn of_run(run: &crate::engine::Run) -> u8 {
+        if run.has_load_errors() {
+            ERROR
+        } else if run
+            .diagnostics()
+            .iter()
+            .any(|d| d.severity != crate::diagnostic::Severity::Info)
+        {
+            FINDINGS
+        } else {
+            CLEAN
+        }
+    }
 }
 
 /// Runs a parsed command line.

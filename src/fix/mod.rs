@@ -4,6 +4,7 @@
 //! in memory, for [`commit`] (which writes it with [`write`]) or `--diff`.
 
 pub mod commit;
+mod compile;
 pub mod rejections;
 pub mod verify;
 pub mod write;
@@ -15,6 +16,7 @@ use crate::engine::{lint_loaded, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::{load_source, LintedFile};
+pub use compile::documents_built;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use verify::verify;

@@ -45,14 +45,28 @@ impl RunIndex {
 
     /// The references of every schema of a file.
     pub fn refs_of_file(&self, file: FileId) -> impl Iterator<Item = &RefEntry> {
-        let mut ranges: Vec<_> = self
-            .unit_ranges
-            .iter()
-            .filter(|((f, _), _)| *f == file)
-            .map(|(_, (refs, _))| refs.clone())
-            .collect();
+        let mut ranges: Vec<_> = self.unit_ranges_of(file).map(|(refs, _)| refs).collect();
         ranges.sort_by_key(|r| r.start);
         ranges.into_iter().flat_map(move |r| self.refs[r].iter())
+    }
+
+    /// The indexes (into `resources`) of the resources of every schema of a file, in order.
+    pub fn resources_of_file(&self, file: FileId) -> impl Iterator<Item = usize> {
+        let mut ranges: Vec<_> = self.unit_ranges_of(file).map(|(_, res)| res).collect();
+        ranges.sort_by_key(|r| r.start);
+        ranges.into_iter().flatten()
+    }
+
+    /// Where each schema (unit) of a file has its entries: a file's units are numbered from 0
+    /// up, each added whole, so this looks up as many keys as the file has units (rather than
+    /// scanning every unit of the run, which made a pass over every file quadratic).
+    fn unit_ranges_of(
+        &self,
+        file: FileId,
+    ) -> impl Iterator<Item = (std::ops::Range<usize>, std::ops::Range<usize>)> + '_ {
+        (0..)
+            .map_while(move |unit| self.unit_ranges.get(&(file, unit)))
+            .cloned()
     }
 
     /// The resource rooted at `pointer` in `file`.

@@ -4,7 +4,7 @@
 //! action), byte edits become a `WorkspaceEdit` over every file they touch.
 
 use super::position::Encoding;
-use super::state::Project;
+use super::state::{Project, State};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::syntax::source::{FileId, Span};
 use lsp_types::{
@@ -26,6 +26,24 @@ pub(crate) fn diagnostics(
         .diagnostics
         .iter()
         .map(|d| diagnostic(project, d, encoding))
+        .collect()
+}
+
+/// The diagnostics to publish after a lint: each open document's, none for one that is not
+/// linted.
+pub(crate) fn published(state: &State) -> Vec<lsp_types::PublishDiagnosticsParams> {
+    state
+        .docs
+        .iter()
+        .map(|(uri, doc)| lsp_types::PublishDiagnosticsParams {
+            uri: uri.clone(),
+            diagnostics: state
+                .projects
+                .iter()
+                .find_map(|p| Some(diagnostics(p, p.file_of(uri)?, state.encoding)))
+                .unwrap_or_default(),
+            version: Some(doc.version),
+        })
         .collect()
 }
 

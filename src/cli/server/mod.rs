@@ -386,7 +386,11 @@ impl Server<'_> {
             return;
         }
         let Some(state) = &mut self.state else { return };
-        match guarded(|| state.lint()) {
+        let linted = guarded(|| {
+            let problems = state.lint();
+            (convert::published(state), problems)
+        });
+        match linted {
             Ok((published, problems)) => {
                 for params in published {
                     self.publish(params);

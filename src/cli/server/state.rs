@@ -20,7 +20,7 @@ use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate};
 use crate::workspace::load::display_name;
 use crate::workspace::{load_source, LintedFile};
-use lsp_types::{PublishDiagnosticsParams, Uri, WorkspaceEdit};
+use lsp_types::{Uri, WorkspaceEdit};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -131,9 +131,9 @@ impl State {
             .find_map(|p| p.file_of(uri).map(|id| (p, id)))
     }
 
-    /// Lints every open document: the diagnostics to publish (each open document's, none for
-    /// one that is not linted), and what is wrong with the options or a configuration.
-    pub(crate) fn lint(&mut self) -> (Vec<PublishDiagnosticsParams>, Vec<String>) {
+    /// Lints every open document (the runs are kept in [`State::projects`]), and says what is
+    /// wrong with the options or a configuration.
+    pub(crate) fn lint(&mut self) -> Vec<String> {
         let mut problems = Vec::new();
         let mut groups: BTreeMap<Key, (Settings, Vec<Uri>)> = BTreeMap::new();
         for (uri, doc) in &self.docs {
@@ -164,25 +164,9 @@ impl State {
                 self.build(root, settings, &uris, &overlay)
             })
             .collect();
-        let mut published = Vec::new();
-        for (uri, doc) in &self.docs {
-            let diagnostics = self
-                .projects
-                .iter()
-                .find_map(|p| {
-                    let id = p.file_of(uri)?;
-                    Some(super::convert::diagnostics(p, id, self.encoding))
-                })
-                .unwrap_or_default();
-            published.push(PublishDiagnosticsParams {
-                uri: uri.clone(),
-                diagnostics,
-                version: Some(doc.version),
-            });
-        }
         problems.sort();
         problems.dedup();
-        (published, problems)
+        problems
     }
 
     /// The run of one project: `uris` are its open documents; `overlay` names every open

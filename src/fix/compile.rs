@@ -1,0 +1,405 @@
+//! The compile check of a fix's proof: every schema of the fixed files compiles with the
+//! `jsonschema` crate against an offline registry of the files its references reach.
+//!
+//! What a file contributes to a registry (its tree as a JSON value, with the identifiers and
+//! references that are other findings' business taken out) and which files a file reaches are
+//! worked out once per proof, not once per fixed file: a batch that touches every file of a
+//! `$ref` cycle would otherwise build every file's value once per file of the cycle (#24 item 21).
+
+use crate::diagnostic::fix::Fix;
+use crate::engine::Run;
+use crate::index::Resolution;
+use crate::schema::dialect::Draft;
+use crate::schema::units::{units, FileKind};
+use crate::syntax::source::FileId;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many documents the compile checks have registered since the process started: a number
+/// tests read to see that the proof of a batch grows with the batch, not with its square.
+static REGISTERED: AtomicUsize = AtomicUsize::new(0);
+
+/// How many documents the compile checks have built for a registry so far (each file's value
+/// is built once per proof). For tests of how the proof scales.
+#[doc(hidden)]
+#[must_use]
+pub fn documents_built() -> usize {
+    REGISTERED.load(Ordering::Relaxed)
+}
+
+/// The state of Tarjan's walk over the files' references.
+#[derive(Default)]
+struct Tarjan {
+    /// The walk's own stack of calls: a file and how many of its successors it has looked at.
+    calls: Vec<(FileId, usize)>,
+    /// Per file met, its successors.
+    edges: HashMap<FileId, Vec<FileId>>,
+    /// Per file met, when it was met.
+    order: HashMap<FileId, usize>,
+    /// Per file met, the earliest file on the stack it reaches.
+    low: HashMap<FileId, usize>,
+    /// The files met whose component is not yet complete.
+    stack: Vec<FileId>,
+    on_stack: HashSet<FileId>,
+}
+
+impl Tarjan {
+    fn open(&mut self, file: FileId, successors: Vec<FileId>) {
+        let n = self.order.len();
+        self.order.insert(file, n);
+        self.low.insert(file, n);
+        self.stack.push(file);
+        self.on_stack.insert(file);
+        self.edges.insert(file, successors);
+        self.calls.push((file, 0));
+    }
+}
+
+/// An identifier or reference taken out of (or replaced in) the copy that is compiled.
+struct Neutral {
+    /// The JSON pointer of the object holding it.
+    pointer: String,
+    /// `$ref`, `$dynamicRef`, `$id` or `id`.
+    keyword: &'static str,
+    /// What replaces it; `None` removes it.
+    replacement: Option<String>,
+}
+
+/// The compile check of one proof: the run before and after the fix, and what it has worked out.
+pub(super) struct Compiler<'r> {
+    before: &'r Run,
+    after: &'r Run,
+    default_draft: Draft,
+    /// The references the fix edited, as (file, start, end).
+    edited: HashSet<(FileId, usize, usize)>,
+    /// Per file, the files its references reach (itself included), in `after`.
+    reach: HashMap<FileId, Rc<BTreeSet<FileId>>>,
+    /// Per file, what is taken out of it before it is compiled.
+    neutral: HashMap<FileId, Rc<Vec<Neutral>>>,
+    /// Per schema file, its `file://` URI and its value as registered.
+    documents: HashMap<FileId, Rc<(String, serde_json::Value)>>,
+}
+
+impl<'r> Compiler<'r> {
+    pub(super) fn new(before: &'r Run, after: &'r Run, fix: &Fix, default_draft: Draft) -> Self {
+        Self {
+            before,
+            after,
+            default_draft,
+            edited: fix
+                .edits
+                .iter()
+                .map(|e| (e.file, e.span.start, e.span.end))
+                .collect(),
+            reach: HashMap::new(),
+            neutral: HashMap::new(),
+            documents: HashMap::new(),
+        }
+    }
+
+    /// The files `start`'s references reach, transitively, by the index of `after` (itself
+    /// included). The files of one cycle reach the same files: their strongly connected
+    /// component is found once (Tarjan's walk, without recursion) and its set shared.
+    fn reachable(&mut self, start: FileId) -> Rc<BTreeSet<FileId>> {
+        if let Some(known) = self.reach.get(&start) {
+            return Rc::clone(known);
+        }
+        let index = &self.after.index;
+        let successors = |file: FileId| -> Vec<FileId> {
+            let mut out: Vec<FileId> = index
+                .refs_of_file(file)
+                .filter_map(|r| index.target_resource(r).ok())
+                .map(|t| index.resources[t].file)
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let mut walk = Tarjan::default();
+        walk.open(start, successors(start));
+        while let Some(&(v, next)) = walk.calls.last() {
+            if let Some(&w) = walk.edges[&v].get(next) {
+                if let Some(top) = walk.calls.last_mut() {
+                    top.1 += 1;
+                }
+                if self.reach.contains_key(&w) {
+                    // Done by an earlier walk: a component of its own, below this one.
+                } else if !walk.order.contains_key(&w) {
+                    walk.open(w, successors(w));
+                } else if walk.on_stack.contains(&w) {
+                    let low = walk.low[&v].min(walk.order[&w]);
+                    walk.low.insert(v, low);
+                }
+                continue;
+            }
+            walk.calls.pop();
+            if let Some(&(parent, _)) = walk.calls.last() {
+                let low = walk.low[&parent].min(walk.low[&v]);
+                walk.low.insert(parent, low);
+            }
+            if walk.low[&v] == walk.order[&v] {
+                let mut members = Vec::new();
+                while let Some(w) = walk.stack.pop() {
+                    walk.on_stack.remove(&w);
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                let mut reach: BTreeSet<FileId> = members.iter().copied().collect();
+                for m in &members {
+                    for w in &walk.edges[m] {
+                        if let Some(below) = self.reach.get(w) {
+                            reach.extend(below.iter().copied());
+                        }
+                    }
+                }
+                let reach = Rc::new(reach);
+                for m in members {
+                    self.reach.insert(m, Rc::clone(&reach));
+                }
+            }
+        }
+        self.reach
+            .get(&start)
+            .map_or_else(|| Rc::new(BTreeSet::from([start])), Rc::clone)
+    }
+
+    /// What is taken out of `file` before it is compiled: references that could not resolve
+    /// before the fix (remote, missing) and that it did not touch, and `$id`s and `$ref`s that
+    /// are still not URIs (SL201, SL301 report them). The compile check then holds the fix to
+    /// what it changed. An invalid `$id` is replaced by a unique URI beside its parent's base,
+    /// so that the `#...` and relative references inside it still resolve the way they did.
+    fn neutral(&mut self, file: FileId) -> Rc<Vec<Neutral>> {
+        if let Some(known) = self.neutral.get(&file) {
+            return Rc::clone(known);
+        }
+        let (before, after) = (self.before, self.after);
+        let mut out: Vec<Neutral> = before
+            .index
+            .refs_of_file(file)
+            .filter(|r| !matches!(resolve(before, r), Resolution::Found { .. }))
+            .filter(|r| !self.edited.contains(&(r.file, r.span.start, r.span.end)))
+            .map(|r| holder(before, r))
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .flat_map(|p| {
+                ["$ref", "$dynamicRef"].map(|keyword| Neutral {
+                    pointer: p.clone(),
+                    keyword,
+                    replacement: None,
+                })
+            })
+            .collect();
+        let index = &after.index;
+        out.extend(
+            index
+                .refs_of_file(file)
+                .filter(|r| fluent_uri::UriRef::parse(r.raw.as_str()).is_err())
+                .map(|r| Neutral {
+                    pointer: holder(after, r),
+                    keyword: r.keyword,
+                    replacement: None,
+                }),
+        );
+        let bad_ids = index
+            .resources_of_file(file)
+            .filter(|&i| index.resources[i].id.as_ref().is_some_and(|id| !id.valid));
+        for (n, i) in bad_ids.enumerate() {
+            let r = &index.resources[i];
+            let placeholder = match index.parent_base(i) {
+                Some(base) if base.contains("://") => format!("{base}.schema-lint-placeholder-{n}"),
+                _ => format!("urn:x-schema-lint:placeholder-{n}"),
+            };
+            out.push(Neutral {
+                pointer: r.pointer.clone(),
+                keyword: r.draft.id_keyword(),
+                replacement: Some(placeholder),
+            });
+        }
+        let out = Rc::new(out);
+        self.neutral.insert(file, Rc::clone(&out));
+        out
+    }
+
+    /// The URI and value a schema file is registered with (`None`: not a parsed schema file).
+    fn document(&mut self, file: FileId) -> Option<Rc<(String, serde_json::Value)>> {
+        if let Some(known) = self.documents.get(&file) {
+            return Some(Rc::clone(known));
+        }
+        let linted = &self.after.files[file.0];
+        if linted.kind != Some(FileKind::Schema) {
+            return None;
+        }
+        let node = linted.root.as_ref()?;
+        let mut value = node.to_value();
+        neutralise(&mut value, self.neutral(file).iter());
+        let uri = self
+            .after
+            .index
+            .file_uris
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
+        REGISTERED.fetch_add(1, Ordering::Relaxed);
+        let document = Rc::new((uri, value));
+        self.documents.insert(file, Rc::clone(&document));
+        Some(document)
+    }
+
+    /// Compiles every schema of the fixed files.
+    ///
+    /// # Errors
+    /// The first of them (in file order) whose schema fails its meta-schema anew or does not
+    /// compile, and why.
+    pub(super) fn compile_files(&mut self, touched: &BTreeSet<FileId>) -> Result<(), String> {
+        for &file in touched {
+            self.compile_file(file)?;
+        }
+        Ok(())
+    }
+
+    /// Compiles every schema of `file` as the fix left it.
+    ///
+    /// # Errors
+    /// The file whose schema fails its meta-schema anew or does not compile, and why.
+    fn compile_file(&mut self, file: FileId) -> Result<(), String> {
+        let (before, after) = (self.before, self.after);
+        let linted = &after.files[file.0];
+        let (Some(root), Some(kind)) = (&linted.root, linted.kind) else {
+            return Ok(());
+        };
+        if kind == FileKind::Other {
+            return Ok(());
+        }
+        let reachable = self.reachable(file);
+        let documents: Vec<Rc<(String, serde_json::Value)>> =
+            reachable.iter().filter_map(|&f| self.document(f)).collect();
+        let base = after
+            .index
+            .file_uris
+            .get(&file)
+            .cloned()
+            .unwrap_or_default();
+        let neutral = self.neutral(file);
+        for unit in units(root, kind, self.default_draft) {
+            let Some(node) = root.pointer(&unit.pointer) else {
+                continue;
+            };
+            let mut value = node.to_value();
+            let inside = format!("{}/", unit.pointer);
+            let strip: Vec<Neutral> = neutral
+                .iter()
+                .filter(|n| n.pointer == unit.pointer || n.pointer.starts_with(&inside))
+                .map(|n| Neutral {
+                    pointer: n.pointer[unit.pointer.len()..].to_owned(),
+                    keyword: n.keyword,
+                    replacement: n.replacement.clone(),
+                })
+                .collect();
+            neutralise(&mut value, strip.iter());
+            let draft = engine_draft(unit.draft);
+            // `build` checks the meta-schema first and stops at the first error; a meta-schema
+            // error the file already had is not the fix's doing (SL401 reports it), so only new
+            // ones count.
+            let after_errors = meta_errors(unit.draft, &value);
+            if !after_errors.is_empty() {
+                let before_errors = before.files[file.0]
+                    .root
+                    .as_ref()
+                    .and_then(|r| r.pointer(&unit.pointer))
+                    .map(|n| meta_errors(unit.draft, &n.to_value()))
+                    .unwrap_or_default();
+                if let Some((path, keyword)) = after_errors.difference(&before_errors).next() {
+                    return Err(format!(
+                        "the fixed `{}` fails its meta-schema (`{keyword}`) at `{}{path}`",
+                        linted.file.name, unit.pointer
+                    ));
+                }
+                continue;
+            }
+            let mut builder = jsonschema::Registry::new().draft(draft);
+            for document in &documents {
+                let (uri, doc) = &**document;
+                if *uri != base || kind == FileKind::Schema {
+                    builder = builder
+                        .add(uri, doc)
+                        .map_err(|e| format!("the run's files could not be registered: {e}"))?;
+                }
+            }
+            let registry = builder
+                .prepare()
+                .map_err(|e| format!("the fixed schemas do not index: {e}"))?;
+            jsonschema::options()
+                .with_draft(draft)
+                .with_base_uri(base.clone())
+                .with_registry(&registry)
+                .should_validate_formats(false)
+                .build(&value)
+                .map_err(|e| format!("the fixed `{}` does not compile: {e}", linted.file.name))?;
+        }
+        Ok(())
+    }
+}
+
+/// The pointer of the subschema holding `r`, in `run`.
+fn holder(run: &Run, r: &crate::index::RefEntry) -> String {
+    run.files
+        .get(r.file.0)
+        .and_then(|f| f.root.as_deref())
+        .map(|root| r.holder(root))
+        .unwrap_or_default()
+}
+
+fn resolve(run: &Run, r: &crate::index::RefEntry) -> Resolution {
+    run.index
+        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
+}
+
+fn engine_draft(draft: Draft) -> jsonschema::Draft {
+    match draft {
+        Draft::Draft4 => jsonschema::Draft::Draft4,
+        Draft::Draft6 => jsonschema::Draft::Draft6,
+        Draft::Draft7 => jsonschema::Draft::Draft7,
+        Draft::Draft201909 => jsonschema::Draft::Draft201909,
+        Draft::Draft202012 => jsonschema::Draft::Draft202012,
+    }
+}
+
+/// The meta-schema errors of a schema, as (instance path, failing keyword): messages quote the
+/// instance, which a fix may have changed elsewhere in the same subtree.
+fn meta_errors(draft: Draft, value: &serde_json::Value) -> BTreeSet<(String, String)> {
+    let validator = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
+        Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
+    };
+    validator
+        .iter_errors(value)
+        .map(|e| {
+            (
+                e.instance_path().as_str().to_owned(),
+                e.kind().keyword().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Takes out of (or replaces in) the copy that is compiled what `neutral` lists.
+fn neutralise<'n>(value: &mut serde_json::Value, neutral: impl Iterator<Item = &'n Neutral>) {
+    for n in neutral {
+        if let Some(serde_json::Value::Object(map)) = value.pointer_mut(&n.pointer) {
+            match &n.replacement {
+                Some(r) => {
+                    map.insert(n.keyword.to_owned(), serde_json::Value::String(r.clone()));
+                }
+                None => {
+                    map.remove(n.keyword);
+                }
+            }
+        }
+    }
+}

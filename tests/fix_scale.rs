@@ -1,0 +1,62 @@
+//! How the proof of a fix batch scales (#24 item 21): `--fix` over files whose `$ref`s form a
+//! cycle, each with a fixable finding, proves one batch touching every file. Each file's
+//! compile needs every file of the cycle in its registry; building each file's registered
+//! document once per proof keeps that linear in the files, where building it once per fixed
+//! file was quadratic. Counted, not timed.
+
+use schema_lint::settings::Settings;
+use schema_lint::syntax::source::SourceFile;
+use std::path::PathBuf;
+
+/// `n` schema files in a `$ref` cycle, each with an invalid `$id` (SL201) the fix renames, as
+/// `benches/ref_cycle.py` writes them.
+fn cycle(n: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("schema-lint-cycle-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for i in 0..n {
+        let text = format!(
+            "{{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \"$id\": \
+             \"tool_{i}:output\",\n  \"type\": \"object\",\n  \"properties\": {{\"next\": \
+             {{\"$ref\": \"tool_{}:output\"}}}}\n}}\n",
+            (i + 1) % n
+        );
+        std::fs::write(dir.join(format!("s{i:05}.json")), text).unwrap();
+    }
+    dir
+}
+
+/// Fixes the cycle of `n` files: how many documents the proofs built, and how many files changed.
+fn documents_per_fix(n: usize) -> (usize, usize) {
+    let dir = cycle(n);
+    let settings = Settings::default();
+    let run = schema_lint::run(std::slice::from_ref(&dir), None, &settings);
+    assert_eq!(
+        run.diagnostics().len(),
+        2 * n,
+        "an SL201 and an SL301 per file"
+    );
+    let can_write = |_: &SourceFile| Ok(());
+    let start = schema_lint::fix::documents_built();
+    let outcome = schema_lint::fix::fix_run(run, &settings, false, &can_write);
+    let built = schema_lint::fix::documents_built() - start;
+    let changed = outcome.changed().len();
+    assert!(outcome.run.diagnostics().is_empty(), "every finding fixed");
+    let _ = std::fs::remove_dir_all(&dir);
+    (built, changed)
+}
+
+#[test]
+fn proving_a_fix_over_a_ref_cycle_builds_each_document_once() {
+    for n in [20, 60] {
+        let (built, changed) = documents_per_fix(n);
+        assert_eq!(changed, n);
+        // One batch, proven once: each file of the cycle registered once. Building them per
+        // fixed file would make it n * n.
+        assert!(
+            built <= 2 * n,
+            "{built} documents built to prove a fix over {n} files (at most {})",
+            2 * n
+        );
+    }
+}
