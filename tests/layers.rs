@@ -176,13 +176,12 @@ fn without_comments(text: &str) -> String {
     let mut rest = lines.as_str();
     while let Some(at) = rest.find("/*") {
         out.push_str(&rest[..at]);
-        match rest[at + 2..].find("*/") {
-            Some(end) => rest = &rest[at + 2 + end + 2..],
-            None => {
-                // An unclosed `/*` is no comment.
-                out.push_str(&rest[at..at + 2]);
-                rest = &rest[at + 2..];
-            }
+        if let Some(end) = rest[at + 2..].find("*/") {
+            rest = &rest[at + 2 + end + 2..];
+        } else {
+            // An unclosed `/*` is no comment.
+            out.push_str(&rest[at..at + 2]);
+            rest = &rest[at + 2..];
         }
     }
     out.push_str(rest);
@@ -230,7 +229,7 @@ fn module_uses(text: &str) -> Vec<(&'static str, Vec<String>)> {
 /// `file_circles.py` finds them. `files` are (path relative to `src/`, text). A folder's module
 /// naming its own children (`mod.rs` using `self`'s submodules) is the module tree, not a use.
 fn file_circles(files: &[(String, String)]) -> Vec<Vec<String>> {
-    use std::collections::{BTreeMap, HashMap};
+    use std::collections::HashMap;
     let by_module: HashMap<Vec<String>, usize> = files
         .iter()
         .enumerate()
@@ -276,7 +275,7 @@ fn file_circles(files: &[(String, String)]) -> Vec<Vec<String>> {
     let n = files.len();
     let (mut order, mut low) = (vec![usize::MAX; n], vec![0; n]);
     let (mut stack, mut on_stack, mut next) = (Vec::new(), vec![false; n], 0);
-    let mut circles = BTreeMap::new();
+    let mut circles = BTreeSet::new();
     for start in 0..n {
         if order[start] != usize::MAX {
             continue;
@@ -318,12 +317,12 @@ fn file_circles(files: &[(String, String)]) -> Vec<Vec<String>> {
                 }
                 if members.len() > 1 {
                     members.sort();
-                    circles.insert(members.clone(), ());
+                    circles.insert(members);
                 }
             }
         }
     }
-    circles.into_keys().collect()
+    circles.into_iter().collect()
 }
 
 #[test]
