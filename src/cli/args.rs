@@ -41,6 +41,8 @@ pub enum Command {
     /// Run the language server (LSP over standard input and output): findings and fixes in
     /// editors as you type
     Server(LanguageServerArgs),
+    /// Tools as rows, clients as columns: which client works with each tool, warns or breaks
+    Matrix(MatrixArgs),
     /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print
     /// one client's page
     Clients {
@@ -255,6 +257,62 @@ pub struct AuditArgs {
     /// How to print the audit
     #[arg(long, value_enum, default_value_t = AuditFormat::Human)]
     pub output_format: AuditFormat,
+}
+
+/// The options of `schema-lint matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// Files and folders to read (default: the current folder, unless a server is named)
+    pub paths: Vec<PathBuf>,
+
+    /// Servers to list
+    #[command(flatten)]
+    pub live: ServerArgs,
+
+    /// The columns, comma-separated: client names, `default` for the default set (default:
+    /// every client)
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub clients: Vec<String>,
+
+    /// `human` (a table for a terminal), `json`, `markdown` (for CI summaries and pull-request
+    /// comments)
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Human)]
+    pub output_format: MatrixFormat,
+
+    /// When to colour the human table
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// The target of every file (as `check --target`)
+    #[arg(long)]
+    pub target: Option<crate::settings::target::Target>,
+
+    /// The dialect of schemas without `$schema` (as `check --default-dialect`)
+    #[arg(long, value_name = "DIALECT")]
+    pub default_dialect: Option<crate::schema::dialect::Draft>,
+
+    /// Use this `schema-lint.toml`
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore every `schema-lint.toml`
+    #[arg(long)]
+    pub isolated: bool,
+
+    /// No summary line
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The formats of `schema-lint matrix`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MatrixFormat {
+    /// A table for a terminal, then why each cell that is not `works` is what it is.
+    Human,
+    /// Versioned JSON.
+    Json,
+    /// A Markdown table.
+    Markdown,
 }
 
 /// The running MCP servers to list, and how to talk to them.

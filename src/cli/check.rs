@@ -10,7 +10,7 @@ use crate::settings::Settings;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-fn use_color(choice: ColorChoice) -> bool {
+pub(super) fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -22,7 +22,7 @@ fn use_color(choice: ColorChoice) -> bool {
 }
 
 /// The settings of a run: the configuration file, then the command line over it.
-fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
+pub(super) fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
     let config = if args.isolated {
         None
     } else {

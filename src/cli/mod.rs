@@ -6,6 +6,7 @@ mod audit;
 mod check;
 mod fix;
 mod live;
+mod matrix;
 mod server;
 
 use crate::report;
@@ -74,6 +75,7 @@ pub fn execute(cli: Cli) -> Outcome {
         Some(Command::Dump(args)) => live::dump_command(&args),
         Some(Command::Server(args)) => server::server(&args),
         Some(Command::Clients { client }) => clients(client.as_deref()),
+        Some(Command::Matrix(args)) => matrix::matrix(&args),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {

@@ -8,6 +8,7 @@ mod github;
 mod human;
 mod json;
 mod junit;
+pub mod matrix;
 mod printable;
 mod sarif;
 pub mod sections;

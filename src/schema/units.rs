@@ -108,6 +108,31 @@ fn tools_array(root: &Node) -> Option<(&[Node], &'static str)> {
     Some((tools, "/result/tools"))
 }
 
+/// A tool of a `tools/list` document: where it is and what it is called.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tool {
+    /// JSON pointer of the tool's object (`/tools/3`).
+    pub pointer: String,
+    /// Its `name`, when it is a string.
+    pub name: Option<String>,
+}
+
+/// The tools of a `tools/list` document, in order; none for another document.
+#[must_use]
+pub fn tools(root: &Node) -> Vec<Tool> {
+    let Some((tools, base)) = tools_array(root) else {
+        return Vec::new();
+    };
+    tools
+        .iter()
+        .enumerate()
+        .map(|(i, tool)| Tool {
+            pointer: format!("{base}/{i}"),
+            name: tool.get("name").and_then(Node::as_str).map(str::to_owned),
+        })
+        .collect()
+}
+
 /// Decides what a file holds. `explicit` files (named on the command line) are linted as a
 /// schema even when nothing marks them as one; a boolean root is a schema only then.
 #[must_use]
