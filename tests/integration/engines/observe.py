@@ -58,8 +58,9 @@ ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonsch
 # The hosts' and providers' conversions of a tool's input schema (tests/integration/providers/),
 # run on the input-role cases only (`"role": "input"`); each client's row holds one result per
 # code path (`python`, `js`, `FunctionDeclaration`, ...). `ai-sdk-google` is observed only: it is
-# no client of the rules.
-PROVIDERS = ["openai-agents", "gemini", "gemini-cli"]
+# no client of the rules. In the order of the Client enum (src/diagnostic/client.rs: the hosts,
+# then the providers), which breaks.json keeps.
+PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
 OBSERVED_ONLY = ["ai-sdk-google"]
 # The server and tool names the provider runners use (a case may name its tool: `tool`).
 SERVER = "server"
