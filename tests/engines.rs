@@ -9,6 +9,9 @@
 //!   holds is still one of them;
 //! - the findings' severities follow who breaks;
 //! - each rule doc lists every class of its rule, with exactly the clients measured;
+//! - each input-role case (`"role": "input"`: a tool's input schema, which the tier runs through
+//!   the hosts' and providers' own conversions) gets a finding claiming, as measured, what each
+//!   of those did with it;
 //! - each listing case of `testdata/engines/listings/` (a `tools/list` result the SDK clients
 //!   themselves read) is reported with its class, and the findings on it claim that a client
 //!   loses the listing, or the tool, exactly where the client did;
@@ -129,11 +132,80 @@ fn every_case_is_reported_with_its_class() {
         let Some(class) = case["class"].as_str() else {
             continue;
         };
-        let before = case["before"].as_array().cloned().unwrap_or_default();
-        // A case may name the target it is linted for (rules that speak of MCP clients only).
-        let found = lint(&case["schema"], &before, &settings_of(&case));
+        let found = lint_case(&case);
         problems.extend(reported(&name, class, &found));
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The findings on a schema case: an input-role case (`"role": "input"`) as the `inputSchema` of
+/// a tool named by its `tool` (default `report`) in a `tools/list`, every client selected (the
+/// provider rules run only for their clients); any other as the schema itself, or after its
+/// `before` schemas as output schemas.
+fn lint_case(case: &Value) -> Vec<Diagnostic> {
+    // A case may name the target it is linted for (rules that speak of MCP clients only).
+    let settings = settings_of(case);
+    if case["role"] == "input" {
+        let tool = case["tool"].as_str().unwrap_or("report");
+        let listing = json!({"tools": [{"name": tool, "description": "A tool.", "inputSchema": case["schema"]}]});
+        let settings = Settings {
+            clients: Client::ALL.to_vec(),
+            ..settings
+        };
+        return lint_document(&listing, &settings);
+    }
+    let before = case["before"].as_array().cloned().unwrap_or_default();
+    lint(&case["schema"], &before, &settings)
+}
+
+/// The hosts and providers whose own conversions the tier runs on input-role cases
+/// (tests/integration/providers/): what each did with a case, its effect, is claimed by a
+/// finding's measured break on it. (A finding may claim more: a class's breaks come from its
+/// first case, and a tool's other problem may be what made the client fail first.)
+const CONVERTERS: [&str; 3] = ["openai-agents", "gemini", "gemini-cli"];
+
+#[test]
+fn every_input_case_claims_what_the_hosts_and_providers_do() {
+    let observed = observed();
+    let mut problems = Vec::new();
+    let mut measured = 0;
+    let inputs: Vec<_> = case_files("cases")
+        .into_iter()
+        .filter(|(_, c)| c["role"] == "input")
+        .collect();
+    assert!(inputs.len() >= 30, "only {} input-role cases", inputs.len());
+    for (name, case) in inputs {
+        let row = &observed[&name];
+        let seen: BTreeSet<(&str, &str)> = CONVERTERS
+            .iter()
+            .map(|c| {
+                assert!(
+                    row[c].is_object(),
+                    "{name}: no result of {c} in observed.json"
+                );
+                (*c, row[c]["effect"].as_str())
+            })
+            .filter_map(|(c, e)| Some((c, e?)))
+            .collect();
+        measured += seen.len();
+        let found = lint_case(&case);
+        let claimed: BTreeSet<(&str, &str)> = found
+            .iter()
+            .flat_map(|d| d.breaks.iter())
+            .filter(|b| b.evidence == Evidence::Measured)
+            .map(|b| (b.client.name(), b.effect.name()))
+            .collect();
+        let missed: Vec<_> = seen.difference(&claimed).collect();
+        if !missed.is_empty() {
+            problems.push(format!(
+                "{name}: the hosts and providers did {missed:?}, which no finding claims"
+            ));
+        }
+    }
+    assert!(
+        measured >= 20,
+        "only {measured} effects measured on the input-role cases"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -16,13 +16,24 @@
 #   python-sdk         `mcp.Client` of mcp 2.3.0
 #   python-sdk+format  the same with jsonschema[format-nongpl] installed beside it
 #   jsonschema-rs      no MCP client: the crate compiles each listed output schema (as above)
+# and the input-role cases (`"role": "input"`: a tool's inputSchema) through the hosts' and model
+# providers' own conversions (tests/integration/providers/):
+#   openai-agents      the OpenAI Agents SDK's strict conversion: openai-agents 0.24.0 (Python,
+#                      MCPUtil.to_function_tool) and @openai/agents-core 0.20.0 (mcpToFunctionTool)
+#   gemini             google-genai 3.6.1: types.FunctionDeclaration(parameters=...) and its MCP
+#                      path (mcp_to_gemini_tool), each up to the request generate_content sends
+#   gemini-cli         @google/gemini-cli-core 0.61.0 discoverTools, with the MCP SDK client it uses
+#   ai-sdk-google      @ai-sdk/google 3.0.141's request (observed only)
 # Ajv, ajv-formats and fast-uri are the versions bundled in @modelcontextprotocol/client 2.4.0
 # (8.18.0, 3.0.1, 3.1.8), installed with `npm ci` from tests/integration/engines/package-lock.json
 # into target/engines/js; the Python packages are pinned in tests/integration/engines/
 # requirements-*.txt, installed into two venvs under target/engines/. Everything is reused while
 # the pins are unchanged. The SDKs of the listing tier are pinned the same way, in
 # tests/integration/listing/package-lock.json and requirements-*.txt, installed into
-# target/engines/listing-js and two more venvs.
+# target/engines/listing-js and two more venvs; the hosts' and providers' packages in
+# tests/integration/providers/package-lock.json and requirements.txt, into
+# target/engines/providers-js and target/engines/providers-py (about 1.5 minutes the first time,
+# most of it gemini-cli-core's 450 packages).
 #
 # Writes target/engines/observed.json (what each engine did with each case) and
 # target/engines/breaks.json (per case class, which clients break and how), then compares them
@@ -74,6 +85,18 @@ if ! cmp -s "$LIST/package-lock.json" "$OUT/listing-js/node_modules/.installed-p
 fi
 cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
 
+# The hosts' and providers' conversions of input schemas.
+PROV="tests/integration/providers"
+mkdir -p "$OUT/providers-js"
+if ! cmp -s "$PROV/package-lock.json" "$OUT/providers-js/node_modules/.installed-package-lock.json"; then
+    echo "engines: npm ci in $OUT/providers-js"
+    cp "$PROV/package.json" "$PROV/package-lock.json" "$OUT/providers-js/"
+    (cd "$OUT/providers-js" && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts) \
+        || fail "npm ci failed in $OUT/providers-js"
+    cp "$PROV/package-lock.json" "$OUT/providers-js/node_modules/.installed-package-lock.json"
+fi
+cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
+
 # Python's jsonschema, without and with the format extras.
 venv() { # name requirements
     local dir="$OUT/$1" req="$2"
@@ -90,6 +113,7 @@ venv py-plain "$HERE/requirements-plain.txt"
 venv py-format "$HERE/requirements-format.txt"
 venv listing-py "$LIST/requirements-plain.txt"
 venv listing-py-format "$LIST/requirements-format.txt"
+venv providers-py "$PROV/requirements.txt"
 
 # The cases, and the Rust engine.
 cargo build --quiet --locked --example engines || fail "cargo could not build examples/engines.rs"
@@ -104,6 +128,11 @@ export PYTHONHASHSEED=0
 "$OUT/py-format/bin/python" "$HERE/python_client.py" python-sdk+format "$OUT/cases.json" \
     >"$OUT/python-format.json" || fail "the python-sdk+format engine failed"
 "$ENGINES_BIN" run "$OUT/cases.json" >"$OUT/rust.json" || fail "the jsonschema-rs engine failed"
+# The input-role cases through the hosts' and providers' conversions (nothing leaves the process).
+"$OUT/providers-py/bin/python" -W ignore "$PROV/providers.py" "$OUT/cases.json" >"$OUT/providers-py.json" \
+    || fail "the Python provider conversions failed"
+node "$OUT/providers-js/hosts.mjs" "$OUT/cases.json" >"$OUT/providers-js.json" 2>"$OUT/providers-js.log" \
+    || fail "the JavaScript host conversions failed (see $OUT/providers-js.log)"
 
 # The listing cases through the SDK clients (and their output schemas through the crate).
 python3 "$HERE/observe.py" listings "$DATA/listings" >"$OUT/listings.json" || fail "observe.py listings"
@@ -123,6 +152,7 @@ python3 "$HERE/observe.py" rust-listing "$OUT/listings.json" "$OUT/listing-schem
 python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/listings.json" "$OUT/ajv.json" \
     "$OUT/python.json" "$OUT/python-format.json" "$OUT/rust.json" "$OUT/listing-ts.json" \
     "$OUT/listing-python.json" "$OUT/listing-python-format.json" "$OUT/listing-rust.json" \
+    "$OUT/providers-py.json" "$OUT/providers-js.json" \
     >"$OUT/observed.json" || fail "observe.py observed"
 python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/listings.json" "$OUT/observed.json" \
     >"$OUT/breaks.json" || fail "observe.py breaks"
@@ -143,4 +173,4 @@ for name in observed breaks; do
     fi
 done
 [ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
-echo "engines: ok: $cases cases, the 5 engines and the SDK clients behave as recorded ($((SECONDS - start)) s)"
+echo "engines: ok: $cases cases, the 5 engines, the SDK clients and the hosts' and providers' conversions behave as recorded ($((SECONDS - start)) s)"

@@ -30,6 +30,14 @@ with a key twice): the peers then hand the clients the bytes as their own transp
 `listing` being Python's reading of it (what the crate is given), and a client's result records
 the output schemas it read (`read`).
 
+Input-role cases (`"role": "input"`: the schema is a tool's `inputSchema`, which no SDK client
+compiles) are judged by what the hosts' and providers' conversions did with it
+(tests/integration/providers/, `judge_provider`): `loses-strict` (the OpenAI Agents SDK serves
+the tool without strict mode), `rewrites-schema` (the model is sent another schema, or another
+name, than the server's: what changed), `rejects-request` (google-genai refuses the request that
+offers the tool), and `loses-tool-list` / `loses-tool` for gemini-cli's discovery. Each such
+client's row holds one result per code path (`python`, `js`, `FunctionDeclaration`, ...).
+
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
 `{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the
 first case of the class, in name order. A client may have two entries: one for what its engine
@@ -47,6 +55,15 @@ import pathlib
 import sys
 
 ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonschema-rs"]
+# The hosts' and providers' conversions of a tool's input schema (tests/integration/providers/),
+# run on the input-role cases only (`"role": "input"`); each client's row holds one result per
+# code path (`python`, `js`, `FunctionDeclaration`, ...). `ai-sdk-google` is observed only: it is
+# no client of the rules. In the order of the Client enum (src/diagnostic/client.rs: the hosts,
+# then the providers), which breaks.json keeps.
+PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
+OBSERVED_ONLY = ["ai-sdk-google"]
+# The server and tool names the provider runners use (a case may name its tool: `tool`).
+SERVER = "server"
 # How the TS clients word a `structuredContent` that fails the output schema.
 OUTPUT_REJECTED = "Structured content does not match the tool's output schema"
 REFERENCING = ("Unresolvable", "PointerToNowhere", "NoSuchAnchor", "NoSuchResource", "InvalidAnchor")
@@ -84,27 +101,205 @@ def judge(case, result):
     return None, None
 
 
+def engines_of(case):
+    """The engines whose results count for a case: for a tool's input schema (`"role": "input"`)
+    the hosts' and providers' conversions (no SDK client compiles an input schema: the SDK
+    engines' results on it are left out), for any other the SDK engines."""
+    if case.get("role") == "input":
+        return PROVIDERS + OBSERVED_ONLY
+    return ENGINES
+
+
 def observed(cases_path, listings_path, result_paths):
     cases = {c["name"]: c for c in load(cases_path) + load(listings_path)}
     merged = {}
     for path in result_paths:
         for engine, results in load(path).items():
-            merged.setdefault(engine, {}).update(results)
-    missing = [e for e in ENGINES if e not in merged]
+            for name, result in results.items():
+                if engine in PROVIDERS + OBSERVED_ONLY:
+                    # One result per code path, from more than one runner (python, js).
+                    merged.setdefault(engine, {}).setdefault(name, {}).update(result)
+                else:
+                    merged.setdefault(engine, {})[name] = result
+    wanted = set(ENGINES)
+    if any(c.get("role") == "input" for c in cases.values()):
+        wanted.update(PROVIDERS + OBSERVED_ONLY)
+    missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY if e in wanted and e not in merged]
     if missing:
         sys.exit(f"observe.py: no results for {', '.join(missing)}")
     out = {}
     for name, case in sorted(cases.items()):
         row = {}
-        for engine in ENGINES:
+        for engine in engines_of(case):
             result = dict(merged[engine][name])
-            effect, detail = (judge_listing if "listing" in case else judge)(case, result)
+            if engine in PROVIDERS + OBSERVED_ONLY:
+                effect, detail = judge_provider(engine, case, result) if engine in PROVIDERS else (None, None)
+                result = summarize(case, result)
+            else:
+                effect, detail = (judge_listing if "listing" in case else judge)(case, result)
             if effect is not None:
                 result["effect"] = effect
                 result["detail"] = detail
             row[engine] = result
         out[name] = row
     dump(out)
+
+
+def pointer(path):
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def changes(before, after, path=()):
+    """What `after` changes of `before`, each a sentence: a keyword dropped, added or changed, at
+    the JSON pointer of the schema object holding it, sorted."""
+    out = []
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in sorted(set(before) | set(after)):
+            where = pointer(path)
+            if key not in after:
+                out.append(f"`{where}`: `{key}` dropped")
+            elif key not in before:
+                out.append(f"`{where}`: `{key}: {compact(after[key])}` added")
+            else:
+                out.extend(changes(before[key], after[key], (*path, key)))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after) \
+            and all(isinstance(b, dict) for b in before):
+        for n, (b, a) in enumerate(zip(before, after)):
+            out.extend(changes(b, a, (*path, n)))
+    elif path and path[-1] == "required" and isinstance(before, list) and isinstance(after, list) \
+            and sorted(map(str, before)) == sorted(map(str, after)):
+        pass  # the same names in another order
+    elif not path:
+        out.append(f"the schema became {compact(after)}")
+    elif before != after or type(before) is not type(after):
+        out.append(f"`{pointer(path[:-1])}`: `{path[-1]}` {compact(before)} became {compact(after)}")
+    return out
+
+
+def compact(value):
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def made_required(before, after, path=()):
+    """The properties `after` requires that `before` left optional, as `pointer: name` strings."""
+    out = []
+    if isinstance(before, dict) and isinstance(after, dict):
+        props = before.get("properties")
+        if isinstance(props, dict):
+            had = before.get("required") if isinstance(before.get("required"), list) else []
+            now = after.get("required") if isinstance(after.get("required"), list) else []
+            out.extend(f"`{pointer(path)}`: `{p}`" for p in now if p in props and p not in had)
+        for key in sorted(set(before) & set(after)):
+            out.extend(made_required(before[key], after[key], (*path, key)))
+    elif isinstance(before, list) and isinstance(after, list) and len(before) == len(after):
+        for n, (b, a) in enumerate(zip(before, after)):
+            out.extend(made_required(b, a, (*path, n)))
+    return out
+
+
+def gemini_form(value):
+    """A schema as google-genai sends it (`type: STRING`, `additional_properties`), in JSON Schema's
+    spelling, so that only what it changes shows."""
+    if isinstance(value, list):
+        return [gemini_form(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for key, v in value.items():
+        key = {"additional_properties": "additionalProperties", "any_of": "anyOf"}.get(key, key)
+        if key == "type" and isinstance(v, str):
+            v = v.lower()
+        out[key] = v if key == "properties" and not isinstance(v, dict) else (
+            {k: gemini_form(x) for k, x in v.items()} if key in ("properties", "$defs") and isinstance(v, dict)
+            else gemini_form(v))
+    return out
+
+
+def summarize(case, result):
+    """A host's or provider's result as `observed.json` keeps it: each schema it sent replaced by
+    what it changed of the server's (`changes`, at most 12), google-genai's spelling of types and
+    keys, gemini-cli's `wait_for_previous` and name prefix aside."""
+    out = {}
+    for name, path in result.items():
+        path = dict(path)
+        if "sent" in path:
+            sent = path.pop("sent")
+            if name == "discoverTools":
+                sent = {tool: without_wait(case, schema) for tool, schema in sent.items()}
+                found = [c for schema in sent.values() for c in changes(case["schema"], schema)]
+            else:
+                if name in ("FunctionDeclaration", "mcp_to_gemini_tool"):
+                    sent = gemini_form(sent)
+                found = changes(case["schema"], sent)
+            if len(found) > 12:
+                found = found[:12] + [f"(and {len(found) - 12} more)"]
+            path["changes"] = found
+        out[name] = path
+    return out
+
+
+def without_wait(case, sent):
+    """What gemini-cli sends but for the `wait_for_previous` property it adds to every tool."""
+    sent = dict(sent)
+    if isinstance(sent.get("properties"), dict) and "wait_for_previous" in sent["properties"]:
+        sent["properties"] = {k: v for k, v in sent["properties"].items() if k != "wait_for_previous"}
+        if sent["properties"] == {} and "properties" not in case["schema"]:
+            del sent["properties"]
+    return sent
+
+
+# The order a provider client's code paths are judged in: the first that breaks gives the detail.
+PATHS = {
+    "openai-agents": ["python", "js"],
+    "gemini": ["FunctionDeclaration", "mcp_to_gemini_tool"],
+    "gemini-cli": ["discoverTools"],
+}
+
+
+def judge_provider(client, case, result):
+    """The effect of a host's or provider's conversion of a tool's input schema, with its detail,
+    or (None, None). The conversion runs on the case's schema as the tool's `inputSchema`:
+    - openai-agents: `loses-strict` when a path falls back to a non-strict tool (its logged
+      error); else `rewrites-schema` when the strict schema requires a property the server's
+      left optional (the model must then always send it; the `additionalProperties: false` strict
+      mode adds to every object is how strict mode works, and not counted);
+    - gemini: `rejects-request` when a path raises before the request is sent;
+    - gemini-cli: `loses-tool-list` when the listing fails, `loses-tool` when the tool is not
+      sent, `rewrites-schema` when what it sends differs from the server's schema other than by
+      the `wait_for_previous` property it adds to every tool and the `mcp_server_` prefix of the
+      name (what changed).
+    """
+    paths = [result[p] for p in PATHS[client] if p in result]
+    schema = case["schema"]
+    tool = case.get("tool", "report")
+    if client == "openai-agents":
+        for path in paths:
+            if not path["strict"]:
+                return "loses-strict", path["error"]
+        for path in paths:
+            required = made_required(schema, path.get("sent"))
+            if required:
+                return "rewrites-schema", "made required: " + ", ".join(required)
+        return None, None
+    if client == "gemini":
+        for path in paths:
+            if path["request"] == "error":
+                return "rejects-request", path["error"]
+        return None, None
+    # gemini-cli
+    path = paths[0]
+    if path["listing"] != "ok":
+        return "loses-tool-list", path["error"]
+    if len(path["sent"]) != 1:
+        return "loses-tool", f"`{tool}` is left out of the tools it sends"
+    (name, sent), = path["sent"].items()
+    found = changes(schema, without_wait(case, sent))
+    if name != f"mcp_{SERVER}_{tool}":
+        found.insert(0, f"the name `mcp_{SERVER}_{tool}` sent as `{name}`")
+    if found:
+        return "rewrites-schema", "; ".join(found)
+    return None, None
 
 
 LISTING_EFFECTS = ("loses-tool-list", "loses-tool")
@@ -120,14 +315,14 @@ def breaks(cases_path, listings_path, observed_path):
             if "class" not in case:
                 continue
             entries = classes.setdefault(case["class"], {})
-            for engine in ENGINES:
+            for engine in engines_of(case):
                 row = seen[case["name"]][engine]
                 if "effect" not in row:
                     continue
                 key = (engine, row["effect"] in LISTING_EFFECTS)
                 if key not in entries:
                     entries[key] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
-    dump({k: [v[(e, listing)] for e in ENGINES for listing in (False, True) if (e, listing) in v]
+    dump({k: [v[(e, listing)] for e in ENGINES + PROVIDERS for listing in (False, True) if (e, listing) in v]
           for k, v in sorted(classes.items())})
 
 
@@ -197,13 +392,15 @@ def rust_listing(listings_path, results_path):
 def table(observed_path):
     seen = load(observed_path)
     width = max(len(n) for n in seen)
-    short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk+format": "py+f", "jsonschema-rs": "rs"}
-    print(" " * width, *(f"{short[e]:<6}" for e in ENGINES))
+    short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk+format": "py+f", "jsonschema-rs": "rs",
+             "openai-agents": "agents", "gemini": "gemini", "gemini-cli": "g-cli"}
+    print(" " * width, *(f"{short[e]:<6}" for e in ENGINES + PROVIDERS))
     abbrev = {None: "ok", "compile-error": "COMP", "unresolved-reference": "UNRES", "wrong-binding": "BIND",
               "rejects-valid-output": "REJ", "accepts-invalid-output": "ACC", "loses-tool-list": "LIST",
-              "loses-tool": "TOOL"}
+              "loses-tool": "TOOL", "loses-strict": "STRICT", "rewrites-schema": "REWR", "rejects-request": "400"}
     for name, row in seen.items():
-        print(f"{name:<{width}}", *(f"{abbrev[row[e].get('effect')]:<6}" for e in ENGINES))
+        cells = (abbrev[row[e].get("effect")] if e in row else "-" for e in ENGINES + PROVIDERS)
+        print(f"{name:<{width}}", *(f"{c:<6}" for c in cells))
 
 
 def main():
