@@ -6,7 +6,8 @@ use super::{exit, Outcome};
 use crate::engine::Run;
 use crate::report::{self, OutputFormat};
 use crate::schema::units::FileKind;
-use crate::settings::Settings;
+use crate::settings::resolve::in_force;
+use crate::settings::{Overrides, Settings};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -23,52 +24,35 @@ fn use_color(choice: ColorChoice) -> bool {
 
 /// The settings of a run: the configuration file, then the command line over it.
 fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
-    let config = if args.isolated {
-        None
-    } else {
-        let path = if let Some(p) = &args.config {
-            Some(p.clone())
-        } else {
-            let start = paths
-                .iter()
-                .find(|p| p.as_os_str() != "-")
-                .cloned()
-                .unwrap_or_else(|| PathBuf::from("."));
-            crate::settings::config::find(&start)
-        };
-        path.map(|p| crate::settings::config::load(&p))
-            .transpose()?
+    let start = paths
+        .iter()
+        .find(|p| p.as_os_str() != "-")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let config = in_force(args.isolated, args.config.as_deref(), Some(&start))?;
+    let overrides = Overrides {
+        target: args.target,
+        select: args.select.clone(),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+        default_dialect: args.default_dialect,
+        fix_id: args.fix_id,
+        strict: args.strict,
+        only_schemas: args.only_schemas,
+        memory_budget: (!args.fix && !args.diff)
+            .then_some(args.memory_budget.saturating_mul(1 << 20)),
+        respect_ignore_files: !args.no_respect_gitignore,
+        project_root: partial_run_root(paths, config.as_ref().and_then(|c| c.dir.as_deref())),
     };
-    let cfg = config.as_ref();
-    let selection = crate::settings::select::Selection::over_config(
-        args.select.as_deref(),
-        &args.extend_select,
-        &args.ignore,
-        cfg,
-    );
-    let unknown = selection.unknown();
+    let settings = Settings::resolve(config, overrides);
+    let unknown = settings.selection.unknown();
     if !unknown.is_empty() {
         return Err(format!(
             "no rule matches `{}`; `schema-lint rules` lists them",
             unknown.join("`, `")
         ));
     }
-    Ok(Settings {
-        default_draft: args
-            .default_dialect
-            .or_else(|| cfg.and_then(|c| c.default_dialect))
-            .unwrap_or(crate::schema::dialect::Draft::Draft202012),
-        fix_id: args.fix_id,
-        target: args.target.or_else(|| cfg.and_then(|c| c.target)),
-        selection,
-        only_schemas: args.only_schemas,
-        memory_budget: (!args.fix && !args.diff)
-            .then_some(args.memory_budget.saturating_mul(1 << 20)),
-        respect_ignore_files: !args.no_respect_gitignore,
-        project_root: partial_run_root(paths, cfg.and_then(|c| c.dir.as_deref())),
-        strict: args.strict || cfg.is_some_and(|c| c.strict),
-        config: config.map(std::sync::Arc::new),
-    })
+    Ok(settings)
 }
 
 /// The project whose other files a run reads as context: when paths are named (rather than

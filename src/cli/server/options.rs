@@ -4,13 +4,11 @@
 //! command line's are over it in `check`.
 
 use crate::schema::dialect::Draft;
-use crate::settings::config::{self, Config};
-use crate::settings::select::Selection;
+use crate::settings::resolve::in_force;
 use crate::settings::target::Target;
-use crate::settings::{FixIdMode, Settings};
+use crate::settings::{FixIdMode, Overrides, Settings};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// The editor's options; every one may be left out. The names are camelCase as editors write
 /// them (the kebab-case of `schema-lint.toml` is accepted too).
@@ -75,68 +73,47 @@ impl Options {
 /// line: the lint goes on without what is wrong.
 pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings, Vec<String>) {
     let mut problems = Vec::new();
-    let config = configuration(options, path, &mut problems);
-    let cfg = config.as_ref();
-    let selection = Selection::over_config(
-        options.select.as_deref(),
-        &options.extend_select,
-        &options.ignore,
-        cfg,
-    );
-    let unknown = selection.unknown();
-    if !unknown.is_empty() {
-        problems.push(format!(
-            "schema-lint: no rule matches `{}`",
-            unknown.join("`, `")
-        ));
-    }
-    let dialect = options.default_dialect.as_deref().and_then(|d| {
+    let config = in_force(options.isolated, options.config.as_deref(), path)
+        .map_err(|e| problems.push(format!("schema-lint: {e}")))
+        .ok()
+        .flatten();
+    // What is wrong with the options themselves, said after what is wrong with the selection.
+    let mut invalid = Vec::new();
+    let default_dialect = options.default_dialect.as_deref().and_then(|d| {
         d.parse::<Draft>()
-            .map_err(|e| problems.push(format!("schema-lint: defaultDialect: {e}")))
+            .map_err(|e| invalid.push(format!("schema-lint: defaultDialect: {e}")))
             .ok()
     });
     let fix_id = match options.fix_id.as_deref() {
         None | Some("underscore") => FixIdMode::Underscore,
         Some("defs") => FixIdMode::Defs,
         Some(other) => {
-            problems.push(format!(
+            invalid.push(format!(
                 "schema-lint: fixId: `{other}` is neither `underscore` nor `defs`"
             ));
             FixIdMode::Underscore
         }
     };
-    let settings = Settings {
-        default_draft: dialect
-            .or_else(|| cfg.and_then(|c| c.default_dialect))
-            .unwrap_or(Draft::Draft202012),
+    let overrides = Overrides {
+        target: options.target,
+        select: options.select.clone(),
+        extend_select: options.extend_select.clone(),
+        ignore: options.ignore.clone(),
+        default_dialect,
         fix_id,
-        target: options.target.or_else(|| cfg.and_then(|c| c.target)),
-        selection,
-        only_schemas: false,
-        memory_budget: None,
-        respect_ignore_files: true,
-        project_root: None,
-        strict: options.strict || cfg.is_some_and(|c| c.strict),
-        config: config.map(Arc::new),
+        strict: options.strict,
+        ..Overrides::default()
     };
-    (settings, problems)
-}
-
-fn configuration(
-    options: &Options,
-    path: Option<&Path>,
-    problems: &mut Vec<String>,
-) -> Option<Config> {
-    if options.isolated {
-        return None;
+    let settings = Settings::resolve(config, overrides);
+    let unknown = settings.selection.unknown();
+    if !unknown.is_empty() {
+        problems.push(format!(
+            "schema-lint: no rule matches `{}`",
+            unknown.join("`, `")
+        ));
     }
-    let file = match &options.config {
-        Some(file) => Some(file.clone()),
-        None => config::find(path?),
-    }?;
-    config::load(&file)
-        .map_err(|e| problems.push(format!("schema-lint: {e}")))
-        .ok()
+    problems.extend(invalid);
+    (settings, problems)
 }
 
 /// The project a document at `path` belongs to, whose other files are its context: the folder
