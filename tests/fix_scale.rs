@@ -38,7 +38,8 @@ fn documents_per_fix(n: usize) -> (usize, usize) {
     );
     let can_write = |_: &SourceFile| Ok(());
     let start = schema_lint::fix::documents_built();
-    let outcome = schema_lint::fix::fix_run(run, &settings, false, &can_write);
+    let outcome =
+        schema_lint::fix::fix_run(run, &settings, schema_lint::fix::Offer::SAFE, &can_write);
     let built = schema_lint::fix::documents_built() - start;
     let changed = outcome.changed().len();
     assert!(outcome.run.diagnostics().is_empty(), "every finding fixed");

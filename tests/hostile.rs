@@ -244,7 +244,12 @@ fn the_library_is_safe_on_a_small_caller_stack() {
                     &settings,
                 );
                 assert!(run.files[0].root.is_some(), "{name}");
-                let outcome = schema_lint::fix::fix_run(run, &settings, true, &|_| Ok(()));
+                let outcome = schema_lint::fix::fix_run(
+                    run,
+                    &settings,
+                    schema_lint::fix::Offer { unsafe_fixes: true },
+                    &|_| Ok(()),
+                );
                 assert!(!outcome.applied.is_empty(), "{name}: no fix applied");
             }
         })

@@ -82,7 +82,10 @@ pub(super) fn fix(
     let findings_before = run.diagnostics().len();
     let guard = Guard::of(&run, args.fix_only_named, settings);
     let can_write = |file: &SourceFile| guard.check(file);
-    let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
+    let offer = crate::fix::Offer {
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let mut outcome = crate::fix::fix_run(run, settings, offer, &can_write);
     let mut out = Outcome::default();
     if args.diff {
         let changed: Vec<(String, String)> = outcome
