@@ -243,7 +243,7 @@ fn the_library_is_safe_on_a_small_caller_stack() {
                     vec![schema_lint::workspace::load_source(file, true)],
                     &settings,
                 );
-                assert!(run.files[0].root.is_some(), "{name}");
+                assert!(run.files[0].root().is_some(), "{name}");
                 let outcome = schema_lint::fix::fix_run(
                     run,
                     &settings,

@@ -184,7 +184,7 @@ fn mcp_hint(run: &Run, settings: &Settings) -> String {
     let outputs: Vec<&str> = run
         .files
         .iter()
-        .filter(|f| f.kind == Some(FileKind::Schema) && f.is_linted())
+        .filter(|f| f.kind() == Some(FileKind::Schema) && f.is_linted())
         .filter(|f| {
             f.file
                 .path

@@ -113,7 +113,7 @@ pub(super) fn fix(
         .run
         .files
         .iter()
-        .find(|f| f.file.path.is_none() && f.root.is_some())
+        .find(|f| f.file.path.is_none() && f.root().is_some())
         .map(|f| {
             String::from_utf8_lossy(&crate::fix::write::stored_bytes(&f.file, &f.file.text))
                 .into_owned()
@@ -189,7 +189,7 @@ impl Guard {
         let outside = run
             .files
             .iter()
-            .filter(|f| f.file.explicit && !f.context)
+            .filter(|f| f.file.explicit && !f.is_context())
             .filter_map(|f| {
                 let path = f.file.path.as_deref()?;
                 let real = crate::workspace::discover::leaves_its_project(path, config_dir)?;
@@ -201,14 +201,14 @@ impl Guard {
             context: run
                 .files
                 .iter()
-                .filter(|f| f.context)
+                .filter(|f| f.is_context())
                 .map(|f| f.file.id)
                 .collect(),
             only_named,
             from_stdin: run
                 .files
                 .iter()
-                .any(|f| f.file.path.is_none() && !f.context),
+                .any(|f| f.file.path.is_none() && !f.is_context()),
         }
     }
 

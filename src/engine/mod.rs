@@ -10,11 +10,10 @@ use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::index::{IndexInput, RunIndex};
 use crate::rules::RunView;
-use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile, Span};
 use crate::workspace::reloads::{reload, reread};
-use crate::workspace::{load_source, Input, LintedFile, Reloads};
+use crate::workspace::{load_source, Input, LintedFile, Reloads, State};
 use dispatch::lint_document;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -96,8 +95,8 @@ fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
         let inputs: Vec<IndexInput<'_>> = files
             .iter()
             .filter_map(|f| {
-                let root = f.root.as_ref()?;
-                let kind = f.kind.filter(|k| *k != FileKind::Other)?;
+                let root = f.root()?;
+                let kind = f.schema_kind()?;
                 Some(IndexInput {
                     file: f.file.id,
                     path: f.file.path.as_deref(),
@@ -122,16 +121,13 @@ pub(super) fn lint_indexed(
     let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
         .par_iter()
         .map(|f| {
-            let Some(kind) = f
-                .kind
-                .filter(|k| *k != FileKind::Other && !f.settled && !f.context)
-            else {
+            let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
                 return (Vec::new(), None);
             };
             let held;
-            let (file, root, reread) = match (&f.root, f.released) {
-                (Some(root), _) => (&f.file, &**root, None),
-                (None, Some(_)) => {
+            let (file, root, reread) = match &f.state {
+                State::Parsed { root, .. } => (&f.file, &**root, None),
+                State::Released { .. } => {
                     let Some((text, root)) = reload(f) else {
                         return (vec![changed(&f.file)], None);
                     };
@@ -144,7 +140,7 @@ pub(super) fn lint_indexed(
                     );
                     (&held.0, &*held.1, Some(text))
                 }
-                (None, None) => return (Vec::new(), None),
+                State::Failed | State::NotSchema { .. } => return (Vec::new(), None),
             };
             let view = RunView {
                 index: &index,
@@ -160,14 +156,15 @@ pub(super) fn lint_indexed(
         })
         .collect();
     for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
-        if f.root.is_none() && f.released.is_none() {
+        if f.root().is_none() && f.released().is_none() {
             continue;
         }
         if diagnostics
             .first()
             .is_some_and(|d| d.rule.code == PARSE_ERROR.code)
         {
-            f.released = None;
+            // Changed between the two reads of a streaming run.
+            f.state = State::Failed;
         }
         if let Some(text) = text {
             f.file.text = text;
@@ -196,7 +193,7 @@ fn restore_texts(files: &mut [LintedFile]) {
         .filter(|&i| {
             files
                 .get(i)
-                .is_some_and(|f| f.released.is_some() && f.file.text.is_empty())
+                .is_some_and(|f| f.released().is_some() && f.file.text.is_empty())
         })
         .collect();
     wanted.sort_unstable();
@@ -265,7 +262,7 @@ mod tests {
         );
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
-        assert!(run.files.iter().all(|f| f.root.is_none()));
+        assert!(run.files.iter().all(|f| f.root().is_none()));
         assert_eq!(by_name("a.json").diagnostics.len(), 1);
         assert!(
             !by_name("a.json").file.text.is_empty(),
@@ -300,18 +297,18 @@ mod tests {
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
         // Linted once, on its own: no finding, and no other file references it.
-        assert!(by_name("d.json").settled);
+        assert!(by_name("d.json").settled());
         assert!(by_name("d.json").diagnostics.is_empty());
         // `b.json` references it: linted again with the whole run in view.
-        assert!(!by_name("a.json").settled);
+        assert!(!by_name("a.json").settled());
         // A reference into another file waits for the whole index, and still reaches `a.json`.
         let b = by_name("b.json");
-        assert!(!b.settled);
+        assert!(!b.settled());
         let codes: Vec<_> = b.diagnostics.iter().map(|d| d.rule.code).collect();
         assert_eq!(codes, ["SL302"], "{:?}", b.diagnostics);
         // A file with a finding is linted again with the whole run in view (its fix may need it).
         let c = by_name("c.json");
-        assert!(!c.settled);
+        assert!(!c.settled());
         assert_eq!(c.diagnostics.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -361,7 +358,7 @@ mod tests {
         );
         let part = index_part(&file, &settings).unwrap();
         keep_or_release(&mut file, 0, &std::sync::atomic::AtomicUsize::new(0));
-        assert!(file.released.is_some() && file.root.is_none());
+        assert!(file.released().is_some() && file.root().is_none());
         std::fs::write(&path, r#"{"type": "object", "x": 1}"#).unwrap();
         let run = lint_indexed(vec![file], RunIndex::merge(vec![part]), &settings);
         let d = &run.files[0].diagnostics;

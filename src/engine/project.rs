@@ -16,7 +16,7 @@ use crate::workspace::discover::{
     other_files_bounded, Candidate, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
 };
 use crate::workspace::load::display_name;
-use crate::workspace::{load_source, LintedFile};
+use crate::workspace::{load_source, LintedFile, Origin};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -151,11 +151,9 @@ pub(super) fn context_files(
             let name = display_name(&path);
             let file = SourceFile::from_string(FileId(first_id + i), name, Some(path), text, false);
             let mut loaded = load_source(file, false);
-            loaded.root.as_ref()?;
-            loaded
-                .kind
-                .filter(|k| *k != crate::schema::units::FileKind::Other)?;
-            loaded.context = true;
+            loaded.root()?;
+            loaded.schema_kind()?;
+            loaded.origin = Origin::Context;
             Some(loaded)
         })
         .collect::<Vec<_>>()

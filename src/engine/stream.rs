@@ -12,7 +12,7 @@ use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
 use crate::workspace::discover::{discover_with, Candidate};
-use crate::workspace::{load_input, Fingerprint, Input, LintedFile};
+use crate::workspace::{load_input, Fingerprint, Input, LintedFile, State};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,8 +22,8 @@ pub const MAX_KEPT_FILE: usize = 4 << 20;
 
 /// The file's entries in the run's index, while its tree is at hand.
 pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
-    let root = file.root.as_ref()?;
-    let kind = file.kind.filter(|k| *k != FileKind::Other)?;
+    let root = file.root()?;
+    let kind = file.schema_kind()?;
     Some(RunIndex::of_file(
         &IndexInput {
             file: file.file.id,
@@ -45,7 +45,7 @@ pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIn
 /// findings or silences some. A file with findings is linted again once the run is indexed, so
 /// that its fixes see every file.
 fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
-    let (Some(root), Some(kind)) = (&file.root, file.kind) else {
+    let (Some(root), Some(kind)) = (file.root(), file.kind()) else {
         return false;
     };
     if file.file.path.is_none() || kind == FileKind::Other {
@@ -74,15 +74,15 @@ pub(super) fn keep_or_release(
     used: &std::sync::atomic::AtomicUsize,
 ) {
     use std::sync::atomic::Ordering;
-    let Some(root) = &file.root else { return };
+    let Some(root) = file.root() else { return };
     if file.file.path.is_none() {
         return;
     }
-    if file.kind == Some(FileKind::Other) {
-        file.root = None;
+    let State::Parsed { kind, .. } = file.state else {
+        file.state = State::NotSchema { root: None };
         file.file.text = Arc::default();
         return;
-    }
+    };
     // Only files that did not settle alone get here (a finding, or a reference to another file),
     // and each is linted again: kept within the budget, it is not read and parsed twice (12 % of
     // a SchemaStore check went to that with a 64 KiB bound). A very large one is read again
@@ -95,8 +95,11 @@ pub(super) fn keep_or_release(
         }
         used.fetch_sub(cost, Ordering::Relaxed);
     }
-    file.released = Some(Fingerprint::of(&file.file.text));
-    file.root = None;
+    file.state = State::Released {
+        kind,
+        fingerprint: Fingerprint::of(&file.file.text),
+        settled: false,
+    };
     file.file.text = Arc::default();
 }
 
@@ -134,7 +137,7 @@ fn stream_one(
 ) -> Streamed {
     let mut file = load_input(id, input);
     let mut needles = Needles::default();
-    if let (true, Some(tree)) = (settings.project_root.is_some(), &file.root) {
+    if let (true, Some(tree)) = (settings.project_root.is_some(), file.root()) {
         needles.add(file.file.path.as_deref(), tree);
     }
     let part = index_part(&file, settings);
@@ -142,8 +145,10 @@ fn stream_one(
         .as_ref()
         .is_some_and(|p| settles_alone(&file, p, settings))
     {
-        file.settled = true;
         keep_or_release(&mut file, 0, used);
+        if let State::Released { settled, .. } = &mut file.state {
+            *settled = true;
+        }
     } else {
         keep_or_release(&mut file, budget, used);
     }
@@ -199,7 +204,7 @@ pub(super) fn run_in_pool(
         if let Some(root) = &settings.project_root {
             let mut needles = Needles::default();
             for f in &files {
-                if let Some(tree) = &f.root {
+                if let Some(tree) = f.root() {
                     needles.add(f.file.path.as_deref(), tree);
                 }
             }
@@ -257,8 +262,11 @@ pub(super) fn run_in_pool(
     // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one
     // does), or one of its references reads differently among every file's ids.
     let tied = index.files_tied_to_others();
-    for f in files.iter_mut().filter(|f| f.settled) {
-        f.settled = !tied.contains(&f.file.id);
+    for f in &mut files {
+        let id = f.file.id;
+        if let State::Released { settled, .. } = &mut f.state {
+            *settled = *settled && !tied.contains(&id);
+        }
     }
     let mut run = lint_indexed(files, index, settings);
     run.notes = notes;

@@ -128,9 +128,9 @@ fn revert(
         for f in files.iter_mut().filter(|f| back.contains(&f.file.id)) {
             let mut source = f.file.clone();
             source.text = Arc::clone(&original[f.file.id.0]);
-            let context = f.context;
+            let origin = f.origin;
             *f = load_source(source, true);
-            f.context = context;
+            f.origin = origin;
         }
     });
     outcome.run = lint_loaded(files, settings);

@@ -65,9 +65,9 @@ fn apply(run: &Run, fixes: &[&Fix], settings: &Settings) -> Result<Run, String> 
         let text = apply_edits(&old.file.text, &edits)?;
         let mut source = old.file.clone();
         source.text = Arc::new(text);
-        let context = old.context;
+        let origin = old.origin;
         files[file.0] = load_source(source, true);
-        files[file.0].context = context;
+        files[file.0].origin = origin;
     }
     Ok(lint_loaded(files, settings))
 }

@@ -28,7 +28,7 @@ impl<'a> RunView<'a> {
             return Some((f, root));
         }
         let lf: &'a LintedFile = self.files.get(file.0)?;
-        match (&lf.root, self.reloads) {
+        match (lf.tree(), self.reloads) {
             (Some(root), _) => Some((&lf.file, root)),
             (None, Some(reloads)) => reloads.get(lf),
             (None, None) => None,
@@ -59,6 +59,6 @@ impl<'a> RunView<'a> {
         if let Some((_, _, kind)) = self.current.filter(|(f, _, _)| f.id == file) {
             return Some(kind);
         }
-        self.files.get(file.0)?.kind
+        self.files.get(file.0)?.kind()
     }
 }

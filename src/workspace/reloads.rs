@@ -1,7 +1,7 @@
 //! Files that a streaming run let go of (to bound its memory), read again: for linting them, and
 //! for another file's rules (a `$ref` into them, a rename reaching them), once each per run.
 
-use super::load::{Fingerprint, LintedFile};
+use super::file::{Fingerprint, LintedFile};
 use crate::syntax::document::{self, Node};
 use crate::syntax::source::SourceFile;
 use std::sync::Arc;
@@ -22,7 +22,7 @@ pub fn reread(file: &LintedFile) -> Option<Arc<String>> {
         crate::syntax::read::read_file_bounded(path, crate::syntax::read::MAX_FILE, true).ok()?;
     let mut text = String::from_utf8(bytes).ok()?;
     crate::syntax::source::drain_bom(&mut text);
-    (Some(Fingerprint::of(&text)) == file.released).then(|| Arc::new(text))
+    (Some(Fingerprint::of(&text)) == file.released()).then(|| Arc::new(text))
 }
 
 /// Released files read again for another file's rules (a `$ref` into them, a rename reaching
@@ -45,10 +45,10 @@ impl Reloads {
 
     /// The text and tree of `file`, read again if it was released.
     pub(crate) fn get<'a>(&'a self, file: &'a LintedFile) -> Option<(&'a SourceFile, &'a Node)> {
-        if let Some(root) = &file.root {
+        if let Some(root) = file.root() {
             return Some((&file.file, root));
         }
-        file.released?;
+        file.released()?;
         let slot = self.slots.get(file.file.id.0)?.get_or_init(|| {
             reload(file).map(|(text, root)| {
                 (

@@ -187,7 +187,7 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
         }
         // A changed file parses strictly, keeps its byte order mark, and has no finding of a
         // rule it did not have as many of before.
-        assert!(f.root.is_some(), "the fixed `{name}` does not parse");
+        assert!(f.root().is_some(), "the fixed `{name}` does not parse");
         assert_eq!(
             fixed[i].1.starts_with('\u{feff}'),
             files[i].1.starts_with('\u{feff}'),

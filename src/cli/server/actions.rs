@@ -13,6 +13,7 @@ use crate::diagnostic::fix::Applicability;
 use crate::engine::Run;
 use crate::fix::{prove, Offer};
 use crate::syntax::source::{FileId, SourceFile, Span};
+use crate::workspace::Origin;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, NumberOrString,
     WorkspaceEdit,
@@ -159,8 +160,8 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     }
     let mut files = project.run.files.clone();
     for (i, f) in files.iter_mut().enumerate() {
-        if i != file.0 && !f.context {
-            f.context = true;
+        if i != file.0 && !f.is_context() {
+            f.origin = Origin::Context;
             f.diagnostics.clear();
         }
     }

@@ -14,12 +14,11 @@
 use super::options::{self, Options};
 use super::position::{path_of, uri_of, Encoding, Lines};
 use crate::engine::{lint_loaded, Run};
-use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate};
 use crate::workspace::load::display_name;
-use crate::workspace::{load_source, LintedFile};
+use crate::workspace::{load_source, LintedFile, Origin};
 use lsp_types::{Uri, WorkspaceEdit};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -223,7 +222,7 @@ impl State {
             for (path, file) in self.context(root, paths, overlay) {
                 let Some(mut file) = file else { continue };
                 file.file.id = FileId(files.len());
-                file.context = true;
+                file.origin = Origin::Context;
                 let buffer = overlay.get(&path);
                 boms.push(buffer.is_some() && file.file.bom);
                 open.push(buffer.is_some());
@@ -232,7 +231,7 @@ impl State {
             }
         }
         for (uri, id) in &docs {
-            if files[id.0].kind.is_some_and(|k| k != FileKind::Other) {
+            if files[id.0].schema_kind().is_some() {
                 if let Some(doc) = self.docs.get_mut(uri) {
                     doc.schema = true;
                 }
@@ -318,8 +317,8 @@ fn parse_context(path: &Path, root: &Path, text: String) -> Option<LintedFile> {
     let name = name_in(path, Some(root));
     let source = SourceFile::from_string(FileId(0), name, Some(path.to_path_buf()), text, false);
     let file = load_source(source, false);
-    file.root.as_ref()?;
-    file.kind.filter(|k| *k != FileKind::Other)?;
+    file.root()?;
+    file.schema_kind()?;
     Some(file)
 }
 
