@@ -118,8 +118,6 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
             }
         }
     };
-    let mut run = crate::engine::run_with(&paths, args.stdin_filename.as_deref(), live, &settings);
-    let notes = std::mem::take(&mut run.notes);
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -129,34 +127,16 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         width,
         quiet: args.quiet,
     };
-    let mut outcome = if args.fix || args.diff {
-        super::fix::fix(run, args, &settings, style)
+    let stdin_name = args.stdin_filename.as_deref();
+    let (notes, mut outcome) = if args.fix || args.diff {
+        // The fix loop takes a run that holds every text: no memory budget applies.
+        let mut run = crate::engine::run_held(&paths, stdin_name, live, &settings);
+        let notes = run.take_notes();
+        (notes, super::fix::fix(run, args, &settings, style))
     } else {
-        let nothing = run.linted_count() == 0 && !args.quiet;
-        let mut stderr = if nothing
-            && (args.statistics || args.output_format != OutputFormat::Human)
-        {
-            "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
-                .to_owned()
-        } else {
-            String::new()
-        };
-        if !args.quiet {
-            stderr.push_str(&mcp_hint(&run, &settings));
-        }
-        let outcome = Outcome {
-            stdout: if args.statistics {
-                report::statistics(&run)
-            } else {
-                report::render(&run, args.output_format, style)
-            },
-            stderr,
-            code: exit::of_run(&run),
-        };
-        // The process ends right after printing: freeing every span tree one allocation at a
-        // time would only cost time (a tenth of a 10,000-file run).
-        std::mem::forget(run);
-        outcome
+        let mut run = crate::engine::run_with(&paths, stdin_name, live, &settings);
+        let notes = std::mem::take(&mut run.notes);
+        (notes, lint_report(run, args, &settings, style))
     };
     if !args.quiet {
         for note in notes.iter().rev() {
@@ -166,6 +146,33 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
     if args.exit_zero && outcome.code == exit::FINDINGS {
         outcome.code = exit::CLEAN;
     }
+    outcome
+}
+
+/// The report of a check run (no `--fix`, no `--diff`).
+fn lint_report(run: Run, args: &CheckArgs, settings: &Settings, style: report::Style) -> Outcome {
+    let nothing = run.linted_count() == 0 && !args.quiet;
+    let mut stderr = if nothing && (args.statistics || args.output_format != OutputFormat::Human) {
+        "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
+            .to_owned()
+    } else {
+        String::new()
+    };
+    if !args.quiet {
+        stderr.push_str(&mcp_hint(&run, settings));
+    }
+    let outcome = Outcome {
+        stdout: if args.statistics {
+            report::statistics(&run)
+        } else {
+            report::render(&run, args.output_format, style)
+        },
+        stderr,
+        code: exit::of_run(&run),
+    };
+    // The process ends right after printing: freeing every span tree one allocation at a
+    // time would only cost time (a tenth of a 10,000-file run).
+    std::mem::forget(run);
     outcome
 }
 

@@ -2,7 +2,7 @@
 
 use super::args::CheckArgs;
 use super::{exit, Outcome};
-use crate::engine::Run;
+use crate::engine::{HeldRun, Run};
 use crate::report;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
@@ -74,7 +74,7 @@ fn write_error(failure: &crate::fix::write::Failure) -> String {
 
 /// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
 pub(super) fn fix(
-    run: Run,
+    run: HeldRun,
     args: &CheckArgs,
     settings: &Settings,
     style: report::Style,

@@ -3,6 +3,7 @@
 //! ([`stream`]); `--fix` and `--diff` keep every file ([`lint_loaded`]).
 
 mod dispatch;
+mod held;
 mod project;
 mod stream;
 
@@ -18,6 +19,8 @@ use dispatch::lint_document;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+pub use held::HeldRun;
 
 /// The result of a run over many files.
 #[derive(Debug, Default, Clone)]
@@ -83,11 +86,24 @@ pub fn run_with(
     crate::workspace::pool::run(|| stream::run_in_pool(paths, stdin_name, extra, settings))
 }
 
-/// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
-/// earlier lint diagnostics are replaced.
+/// Lints everything `paths` names, and the documents of `extra` beside them, keeping every file
+/// whatever the memory budget says: the run `--fix` and `--diff` work on.
 #[must_use]
-pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
-    crate::workspace::pool::run(|| lint_loaded_in_pool(files, settings))
+pub fn run_held(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> HeldRun {
+    crate::workspace::pool::run(|| stream::held_in_pool(paths, stdin_name, extra, settings))
+}
+
+/// Indexes loaded files (as [`load_source`] and [`crate::workspace::load_input`] give them:
+/// every text and tree held) and runs the rules over them. Files keep their load diagnostics;
+/// any earlier lint diagnostics are replaced.
+#[must_use]
+pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> HeldRun {
+    crate::workspace::pool::run(|| HeldRun::new(lint_loaded_in_pool(files, settings)))
 }
 
 fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
@@ -220,7 +236,7 @@ fn changed(file: &SourceFile) -> Diagnostic {
 #[must_use]
 pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
     let loaded = load_source(file, report_parse_errors);
-    let mut run = lint_loaded(vec![loaded], settings);
+    let mut run = lint_loaded(vec![loaded], settings).into_run();
     run.files.remove(0)
 }
 

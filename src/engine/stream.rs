@@ -5,7 +5,7 @@
 
 use super::dispatch::lint_document;
 use super::project::{context_files, Needles};
-use super::{lint_indexed, lint_loaded, Run};
+use super::{lint_indexed, lint_loaded_in_pool, HeldRun, Run};
 use crate::index::{IndexInput, RunIndex};
 use crate::rules::RunView;
 use crate::schema::units::FileKind;
@@ -159,13 +159,19 @@ fn stream_one(
     }
 }
 
-/// Lints everything `paths` names: streaming within the memory budget, or every file kept.
-pub(super) fn run_in_pool(
+/// What a run reads: its inputs, and the files named (which a context walk leaves out).
+struct Inputs {
+    inputs: Vec<Input>,
+    named: Vec<Candidate>,
+}
+
+/// The inputs of a run over `paths` (and `extra` beside them).
+fn inputs(
     paths: &[PathBuf],
     stdin_name: Option<&str>,
     extra: Vec<Input>,
     settings: &Settings,
-) -> Run {
+) -> Inputs {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
     let (mut candidates, walk_errors) =
         discover_with(paths, &accept, settings.respect_ignore_files);
@@ -195,26 +201,53 @@ pub(super) fn run_in_pool(
         })
     }));
     inputs.extend(extra);
-    let Some(budget) = settings.memory_budget else {
-        let mut files: Vec<LintedFile> = inputs
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, input)| load_input(FileId(i), input))
-            .collect();
-        if let Some(root) = &settings.project_root {
-            let mut needles = Needles::default();
-            for f in &files {
-                if let Some(tree) = f.root() {
-                    needles.add(f.file.path.as_deref(), tree);
-                }
-            }
-            let (context, note) = context_files(root, &named, &needles, files.len(), settings);
-            files.extend(context);
-            let mut run = lint_loaded(files, settings);
-            run.notes.extend(note);
-            return run;
+    Inputs { inputs, named }
+}
+
+/// Lints everything `paths` names, every file kept (see [`super::run_held`]).
+pub(super) fn held_in_pool(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> HeldRun {
+    let Inputs { inputs, named } = inputs(paths, stdin_name, extra, settings);
+    held(inputs, &named, settings)
+}
+
+/// Reads every input and keeps it, then lints them all.
+fn held(inputs: Vec<Input>, named: &[Candidate], settings: &Settings) -> HeldRun {
+    let mut files: Vec<LintedFile> = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, input)| load_input(FileId(i), input))
+        .collect();
+    let Some(root) = &settings.project_root else {
+        return HeldRun::new(lint_loaded_in_pool(files, settings));
+    };
+    let mut needles = Needles::default();
+    for f in &files {
+        if let Some(tree) = f.root() {
+            needles.add(f.file.path.as_deref(), tree);
         }
-        return lint_loaded(files, settings);
+    }
+    let (context, note) = context_files(root, named, &needles, files.len(), settings);
+    files.extend(context);
+    let mut run = lint_loaded_in_pool(files, settings);
+    run.notes.extend(note);
+    HeldRun::new(run)
+}
+
+/// Lints everything `paths` names: streaming within the memory budget, or every file kept.
+pub(super) fn run_in_pool(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> Run {
+    let Inputs { inputs, named } = inputs(paths, stdin_name, extra, settings);
+    let Some(budget) = settings.memory_budget else {
+        return held(inputs, &named, settings).into_run();
     };
     // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
     // the others are read again when linted, one at a time per thread.

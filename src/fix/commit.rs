@@ -133,7 +133,7 @@ fn revert(
             f.origin = origin;
         }
     });
-    outcome.run = lint_loaded(files, settings);
+    outcome.run = lint_loaded(files, settings).into_run();
     let (taken, kept) = std::mem::take(&mut outcome.applied)
         .into_iter()
         .partition(|a| a.files.iter().any(|f| back.contains(f)));

@@ -13,7 +13,7 @@ pub mod write;
 use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Diagnostic;
-use crate::engine::Run;
+use crate::engine::{HeldRun, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::LintedFile;
@@ -124,11 +124,12 @@ impl Offer {
     }
 }
 
-/// Runs the loop over the fixes `offer` includes; `can_write` vetoes files the fixes may not
-/// touch (read-only files, symlinks).
+/// Runs the loop over the fixes `offer` includes, on a run that holds every text (a fix may reach
+/// any file, and its proof reads them all); `can_write` vetoes files the fixes may not touch
+/// (read-only files, symlinks).
 #[must_use]
 pub fn fix_run(
-    run: Run,
+    run: HeldRun,
     settings: &Settings,
     offer: Offer,
     can_write: WriteCheck<'_>,
@@ -137,7 +138,7 @@ pub fn fix_run(
 }
 
 fn fix_run_in_pool(
-    run: Run,
+    run: HeldRun,
     settings: &Settings,
     offer: Offer,
     can_write: WriteCheck<'_>,
@@ -237,7 +238,7 @@ fn fix_run_in_pool(
         })
         .collect();
     FixOutcome {
-        run,
+        run: run.into_run(),
         original,
         applied,
         rejected,

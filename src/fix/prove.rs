@@ -4,7 +4,7 @@
 
 use super::verify::verify;
 use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
-use crate::engine::{lint_loaded, Run};
+use crate::engine::{lint_loaded, HeldRun, Run};
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
 use crate::workspace::{load_source, LintedFile};
@@ -15,7 +15,7 @@ use std::sync::Arc;
 #[derive(Debug)]
 pub struct Proof {
     /// The run with every edit of the batch applied, linted again.
-    pub after: Run,
+    pub after: HeldRun,
     /// The fixes of the batch that fail the proof, with why; empty when the batch passes.
     pub failures: Vec<Failure>,
 }
@@ -37,22 +37,22 @@ impl Proof {
     }
 }
 
-/// Applies every edit of `fixes` (which touch no byte twice) to `run`, lints the result and
-/// proves it. The batch is proven once, as one fix made of every edit and move of its fixes:
+/// Applies every edit of `fixes` (which touch no byte twice) to `run`, which holds every text
+/// (a fix may reach any file), lints the result and proves it. The batch is proven once, as one fix made of every edit and move of its fixes:
 /// the same checks, over every file the batch touched, each file compiled once. Only when the
 /// batch fails is each fix proven alone, to find the culprits; should each pass alone, they
 /// failed together, and every one of them is a failure.
 ///
 /// # Errors
 /// When the edits cannot be applied (they overlap, or fall outside the text): why.
-pub fn prove(run: &Run, fixes: &[&Fix], settings: &Settings) -> Result<Proof, String> {
+pub fn prove(run: &HeldRun, fixes: &[&Fix], settings: &Settings) -> Result<Proof, String> {
     let after = apply(run, fixes, settings)?;
     let failures = failures(run, &after, fixes, settings);
     Ok(Proof { after, failures })
 }
 
 /// Applies every edit of `fixes` and lints the result.
-fn apply(run: &Run, fixes: &[&Fix], settings: &Settings) -> Result<Run, String> {
+fn apply(run: &Run, fixes: &[&Fix], settings: &Settings) -> Result<HeldRun, String> {
     let mut by_file: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
     for fix in fixes {
         for e in &fix.edits {
@@ -111,7 +111,7 @@ mod tests {
     use crate::fix::Offer;
     use crate::syntax::source::{SourceFile, Span};
 
-    fn run_of(texts: &[&str]) -> Run {
+    fn run_of(texts: &[&str]) -> HeldRun {
         let files = texts
             .iter()
             .enumerate()

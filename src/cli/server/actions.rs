@@ -10,10 +10,8 @@ use super::convert::{self, line_edits, workspace_edit};
 use super::position::Encoding;
 use super::state::{Project, State};
 use crate::diagnostic::fix::Applicability;
-use crate::engine::Run;
 use crate::fix::{prove, Offer};
 use crate::syntax::source::{FileId, SourceFile, Span};
-use crate::workspace::Origin;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, NumberOrString,
     WorkspaceEdit,
@@ -158,18 +156,7 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     if let Some(known) = project.fixes.get(&None) {
         return known.clone();
     }
-    let mut files = project.run.files.clone();
-    for (i, f) in files.iter_mut().enumerate() {
-        if i != file.0 && !f.is_context() {
-            f.origin = Origin::Context;
-            f.diagnostics.clear();
-        }
-    }
-    let run = Run {
-        files,
-        index: project.run.index.clone(),
-        notes: Vec::new(),
-    };
+    let run = project.run.focused_on(file);
     let shared: &Project = project;
     let check = |source: &SourceFile| writable(shared, source.id);
     let outcome = crate::fix::fix_run(run, &shared.settings, Offer::SAFE, &check);

@@ -13,7 +13,7 @@
 
 use super::options::{self, Options};
 use super::position::{path_of, uri_of, Encoding, Lines};
-use crate::engine::{lint_loaded, Run};
+use crate::engine::{lint_loaded, HeldRun};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate};
@@ -44,8 +44,8 @@ pub(crate) struct Document {
 pub(crate) struct Project {
     /// The settings of the run.
     pub settings: Settings,
-    /// The run: the open documents first, then the context.
-    pub run: Run,
+    /// The run: the open documents first, then the context; every text held, for the fixes.
+    pub run: HeldRun,
     /// The open documents linted in the run, with their file ids.
     pub docs: Vec<(Uri, FileId)>,
     /// Per file of the run, the URI the client knows it by (the client's own for open documents).
