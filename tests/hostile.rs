@@ -343,8 +343,10 @@ fn a_file_removed_between_discovery_and_reading() {
     let dir = Scratch::new("removed");
     dir.write("gone.json", FIXABLE);
     dir.write("tool.json", FIXABLE);
-    let (candidates, errors) =
-        schema_lint::workspace::discover::discover(std::slice::from_ref(&dir.path), &|_| true);
+    let schema_lint::workspace::discover::Discovered {
+        files: candidates,
+        errors,
+    } = schema_lint::workspace::discover::discover(std::slice::from_ref(&dir.path), &|_| true);
     assert!(errors.is_empty());
     assert_eq!(candidates.len(), 2);
     std::fs::remove_file(dir.join("gone.json")).unwrap();

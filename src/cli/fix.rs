@@ -62,7 +62,7 @@ fn write_error(failure: &crate::fix::write::Failure) -> String {
         let names: Vec<String> = failure
             .unrestored
             .iter()
-            .map(|(_, n)| report::printable(n).into_owned())
+            .map(|u| report::printable(&u.what).into_owned())
             .collect();
         format!(
             "changed and could not be put back: {}; no other file was changed",
@@ -91,7 +91,7 @@ pub(super) fn fix(
         let changed: Vec<(String, String)> = outcome
             .changed()
             .into_iter()
-            .map(|(f, old)| (old.to_string(), f.file.name.clone()))
+            .map(|c| (c.before.to_string(), c.file.file.name.clone()))
             .collect();
         let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
         return diff(outcome, &changed, fixed);
@@ -104,8 +104,8 @@ pub(super) fn fix(
     let also: Vec<String> = outcome
         .changed()
         .into_iter()
-        .filter(|(f, _)| guard.context.contains(&f.file.id))
-        .map(|(f, _)| format!("`{}`", report::printable(&f.file.name)))
+        .filter(|c| guard.context.contains(&c.file.file.id))
+        .map(|c| format!("`{}`", report::printable(&c.file.file.name)))
         .collect();
     let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
     crate::fix::rejections::attach_rejections(&mut outcome);

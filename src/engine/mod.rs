@@ -10,10 +10,10 @@ mod stream;
 use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::index::{IndexInput, RunIndex};
-use crate::rules::RunView;
+use crate::rules::{Current, RunView};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile, Span};
-use crate::workspace::reloads::{reload, reread};
+use crate::workspace::reloads::{reload, reread, Reloaded};
 use crate::workspace::{load_source, Input, LintedFile, Reloads, State};
 use dispatch::lint_document;
 use rayon::prelude::*;
@@ -144,7 +144,7 @@ pub(super) fn lint_indexed(
             let (file, root, reread) = match &f.state {
                 State::Parsed { root, .. } => (&f.file, &**root, None),
                 State::Released { .. } => {
-                    let Some((text, root)) = reload(f) else {
+                    let Some(Reloaded { text, root }) = reload(f) else {
                         return (vec![changed(&f.file)], None);
                     };
                     held = (
@@ -161,7 +161,7 @@ pub(super) fn lint_indexed(
             let view = RunView {
                 index: &index,
                 files: &files,
-                current: Some((file, root, kind)),
+                current: Some(Current { file, root, kind }),
                 reloads: Some(&reloads),
             };
             let mut out = Vec::new();

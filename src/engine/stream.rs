@@ -4,14 +4,14 @@
 //! while the memory budget lasts, else let go and read again when linted.
 
 use super::dispatch::lint_document;
-use super::project::{context_files, Needles};
+use super::project::{context_files, Context, Needles};
 use super::{lint_indexed, lint_loaded_in_pool, HeldRun, Run};
 use crate::index::{IndexInput, RunIndex};
-use crate::rules::RunView;
+use crate::rules::{Current, RunView};
 use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
-use crate::workspace::discover::{discover_with, Candidate};
+use crate::workspace::discover::{discover_with, Candidate, Discovered};
 use crate::workspace::{load_input, Fingerprint, Input, LintedFile, State};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -58,7 +58,11 @@ fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> boo
     let view = RunView {
         index: &alone,
         files: &[],
-        current: Some((&file.file, root, kind)),
+        current: Some(Current {
+            file: &file.file,
+            root,
+            kind,
+        }),
         reloads: None,
     };
     let mut out = Vec::new();
@@ -173,8 +177,10 @@ fn inputs(
     settings: &Settings,
 ) -> Inputs {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-    let (mut candidates, walk_errors) =
-        discover_with(paths, &accept, settings.respect_ignore_files);
+    let Discovered {
+        files: mut candidates,
+        errors: walk_errors,
+    } = discover_with(paths, &accept, settings.respect_ignore_files);
     let named = candidates.clone();
     if settings.only_schemas {
         for c in &mut candidates {
@@ -231,7 +237,10 @@ fn held(inputs: Vec<Input>, named: &[Candidate], settings: &Settings) -> HeldRun
             needles.add(f.file.path.as_deref(), tree);
         }
     }
-    let (context, note) = context_files(root, named, &needles, files.len(), settings);
+    let Context {
+        files: context,
+        note,
+    } = context_files(root, named, &needles, files.len(), settings);
     files.extend(context);
     let mut run = lint_loaded_in_pool(files, settings);
     run.notes.extend(note);
@@ -275,7 +284,10 @@ pub(super) fn run_in_pool(
     let mut notes = Vec::new();
     if let Some(root) = &settings.project_root {
         // Context files are indexed, never linted: their trees are let go at once.
-        let (context, note) = context_files(root, &named, &needles, files.len(), settings);
+        let Context {
+            files: context,
+            note,
+        } = context_files(root, &named, &needles, files.len(), settings);
         notes.extend(note);
         let context: Vec<(LintedFile, Option<RunIndex>)> = context
             .into_par_iter()

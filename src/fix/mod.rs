@@ -74,15 +74,25 @@ pub struct FixOutcome {
     pub converged: bool,
 }
 
+/// A file whose text the loop changed.
+#[derive(Clone, Copy, Debug)]
+pub struct Changed<'a> {
+    /// The file, with its new text.
+    pub file: &'a LintedFile,
+    /// Its text before the loop.
+    pub before: &'a Arc<String>,
+}
+
 impl FixOutcome {
-    /// The files whose text changed, with their new text.
+    /// The files whose text changed.
     #[must_use]
-    pub fn changed(&self) -> Vec<(&LintedFile, &Arc<String>)> {
+    pub fn changed(&self) -> Vec<Changed<'_>> {
         self.run
             .files
             .iter()
             .zip(&self.original)
             .filter(|(f, old)| f.file.text != **old)
+            .map(|(file, before)| Changed { file, before })
             .collect()
     }
 }

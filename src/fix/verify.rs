@@ -33,15 +33,15 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
     }
     check_no_new_findings(before, after, fix, &touched)?;
     check_references(before, after, fix, &touched)?;
-    if let Some((file, _, name)) = after
+    if let Some(anchor) = after
         .index
         .ambiguous_anchors
         .iter()
-        .find(|a| touched.contains(&a.0) && !before.index.ambiguous_anchors.contains(a))
+        .find(|a| touched.contains(&a.file) && !before.index.ambiguous_anchors.contains(a))
     {
         return Err(format!(
-            "it would leave two anchors named `{name}` in one resource of `{}`",
-            after.files[file.0].file.name
+            "it would leave two anchors named `{}` in one resource of `{}`",
+            anchor.name, after.files[anchor.file.0].file.name
         ));
     }
     super::compile::Compiler::new(before, after, fix, default_draft).compile_files(&touched)

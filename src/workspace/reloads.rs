@@ -6,12 +6,30 @@ use crate::syntax::document::{self, Node};
 use crate::syntax::source::SourceFile;
 use std::sync::Arc;
 
+/// A released file read again and parsed.
+#[derive(Debug)]
+pub struct Reloaded {
+    /// Its text.
+    pub text: Arc<String>,
+    /// Its tree.
+    pub root: Arc<Node>,
+}
+
+/// A file of the run with its tree at hand.
+#[derive(Clone, Copy, Debug)]
+pub struct Tree<'a> {
+    /// The file, with its text.
+    pub file: &'a SourceFile,
+    /// Its tree.
+    pub root: &'a Node,
+}
+
 /// Reads and parses a released file again; `None` if it is gone or no longer what was indexed.
 #[must_use]
-pub fn reload(file: &LintedFile) -> Option<(Arc<String>, Arc<Node>)> {
+pub fn reload(file: &LintedFile) -> Option<Reloaded> {
     let text = reread(file)?;
-    let root = document::parse(&text).ok()?;
-    Some((text, Arc::new(root)))
+    let root = Arc::new(document::parse(&text).ok()?);
+    Some(Reloaded { text, root })
 }
 
 /// The text of a released file, read again; `None` if it is gone or no longer what was indexed.
@@ -28,11 +46,8 @@ pub fn reread(file: &LintedFile) -> Option<Arc<String>> {
 /// Released files read again for another file's rules (a `$ref` into them, a rename reaching
 /// them), once each per run.
 pub struct Reloads {
-    slots: Vec<std::sync::OnceLock<Option<Reloaded>>>,
+    slots: Vec<std::sync::OnceLock<Option<(SourceFile, Arc<Node>)>>>,
 }
-
-/// A released file read again: its text and tree.
-type Reloaded = (SourceFile, Arc<Node>);
 
 impl Reloads {
     /// Room for a run of `files` files, none read again yet.
@@ -44,13 +59,16 @@ impl Reloads {
     }
 
     /// The text and tree of `file`, read again if it was released.
-    pub(crate) fn get<'a>(&'a self, file: &'a LintedFile) -> Option<(&'a SourceFile, &'a Node)> {
-        if let Some(root) = file.root() {
-            return Some((&file.file, root));
+    pub(crate) fn get<'a>(&'a self, file: &'a LintedFile) -> Option<Tree<'a>> {
+        if let Some(root) = file.tree() {
+            return Some(Tree {
+                file: &file.file,
+                root,
+            });
         }
         file.released()?;
         let slot = self.slots.get(file.file.id.0)?.get_or_init(|| {
-            reload(file).map(|(text, root)| {
+            reload(file).map(|Reloaded { text, root }| {
                 (
                     SourceFile {
                         text,
@@ -60,6 +78,6 @@ impl Reloads {
                 )
             })
         });
-        slot.as_ref().map(|(f, root)| (f, &**root))
+        slot.as_ref().map(|(file, root)| Tree { file, root })
     }
 }

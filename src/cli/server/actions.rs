@@ -8,7 +8,7 @@
 
 use super::convert::{self, line_edits, workspace_edit};
 use super::position::Encoding;
-use super::state::{Project, State};
+use super::state::{Located, Project, State};
 use crate::diagnostic::fix::Applicability;
 use crate::fix::{prove, Offer};
 use crate::syntax::source::{FileId, SourceFile, Span};
@@ -31,7 +31,7 @@ pub(crate) fn code_actions(
         unsafe_fixes: state.options.unsafe_fixes,
     };
     let uri = &params.text_document.uri;
-    let Some((project, file)) = state.project_of(uri) else {
+    let Some(Located { project, file }) = state.project_of(uri) else {
         return Vec::new();
     };
     let wants = |kind: &str| {
@@ -161,10 +161,10 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     let check = |source: &SourceFile| writable(shared, source.id);
     let outcome = crate::fix::fix_run(run, &shared.settings, Offer::SAFE, &check);
     let mut edits: Vec<(FileId, Span, String)> = Vec::new();
-    for (changed, old) in outcome.changed() {
-        let id = changed.file.id;
-        for (span, content) in line_edits(old, &changed.file.text) {
-            edits.push((id, span, content));
+    for changed in outcome.changed() {
+        let id = changed.file.file.id;
+        for e in line_edits(changed.before, &changed.file.file.text) {
+            edits.push((id, e.span, e.content));
         }
     }
     let edit = if edits.is_empty() {

@@ -71,7 +71,7 @@ impl Options {
 /// The settings of the project of the document at `path` (`None`: a document with no file,
 /// linted on its own), and what is wrong with the options or the configuration, each in one
 /// line: the lint goes on without what is wrong.
-pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings, Vec<String>) {
+pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> ProjectSettings {
     let mut problems = Vec::new();
     let config = in_force(options.isolated, options.config.as_deref(), path)
         .map_err(|e| problems.push(format!("schema-lint: {e}")))
@@ -113,7 +113,15 @@ pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings,
         ));
     }
     problems.extend(invalid);
-    (settings, problems)
+    ProjectSettings { settings, problems }
+}
+
+/// The settings of a project, and what is wrong with the options or its configuration.
+pub(crate) struct ProjectSettings {
+    /// The settings.
+    pub settings: Settings,
+    /// What is wrong, one line each; the lint goes on without it.
+    pub problems: Vec<String>,
 }
 
 /// The project a document at `path` belongs to, whose other files are its context: the folder
@@ -168,7 +176,7 @@ mod tests {
             isolated: true,
             ..Options::default()
         };
-        let (settings, problems) = settings_for(&options, None);
+        let ProjectSettings { settings, problems } = settings_for(&options, None);
         assert_eq!(settings.default_draft, Draft::Draft7);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("nope"));

@@ -74,6 +74,14 @@ impl Project {
     }
 }
 
+/// An open document found in the run of its project.
+pub(crate) struct Located<'a> {
+    /// The project.
+    pub project: &'a mut Project,
+    /// The document's file id in its run.
+    pub file: FileId,
+}
+
 /// A file of a project as last read from disk: its length and modification time, and the file
 /// parsed (`None`: it holds no schema, or could not be read).
 struct Cached {
@@ -124,10 +132,10 @@ impl State {
     }
 
     /// The project whose run holds an open document, and its file id there.
-    pub(crate) fn project_of(&mut self, uri: &Uri) -> Option<(&mut Project, FileId)> {
+    pub(crate) fn project_of(&mut self, uri: &Uri) -> Option<Located<'_>> {
         self.projects
             .iter_mut()
-            .find_map(|p| p.file_of(uri).map(|id| (p, id)))
+            .find_map(|project| project.file_of(uri).map(|file| Located { project, file }))
     }
 
     /// Lints every open document (the runs are kept in [`State::projects`]), and says what is
@@ -136,7 +144,10 @@ impl State {
         let mut problems = Vec::new();
         let mut groups: BTreeMap<Key, (Settings, Vec<Uri>)> = BTreeMap::new();
         for (uri, doc) in &self.docs {
-            let (settings, found) = options::settings_for(&self.options, doc.path.as_deref());
+            let options::ProjectSettings {
+                settings,
+                problems: found,
+            } = options::settings_for(&self.options, doc.path.as_deref());
             problems.extend(found);
             let key = match &doc.path {
                 Some(path) => Key::Project(options::project_root(path, &settings, &self.workspace)),
