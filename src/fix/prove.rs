@@ -51,10 +51,10 @@ pub fn prove(run: &HeldRun, fixes: &[&Fix], settings: &Settings) -> Result<Proof
     Ok(Proof { after, failures })
 }
 
-/// Applies every edit of `fixes` and lints the result.
-fn apply(run: &Run, fixes: &[&Fix], settings: &Settings) -> Result<HeldRun, String> {
+/// Applies every edit of the `batch` and lints the result.
+fn apply(run: &Run, batch: &[&Fix], settings: &Settings) -> Result<HeldRun, String> {
     let mut by_file: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
-    for fix in fixes {
+    for fix in batch {
         for e in &fix.edits {
             by_file.entry(e.file).or_default().push(e);
         }

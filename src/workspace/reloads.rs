@@ -46,7 +46,13 @@ pub fn reread(file: &LintedFile) -> Option<Arc<String>> {
 /// Released files read again for another file's rules (a `$ref` into them, a rename reaching
 /// them), once each per run.
 pub struct Reloads {
-    slots: Vec<std::sync::OnceLock<Option<(SourceFile, Arc<Node>)>>>,
+    slots: Vec<std::sync::OnceLock<Option<Reread>>>,
+}
+
+/// A file of a [`Reloads`], read again.
+struct Reread {
+    file: SourceFile,
+    root: Arc<Node>,
 }
 
 impl Reloads {
@@ -68,16 +74,17 @@ impl Reloads {
         }
         file.released()?;
         let slot = self.slots.get(file.file.id.0)?.get_or_init(|| {
-            reload(file).map(|Reloaded { text, root }| {
-                (
-                    SourceFile {
-                        text,
-                        ..file.file.clone()
-                    },
-                    root,
-                )
+            reload(file).map(|Reloaded { text, root }| Reread {
+                file: SourceFile {
+                    text,
+                    ..file.file.clone()
+                },
+                root,
             })
         });
-        slot.as_ref().map(|(file, root)| Tree { file, root })
+        slot.as_ref().map(|r| Tree {
+            file: &r.file,
+            root: &r.root,
+        })
     }
 }
