@@ -166,3 +166,53 @@ impl Fingerprint {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::source::FileId;
+    use crate::workspace::load_source;
+
+    fn loaded(text: &str, explicit: bool) -> LintedFile {
+        let file = SourceFile::new(FileId(0), "a.json".into(), None, text, explicit);
+        load_source(file, explicit)
+    }
+
+    #[test]
+    fn what_loading_holds_of_a_file() {
+        let schema = loaded(r#"{"type": "object"}"#, true);
+        assert!(matches!(
+            schema.state,
+            State::Parsed {
+                kind: FileKind::Schema,
+                ..
+            }
+        ));
+        assert!(schema.root().is_some() && schema.is_linted() && !schema.failed());
+        assert_eq!(schema.origin, Origin::Named);
+        let broken = loaded("{", true);
+        assert!(matches!(broken.state, State::Failed));
+        assert!(broken.failed() && broken.kind().is_none() && broken.is_linted());
+        let package = loaded(r#"{"name": "x"}"#, false);
+        assert!(matches!(package.state, State::NotSchema { root: Some(_) }));
+        assert_eq!(package.kind(), Some(FileKind::Other));
+        assert!(package.schema_kind().is_none() && !package.is_linted());
+        let not_json = loaded("{", false);
+        assert!(matches!(not_json.state, State::NotSchema { root: None }));
+        assert!(!not_json.failed());
+    }
+
+    #[test]
+    fn a_released_file_holds_no_tree_and_context_is_never_linted() {
+        let mut file = loaded(r#"{"type": "object"}"#, true);
+        file.state = State::Released {
+            kind: FileKind::Schema,
+            fingerprint: Fingerprint::of(&file.file.text),
+            settled: true,
+        };
+        assert!(file.root().is_none() && file.released().is_some() && file.settled());
+        assert_eq!(file.schema_kind(), Some(FileKind::Schema));
+        file.origin = Origin::Context;
+        assert!(file.is_context() && !file.is_linted());
+    }
+}

@@ -5,7 +5,7 @@
 //! A lint is one run per project (the folder of its `schema-lint.toml`, else its checkout):
 //! the project's open documents are its named files, linted from their buffers, and every other
 //! file of the project a folder walk would take is context, indexed and never reported on, as
-//! in a partial run of `check` (see [`crate::engine::lint_loaded`] and [`LintedFile::context`]).
+//! in a partial run of `check` (see [`crate::engine::lint_loaded`] and [`Origin::Context`]).
 //! A buffer wins over its file on disk, in its own project's run and in every other one.
 //! Unlike `check`, the context is the whole project rather than the files whose text ties them
 //! to the named ones: the parsed files are kept between lints, so parsing is not what a lint
