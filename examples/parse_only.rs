@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 fn main() {
     let paths: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let (files, _) = schema_lint::workspace::discover::discover(&paths, &|_| true);
+    let files = schema_lint::workspace::discover::discover(&paths, &|_| true).files;
     let (bytes, parsed) = files
         .par_iter()
         .map(|c| match std::fs::read(&c.path) {

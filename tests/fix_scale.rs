@@ -30,7 +30,8 @@ fn cycle(n: usize) -> PathBuf {
 fn documents_per_fix(n: usize) -> (usize, usize) {
     let dir = cycle(n);
     let settings = Settings::default();
-    let run = schema_lint::run(std::slice::from_ref(&dir), None, &settings);
+    let run =
+        schema_lint::engine::run_held(std::slice::from_ref(&dir), None, Vec::new(), &settings);
     assert_eq!(
         run.diagnostics().len(),
         2 * n,
@@ -38,7 +39,8 @@ fn documents_per_fix(n: usize) -> (usize, usize) {
     );
     let can_write = |_: &SourceFile| Ok(());
     let start = schema_lint::fix::documents_built();
-    let outcome = schema_lint::fix::fix_run(run, &settings, false, &can_write);
+    let outcome =
+        schema_lint::fix::fix_run(run, &settings, schema_lint::fix::Offer::SAFE, &can_write);
     let built = schema_lint::fix::documents_built() - start;
     let changed = outcome.changed().len();
     assert!(outcome.run.diagnostics().is_empty(), "every finding fixed");

@@ -243,8 +243,13 @@ fn the_library_is_safe_on_a_small_caller_stack() {
                     vec![schema_lint::workspace::load_source(file, true)],
                     &settings,
                 );
-                assert!(run.files[0].root.is_some(), "{name}");
-                let outcome = schema_lint::fix::fix_run(run, &settings, true, &|_| Ok(()));
+                assert!(run.files[0].root().is_some(), "{name}");
+                let outcome = schema_lint::fix::fix_run(
+                    run,
+                    &settings,
+                    schema_lint::fix::Offer { unsafe_fixes: true },
+                    &|_| Ok(()),
+                );
                 assert!(!outcome.applied.is_empty(), "{name}: no fix applied");
             }
         })
@@ -338,8 +343,10 @@ fn a_file_removed_between_discovery_and_reading() {
     let dir = Scratch::new("removed");
     dir.write("gone.json", FIXABLE);
     dir.write("tool.json", FIXABLE);
-    let (candidates, errors) =
-        schema_lint::workspace::discover::discover(std::slice::from_ref(&dir.path), &|_| true);
+    let schema_lint::workspace::discover::Discovered {
+        files: candidates,
+        errors,
+    } = schema_lint::workspace::discover::discover(std::slice::from_ref(&dir.path), &|_| true);
     assert!(errors.is_empty());
     assert_eq!(candidates.len(), 2);
     std::fs::remove_file(dir.join("gone.json")).unwrap();

@@ -14,7 +14,7 @@
 //! A missing corpus fails the tests: they never pass without reading it.
 
 use schema_lint::engine::lint_loaded;
-use schema_lint::fix::fix_run;
+use schema_lint::fix::{fix_run, Offer};
 use schema_lint::schema::dialect::Draft;
 use schema_lint::settings::{FixIdMode, Settings};
 use schema_lint::syntax::source::{FileId, SourceFile};
@@ -651,7 +651,7 @@ fn fix_file(name: &str, text: &str, settings: &Settings) -> Fixed {
     let path = PathBuf::from(format!("/jsts/{name}"));
     let file = SourceFile::new(FileId(0), name.to_owned(), Some(path), text, true);
     let run = lint_loaded(vec![load_source(file, true)], settings);
-    let outcome = fix_run(run, settings, false, &|_| Ok(()));
+    let outcome = fix_run(run, settings, Offer::SAFE, &|_| Ok(()));
     let describe = |d: &&schema_lint::diagnostic::Diagnostic| {
         format!("{} at {}: {}", d.rule.code, d.pointer, d.message)
     };

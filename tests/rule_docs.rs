@@ -3,7 +3,7 @@
 
 use schema_lint::diagnostic::meta;
 use schema_lint::engine::{lint_loaded, lint_source};
-use schema_lint::fix::fix_run;
+use schema_lint::fix::{fix_run, Offer};
 use schema_lint::rules;
 use schema_lint::rules::docs::{self, Example, ExampleKind};
 use schema_lint::settings::{FixIdMode, Settings};
@@ -79,7 +79,14 @@ fn audit_codes(capture: &str) -> BTreeSet<&'static str> {
 /// The text and the findings left after `--fix` on one file, SL901 included.
 fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeSet<&'static str>) {
     let run = lint_loaded(vec![load_source(source(text), true)], settings);
-    let mut outcome = fix_run(run, settings, allow_unsafe, &|_| Ok(()));
+    let mut outcome = fix_run(
+        run,
+        settings,
+        Offer {
+            unsafe_fixes: allow_unsafe,
+        },
+        &|_| Ok(()),
+    );
     schema_lint::fix::rejections::attach_rejections(&mut outcome);
     let codes = outcome
         .run
@@ -404,7 +411,14 @@ fn snapshot_of(example: &Example, name: &str) -> String {
     );
     let mut out = format!("-- schema-lint {name}\n{}", human(&run));
     if example.kind == ExampleKind::Bad {
-        let mut outcome = fix_run(run, &settings, allow_unsafe, &|_| Ok(()));
+        let mut outcome = fix_run(
+            run,
+            &settings,
+            Offer {
+                unsafe_fixes: allow_unsafe,
+            },
+            &|_| Ok(()),
+        );
         schema_lint::fix::rejections::attach_rejections(&mut outcome);
         let text = &outcome.run.files[0].file.text;
         if **text == example.text {

@@ -6,7 +6,7 @@
 //! every reference bound where it was.
 
 use schema_lint::engine::{lint_loaded, lint_source};
-use schema_lint::fix::fix_run;
+use schema_lint::fix::{fix_run, Offer};
 use schema_lint::settings::Settings;
 use schema_lint::syntax::source::{FileId, SourceFile};
 use schema_lint::workspace::load_source;
@@ -86,7 +86,7 @@ fn every_case_is_reported_and_fixed_without_changing_a_verdict() {
             .collect();
         assert_eq!(verdicts(&case["schema"], &case), wanted, "{name}: the case");
         let run = lint_loaded(vec![load_source(source(&text), true)], &settings);
-        let outcome = fix_run(run, &settings, false, &|_| Ok(()));
+        let outcome = fix_run(run, &settings, Offer::SAFE, &|_| Ok(()));
         let fixed = outcome.run.files[0].file.text.to_string();
         let left = outcome
             .run
@@ -192,7 +192,7 @@ fn many_targets_are_moved_in_bounded_fixes() {
         );
     }
     let run = lint_loaded(vec![load_source(source(&text), true)], &settings);
-    let outcome = fix_run(run, &settings, false, &|_| Ok(()));
+    let outcome = fix_run(run, &settings, Offer::SAFE, &|_| Ok(()));
     assert!(outcome.rejected.is_empty(), "{:?}", outcome.rejected);
     assert!(outcome.run.diagnostics().is_empty());
     let fixed: Value = serde_json::from_str(&outcome.run.files[0].file.text).unwrap();

@@ -15,7 +15,7 @@
 //! A capture cannot be audited ([`Input::unusable`]) when it is empty, when nothing in it is a
 //! JSON-RPC message or a record, or when none of its messages is a `tools/call` request.
 
-use super::capture::{is_explicit_record, Capture, InputError, Message};
+use super::capture::{is_explicit_record, InputError, Message};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -154,28 +154,6 @@ pub fn messages_of(value: Value) -> Result<Vec<Value>, Value> {
     } else {
         unwrap(value)
     }
-}
-
-/// Sorts a whole capture read by [`super::capture::read`]: the input, and its messages (out of
-/// their wrappers, each at the line of its wrapper) or, for a capture of records, its records.
-#[must_use]
-pub fn sort(capture: Capture) -> (Input, Vec<Message>) {
-    let records = capture
-        .messages
-        .iter()
-        .any(|m| is_explicit_record(&m.value));
-    let mut input = Input::new(
-        Form {
-            array: capture.array,
-            records,
-        },
-        capture.errors,
-    );
-    let mut taken = Vec::new();
-    for m in capture.messages {
-        input.take(m, &mut |m| taken.push(m));
-    }
-    (input, taken)
 }
 
 impl Input {
@@ -399,17 +377,8 @@ fn list<T: ToString>(items: impl ExactSizeIterator<Item = T>, max: usize) -> Str
 
 #[cfg(test)]
 mod tests {
-    use super::super::capture::read;
     use super::*;
     use serde_json::json;
-
-    fn sorted(text: &str) -> Input {
-        sort(read(text)).0
-    }
-
-    fn messages(text: &str) -> Vec<Message> {
-        sort(read(text)).1
-    }
 
     #[test]
     fn what_a_message_is() {
@@ -439,167 +408,5 @@ mod tests {
         ));
         assert!(!is_message(&json!({"jsonrpc": "2.0", "id": 1})));
         assert!(!is_message(&json!([{"jsonrpc": "2.0", "method": "ping"}])));
-    }
-
-    #[test]
-    fn wrapped_shapes_are_unwrapped() {
-        let text = r#"{"message": {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}}
-{"direction": "send", "timestamp": "2026-01-01T00:00:00Z", "message": {"jsonrpc": "2.0", "id": 2, "method": "ping"}}
-{"direction": "recv", "time": 1767225600, "message": {"jsonrpc": "2.0", "id": 1, "result": {}}}
-{"ts": 1.5, "data": {"jsonrpc": "2.0", "method": "notifications/initialized"}}
-{"direction": "recv", "message": [{"jsonrpc": "2.0", "id": 3, "result": {}}, {"jsonrpc": "2.0", "id": 2, "result": {}}]}
-{"jsonrpc": "2.0", "id": 4, "method": "tools/call"}
-"#;
-        let input = sorted(text);
-        let got: Vec<(usize, Value)> = messages(text)
-            .iter()
-            .map(|m| (m.line, m.value["id"].clone()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                (1, json!(1)),
-                (2, json!(2)),
-                (3, json!(1)),
-                (4, Value::Null),
-                (5, json!(3)),
-                (5, json!(2)),
-                (6, json!(4)),
-            ]
-        );
-        assert!(input.skipped.is_empty() && input.unusable().is_none());
-    }
-
-    #[test]
-    fn what_is_not_unwrapped() {
-        // The payload is not a message; both `message` and `data` hold one; a message as a string.
-        let text = r#"{"level": "info", "message": "server started", "time": 1}
-{"message": {"jsonrpc": "2.0", "method": "a"}, "data": {"jsonrpc": "2.0", "method": "b"}}
-{"message": "{\"jsonrpc\": \"2.0\", \"method\": \"ping\"}"}
-{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
-"#;
-        let input = sorted(text);
-        assert_eq!(messages(text).len(), 1);
-        let skipped: Vec<(usize, &str, Vec<String>)> = input
-            .skipped
-            .iter()
-            .map(|s| (s.line, s.kind, s.keys.clone()))
-            .collect();
-        assert_eq!(
-            skipped,
-            [
-                (
-                    1,
-                    "object",
-                    vec!["level".into(), "message".into(), "time".into()]
-                ),
-                (2, "object", vec!["data".into(), "message".into()]),
-                (3, "object", vec!["message".into()]),
-            ]
-        );
-        assert_eq!(
-            describe(&input.skipped, &[], input.form),
-            "3 JSON objects that are not JSON-RPC messages (keys: data, level, message, time; \
-             lines 1, 2, 3)"
-        );
-    }
-
-    #[test]
-    fn an_empty_capture() {
-        for text in ["", "\n\n  \n", "\u{feff}"] {
-            assert_eq!(
-                sorted(text).unusable().as_deref(),
-                Some("the capture is empty")
-            );
-        }
-        assert_eq!(
-            sorted(" [ ] ").unusable().as_deref(),
-            Some("the capture is an empty JSON array")
-        );
-    }
-
-    #[test]
-    fn a_capture_of_something_else() {
-        let text = "{\"level\":\"info\",\"msg\":\"up\",\"time\":1}\n{\"level\":\"debug\",\"msg\":\"x\",\"time\":2}\nGET /mcp 200\n";
-        assert_eq!(
-            sorted(text).unusable().as_deref(),
-            Some(
-                "no JSON-RPC message among 3 lines: 2 JSON objects that are not JSON-RPC \
-                 messages (keys: level, msg, time; lines 1, 2), 1 line that is not JSON (line 3)"
-            )
-        );
-        let text = "\"a\"\n1\n2\nnull\ntrue\n[[1]]\n";
-        assert_eq!(
-            sorted(text).unusable().as_deref(),
-            Some(
-                "no JSON-RPC message among 6 lines: 1 JSON array (line 6), 1 JSON string \
-                 (line 1), 2 JSON numbers (lines 2, 3), 1 JSON boolean (line 5), 1 JSON null \
-                 (line 4)"
-            )
-        );
-        assert_eq!(
-            sorted("[{\"a\": 1}, {\"b\": 2}]").unusable().as_deref(),
-            Some(
-                "no JSON-RPC message among 2 elements: 2 JSON objects that are not JSON-RPC \
-                 messages (keys: a, b; elements 1, 2)"
-            )
-        );
-        // A broken JSON array is one error at its line.
-        assert_eq!(
-            sorted("[{\"a\": 1},\n oops]").unusable().as_deref(),
-            Some("no JSON-RPC message among 1 line: 1 line that is not JSON (line 2)")
-        );
-        // Many places are cut short.
-        let many = "{\"k\": 1}\n".repeat(7);
-        assert!(sorted(&many)
-            .unusable()
-            .unwrap()
-            .ends_with("(keys: k; lines 1, 2, 3, 4, 5, ...)"));
-    }
-
-    #[test]
-    fn a_capture_without_calls() {
-        let text = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}
-{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":1,"method":"tools/list"}
-{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}
-{"level":"info","msg":"done"}
-"#;
-        assert_eq!(
-            sorted(text).unusable().as_deref(),
-            Some(
-                "no tools/call request among 5 JSON-RPC messages (methods: initialize, \
-                 notifications/initialized, tools/list); besides them, 1 JSON object that is \
-                 not a JSON-RPC message (keys: level, msg; line 6)"
-            )
-        );
-        assert_eq!(
-            sorted("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n")
-                .unusable()
-                .as_deref(),
-            Some("no tools/call request among 1 JSON-RPC message (responses only)")
-        );
-        // A tools/call without an id is a notification nobody answers: no call either.
-        assert!(sorted("{\"jsonrpc\":\"2.0\",\"method\":\"tools/call\"}\n")
-            .unusable()
-            .is_some());
-    }
-
-    #[test]
-    fn a_capture_of_records() {
-        let text = r#"{"record": {"tool": "t", "protocol": "2025-11-25", "metaIdTool": false}, "body": {}}
-{"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
-{"note": "x"}
-"#;
-        let input = sorted(text);
-        assert!(input.form.records && input.unusable().is_none());
-        assert_eq!(messages(text).len(), 1);
-        assert_eq!(
-            describe(&input.skipped, &[], input.form),
-            "1 JSON object that is not an audit record (keys: note; line 3), 1 JSON-RPC message \
-             among audit records (line 2)"
-        );
-        assert_eq!(skipped_places(&input.skipped, input.form), "2 lines");
     }
 }

@@ -136,7 +136,7 @@ pub struct Audit {
     /// The parts of the capture that are not JSON, skipped.
     pub input_errors: Vec<InputError>,
     /// Requests that never got a response.
-    pub unanswered: Vec<(Value, usize)>,
+    pub unanswered: Vec<Unanswered>,
     /// Calls to tools that `tools/list` shows without an `outputSchema`: nothing to audit.
     pub without_schema: usize,
     /// The JSON values of the capture that are neither JSON-RPC messages (bare or in a
@@ -150,11 +150,31 @@ pub struct Audit {
     pub unusable: Option<String>,
 }
 
+/// A request that never got a response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unanswered {
+    /// Its JSON-RPC id.
+    pub id: Value,
+    /// Its line in the capture.
+    pub line: usize,
+}
+
+/// How many calls went to a target.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Calls (error results left out).
+    pub calls: usize,
+    /// Of those, the valid ones.
+    pub valid: usize,
+    /// Of those, the invalid ones.
+    pub invalid: usize,
+}
+
 impl Audit {
     /// How many calls went to `target`, and how many of those were valid / invalid. Error
     /// results are not counted here (see [`Audit::error_results`]).
     #[must_use]
-    pub fn count(&self, target: Target) -> (usize, usize, usize) {
+    pub fn count(&self, target: Target) -> Counts {
         let calls: Vec<&Call> = self
             .calls
             .iter()
@@ -162,7 +182,11 @@ impl Audit {
             .collect();
         let valid = calls.iter().filter(|c| c.valid == Some(true)).count();
         let invalid = calls.iter().filter(|c| c.valid == Some(false)).count();
-        (calls.len(), valid, invalid)
+        Counts {
+            calls: calls.len(),
+            valid,
+            invalid,
+        }
     }
 
     /// How many calls are error results (`isError: true` without `structuredContent`).
@@ -290,14 +314,18 @@ fn judge(
 pub fn summary(audit: &Audit) -> BTreeMap<&'static str, Value> {
     let mut out = BTreeMap::new();
     for t in [Target::ValidateRoot, Target::LegacyWrapper] {
-        let (calls, valid, invalid) = audit.count(t);
+        let Counts {
+            calls,
+            valid,
+            invalid,
+        } = audit.count(t);
         out.insert(
             t.name(),
             json!({"calls": calls, "valid": valid, "invalid": invalid}),
         );
     }
-    out.insert("missing", json!(audit.count(Target::Missing).0));
-    out.insert("schema", json!(audit.count(Target::Schema).0));
+    out.insert("missing", json!(audit.count(Target::Missing).calls));
+    out.insert("schema", json!(audit.count(Target::Schema).calls));
     out
 }
 
@@ -370,7 +398,11 @@ mod tests {
             calls(&audit),
             [(json!("a"), Target::ValidateRoot, Some(true))]
         );
-        assert_eq!(audit.unanswered, [(json!("b"), 6), (json!("c"), 9)]);
+        let unanswered = |id, line| Unanswered { id, line };
+        assert_eq!(
+            audit.unanswered,
+            [unanswered(json!("b"), 6), unanswered(json!("c"), 9)]
+        );
     }
 
     #[test]
@@ -448,7 +480,14 @@ mod tests {
         assert_eq!(audit.calls[0].target, Target::Missing);
         assert!(audit.calls[0].findings.is_empty() && !audit.calls[0].fails(false));
         assert_eq!(audit.error_results(), 1);
-        assert_eq!(audit.count(Target::Missing), (1, 0, 0));
+        assert_eq!(
+            audit.count(Target::Missing),
+            Counts {
+                calls: 1,
+                valid: 0,
+                invalid: 0
+            }
+        );
         assert!(audit.fails(false));
         let only_errors = format!(
             "{HANDSHAKE}{}",

@@ -157,7 +157,10 @@ impl Pairing {
         unanswered.sort_by_key(|p| p.line);
         for p in unanswered {
             if let Some(r) = p.call {
-                out.unanswered.push((r.id, r.line));
+                out.unanswered.push(super::Unanswered {
+                    id: r.id,
+                    line: r.line,
+                });
             }
         }
     }

@@ -6,7 +6,8 @@ use super::{exit, Outcome};
 use crate::engine::Run;
 use crate::report::{self, OutputFormat};
 use crate::schema::units::FileKind;
-use crate::settings::Settings;
+use crate::settings::resolve::in_force;
+use crate::settings::{Overrides, Settings};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -23,59 +24,43 @@ pub(super) fn use_color(choice: ColorChoice) -> bool {
 
 /// The settings of a run: the configuration file, then the command line over it.
 pub(super) fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
-    let config = if args.isolated {
-        None
-    } else {
-        let path = if let Some(p) = &args.config {
-            Some(p.clone())
+    let start = paths
+        .iter()
+        .find(|p| p.as_os_str() != "-")
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."));
+    let config = in_force(args.isolated, args.config.as_deref(), Some(&start))?;
+    let overrides = Overrides {
+        target: args.target,
+        select: args.select.clone(),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+        default_dialect: args.default_dialect,
+        fix_id: args.fix_id,
+        strict: args.strict,
+        only_schemas: args.only_schemas,
+        memory_budget: (!args.fix && !args.diff)
+            .then_some(args.memory_budget.saturating_mul(1 << 20)),
+        respect_ignore_files: !args.no_respect_gitignore,
+        project_root: partial_run_root(paths, config.as_ref().and_then(|c| c.dir.as_deref())),
+        clients: if args.clients.is_empty() {
+            None
         } else {
-            let start = paths
-                .iter()
-                .find(|p| p.as_os_str() != "-")
-                .cloned()
-                .unwrap_or_else(|| PathBuf::from("."));
-            crate::settings::config::find(&start)
-        };
-        path.map(|p| crate::settings::config::load(&p))
-            .transpose()?
+            Some(
+                crate::settings::clients::parse(&args.clients)
+                    .map_err(|e| format!("--clients: {e}"))?,
+            )
+        },
     };
-    let cfg = config.as_ref();
-    let selection = crate::settings::select::Selection::over_config(
-        args.select.as_deref(),
-        &args.extend_select,
-        &args.ignore,
-        cfg,
-    );
-    let unknown = selection.unknown();
+    let settings = Settings::resolve(config, overrides);
+    let unknown = settings.selection.unknown();
     if !unknown.is_empty() {
         return Err(format!(
             "no rule matches `{}`; `schema-lint rules` lists them",
             unknown.join("`, `")
         ));
     }
-    let clients = if args.clients.is_empty() {
-        cfg.and_then(|c| c.clients.clone())
-            .unwrap_or_else(|| crate::diagnostic::breaks::Client::DEFAULT.to_vec())
-    } else {
-        crate::settings::clients::parse(&args.clients).map_err(|e| format!("--clients: {e}"))?
-    };
-    Ok(Settings {
-        default_draft: args
-            .default_dialect
-            .or_else(|| cfg.and_then(|c| c.default_dialect))
-            .unwrap_or(crate::schema::dialect::Draft::Draft202012),
-        fix_id: args.fix_id,
-        target: args.target.or_else(|| cfg.and_then(|c| c.target)),
-        selection,
-        only_schemas: args.only_schemas,
-        memory_budget: (!args.fix && !args.diff)
-            .then_some(args.memory_budget.saturating_mul(1 << 20)),
-        respect_ignore_files: !args.no_respect_gitignore,
-        project_root: partial_run_root(paths, cfg.and_then(|c| c.dir.as_deref())),
-        strict: args.strict || cfg.is_some_and(|c| c.strict),
-        clients,
-        config: config.map(std::sync::Arc::new),
-    })
+    Ok(settings)
 }
 
 /// The project whose other files a run reads as context: when paths are named (rather than
@@ -141,8 +126,6 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
             }
         }
     };
-    let mut run = crate::engine::run_with(&paths, args.stdin_filename.as_deref(), live, &settings);
-    let notes = std::mem::take(&mut run.notes);
     let width = std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -152,34 +135,16 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         width,
         quiet: args.quiet,
     };
-    let mut outcome = if args.fix || args.diff {
-        super::fix::fix(run, args, &settings, style)
+    let stdin_name = args.stdin_filename.as_deref();
+    let (notes, mut outcome) = if args.fix || args.diff {
+        // The fix loop takes a run that holds every text: no memory budget applies.
+        let mut run = crate::engine::run_held(&paths, stdin_name, live, &settings);
+        let notes = run.take_notes();
+        (notes, super::fix::fix(run, args, &settings, style))
     } else {
-        let nothing = run.linted_count() == 0 && !args.quiet;
-        let mut stderr = if nothing
-            && (args.statistics || args.output_format != OutputFormat::Human)
-        {
-            "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
-                .to_owned()
-        } else {
-            String::new()
-        };
-        if !args.quiet {
-            stderr.push_str(&mcp_hint(&run, &settings));
-        }
-        let outcome = Outcome {
-            stdout: if args.statistics {
-                report::statistics(&run)
-            } else {
-                report::render(&run, args.output_format, style)
-            },
-            stderr,
-            code: exit::of_run(&run),
-        };
-        // The process ends right after printing: freeing every span tree one allocation at a
-        // time would only cost time (a tenth of a 10,000-file run).
-        std::mem::forget(run);
-        outcome
+        let mut run = crate::engine::run_with(&paths, stdin_name, live, &settings);
+        let notes = std::mem::take(&mut run.notes);
+        (notes, lint_report(run, args, &settings, style))
     };
     if !args.quiet {
         for note in notes.iter().rev() {
@@ -189,6 +154,33 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
     if args.exit_zero && outcome.code == exit::FINDINGS {
         outcome.code = exit::CLEAN;
     }
+    outcome
+}
+
+/// The report of a check run (no `--fix`, no `--diff`).
+fn lint_report(run: Run, args: &CheckArgs, settings: &Settings, style: report::Style) -> Outcome {
+    let nothing = run.linted_count() == 0 && !args.quiet;
+    let mut stderr = if nothing && (args.statistics || args.output_format != OutputFormat::Human) {
+        "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
+            .to_owned()
+    } else {
+        String::new()
+    };
+    if !args.quiet {
+        stderr.push_str(&mcp_hint(&run, settings));
+    }
+    let outcome = Outcome {
+        stdout: if args.statistics {
+            report::statistics(&run)
+        } else {
+            report::render(&run, args.output_format, style)
+        },
+        stderr,
+        code: exit::of_run(&run),
+    };
+    // The process ends right after printing: freeing every span tree one allocation at a
+    // time would only cost time (a tenth of a 10,000-file run).
+    std::mem::forget(run);
     outcome
 }
 
@@ -207,7 +199,7 @@ fn mcp_hint(run: &Run, settings: &Settings) -> String {
     let outputs: Vec<&str> = run
         .files
         .iter()
-        .filter(|f| f.kind == Some(FileKind::Schema) && f.is_linted())
+        .filter(|f| f.kind() == Some(FileKind::Schema) && f.is_linted())
         .filter(|f| {
             f.file
                 .path

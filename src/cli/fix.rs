@@ -2,7 +2,7 @@
 
 use super::args::CheckArgs;
 use super::{exit, Outcome};
-use crate::engine::Run;
+use crate::engine::{HeldRun, Run};
 use crate::report;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
@@ -62,7 +62,7 @@ fn write_error(failure: &crate::fix::write::Failure) -> String {
         let names: Vec<String> = failure
             .unrestored
             .iter()
-            .map(|(_, n)| report::printable(n).into_owned())
+            .map(|u| report::printable(&u.what).into_owned())
             .collect();
         format!(
             "changed and could not be put back: {}; no other file was changed",
@@ -74,7 +74,7 @@ fn write_error(failure: &crate::fix::write::Failure) -> String {
 
 /// `--fix` and `--diff`: run the fix loop, then write (or show) what it proved.
 pub(super) fn fix(
-    run: Run,
+    run: HeldRun,
     args: &CheckArgs,
     settings: &Settings,
     style: report::Style,
@@ -82,13 +82,16 @@ pub(super) fn fix(
     let findings_before = run.diagnostics().len();
     let guard = Guard::of(&run, args.fix_only_named, settings);
     let can_write = |file: &SourceFile| guard.check(file);
-    let mut outcome = crate::fix::fix_run(run, settings, args.unsafe_fixes, &can_write);
+    let offer = crate::fix::Offer {
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let mut outcome = crate::fix::fix_run(run, settings, offer, &can_write);
     let mut out = Outcome::default();
     if args.diff {
         let changed: Vec<(String, String)> = outcome
             .changed()
             .into_iter()
-            .map(|(f, old)| (old.to_string(), f.file.name.clone()))
+            .map(|c| (c.before.to_string(), c.file.file.name.clone()))
             .collect();
         let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
         return diff(outcome, &changed, fixed);
@@ -101,8 +104,8 @@ pub(super) fn fix(
     let also: Vec<String> = outcome
         .changed()
         .into_iter()
-        .filter(|(f, _)| guard.context.contains(&f.file.id))
-        .map(|(f, _)| format!("`{}`", report::printable(&f.file.name)))
+        .filter(|c| guard.context.contains(&c.file.file.id))
+        .map(|c| format!("`{}`", report::printable(&c.file.file.name)))
         .collect();
     let fixed = findings_before.saturating_sub(outcome.run.diagnostics().len());
     crate::fix::rejections::attach_rejections(&mut outcome);
@@ -110,7 +113,7 @@ pub(super) fn fix(
         .run
         .files
         .iter()
-        .find(|f| f.file.path.is_none() && f.root.is_some())
+        .find(|f| f.file.path.is_none() && f.root().is_some())
         .map(|f| {
             String::from_utf8_lossy(&crate::fix::write::stored_bytes(&f.file, &f.file.text))
                 .into_owned()
@@ -186,7 +189,7 @@ impl Guard {
         let outside = run
             .files
             .iter()
-            .filter(|f| f.file.explicit && !f.context)
+            .filter(|f| f.file.explicit && !f.is_context())
             .filter_map(|f| {
                 let path = f.file.path.as_deref()?;
                 let real = crate::workspace::discover::leaves_its_project(path, config_dir)?;
@@ -198,14 +201,14 @@ impl Guard {
             context: run
                 .files
                 .iter()
-                .filter(|f| f.context)
+                .filter(|f| f.is_context())
                 .map(|f| f.file.id)
                 .collect(),
             only_named,
             from_stdin: run
                 .files
                 .iter()
-                .any(|f| f.file.path.is_none() && !f.context),
+                .any(|f| f.file.path.is_none() && !f.is_context()),
         }
     }
 

@@ -3,22 +3,24 @@
 //! ([`stream`]); `--fix` and `--diff` keep every file ([`lint_loaded`]).
 
 mod dispatch;
+mod held;
 mod project;
 mod stream;
 
 use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::index::{IndexInput, RunIndex};
-use crate::rules::RunView;
-use crate::schema::units::FileKind;
+use crate::rules::{Current, RunView};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile, Span};
-use crate::workspace::reloads::{reload, reread};
-use crate::workspace::{load_source, Input, LintedFile, Reloads};
+use crate::workspace::reloads::{reload, reread, Reloaded};
+use crate::workspace::{load_source, Input, LintedFile, Reloads, State};
 use dispatch::lint_document;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+pub use held::HeldRun;
 
 /// The result of a run over many files.
 #[derive(Debug, Default, Clone)]
@@ -84,11 +86,24 @@ pub fn run_with(
     crate::workspace::pool::run(|| stream::run_in_pool(paths, stdin_name, extra, settings))
 }
 
-/// Indexes loaded files and runs the rules over them. Files keep their load diagnostics; any
-/// earlier lint diagnostics are replaced.
+/// Lints everything `paths` names, and the documents of `extra` beside them, keeping every file
+/// whatever the memory budget says: the run `--fix` and `--diff` work on.
 #[must_use]
-pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> Run {
-    crate::workspace::pool::run(|| lint_loaded_in_pool(files, settings))
+pub fn run_held(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> HeldRun {
+    crate::workspace::pool::run(|| stream::held_in_pool(paths, stdin_name, extra, settings))
+}
+
+/// Indexes loaded files (as [`load_source`] and [`crate::workspace::load_input`] give them:
+/// every text and tree held) and runs the rules over them. Files keep their load diagnostics;
+/// any earlier lint diagnostics are replaced.
+#[must_use]
+pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> HeldRun {
+    crate::workspace::pool::run(|| HeldRun::new(lint_loaded_in_pool(files, settings)))
 }
 
 fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
@@ -96,8 +111,8 @@ fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
         let inputs: Vec<IndexInput<'_>> = files
             .iter()
             .filter_map(|f| {
-                let root = f.root.as_ref()?;
-                let kind = f.kind.filter(|k| *k != FileKind::Other)?;
+                let root = f.root()?;
+                let kind = f.schema_kind()?;
                 Some(IndexInput {
                     file: f.file.id,
                     path: f.file.path.as_deref(),
@@ -122,17 +137,14 @@ pub(super) fn lint_indexed(
     let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
         .par_iter()
         .map(|f| {
-            let Some(kind) = f
-                .kind
-                .filter(|k| *k != FileKind::Other && !f.settled && !f.context)
-            else {
+            let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
                 return (Vec::new(), None);
             };
             let held;
-            let (file, root, reread) = match (&f.root, f.released) {
-                (Some(root), _) => (&f.file, &**root, None),
-                (None, Some(_)) => {
-                    let Some((text, root)) = reload(f) else {
+            let (file, root, reread) = match &f.state {
+                State::Parsed { root, .. } => (&f.file, &**root, None),
+                State::Released { .. } => {
+                    let Some(Reloaded { text, root }) = reload(f) else {
                         return (vec![changed(&f.file)], None);
                     };
                     held = (
@@ -144,12 +156,12 @@ pub(super) fn lint_indexed(
                     );
                     (&held.0, &*held.1, Some(text))
                 }
-                (None, None) => return (Vec::new(), None),
+                State::Failed | State::NotSchema { .. } => return (Vec::new(), None),
             };
             let view = RunView {
                 index: &index,
                 files: &files,
-                current: Some((file, root, kind)),
+                current: Some(Current { file, root, kind }),
                 reloads: Some(&reloads),
             };
             let mut out = Vec::new();
@@ -160,14 +172,15 @@ pub(super) fn lint_indexed(
         })
         .collect();
     for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
-        if f.root.is_none() && f.released.is_none() {
+        if f.root().is_none() && f.released().is_none() {
             continue;
         }
         if diagnostics
             .first()
             .is_some_and(|d| d.rule.code == PARSE_ERROR.code)
         {
-            f.released = None;
+            // Changed between the two reads of a streaming run.
+            f.state = State::Failed;
         }
         if let Some(text) = text {
             f.file.text = text;
@@ -196,7 +209,7 @@ fn restore_texts(files: &mut [LintedFile]) {
         .filter(|&i| {
             files
                 .get(i)
-                .is_some_and(|f| f.released.is_some() && f.file.text.is_empty())
+                .is_some_and(|f| f.released().is_some() && f.file.text.is_empty())
         })
         .collect();
     wanted.sort_unstable();
@@ -223,7 +236,7 @@ fn changed(file: &SourceFile) -> Diagnostic {
 #[must_use]
 pub fn lint_source(file: SourceFile, settings: &Settings, report_parse_errors: bool) -> LintedFile {
     let loaded = load_source(file, report_parse_errors);
-    let mut run = lint_loaded(vec![loaded], settings);
+    let mut run = lint_loaded(vec![loaded], settings).into_run();
     run.files.remove(0)
 }
 
@@ -265,7 +278,7 @@ mod tests {
         );
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
-        assert!(run.files.iter().all(|f| f.root.is_none()));
+        assert!(run.files.iter().all(|f| f.root().is_none()));
         assert_eq!(by_name("a.json").diagnostics.len(), 1);
         assert!(
             !by_name("a.json").file.text.is_empty(),
@@ -300,18 +313,18 @@ mod tests {
         let run = run(std::slice::from_ref(&dir), None, &streaming());
         let by_name = |n: &str| run.files.iter().find(|f| f.file.name.ends_with(n)).unwrap();
         // Linted once, on its own: no finding, and no other file references it.
-        assert!(by_name("d.json").settled);
+        assert!(by_name("d.json").settled());
         assert!(by_name("d.json").diagnostics.is_empty());
         // `b.json` references it: linted again with the whole run in view.
-        assert!(!by_name("a.json").settled);
+        assert!(!by_name("a.json").settled());
         // A reference into another file waits for the whole index, and still reaches `a.json`.
         let b = by_name("b.json");
-        assert!(!b.settled);
+        assert!(!b.settled());
         let codes: Vec<_> = b.diagnostics.iter().map(|d| d.rule.code).collect();
         assert_eq!(codes, ["SL302"], "{:?}", b.diagnostics);
         // A file with a finding is linted again with the whole run in view (its fix may need it).
         let c = by_name("c.json");
-        assert!(!c.settled);
+        assert!(!c.settled());
         assert_eq!(c.diagnostics.len(), 1);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -361,7 +374,7 @@ mod tests {
         );
         let part = index_part(&file, &settings).unwrap();
         keep_or_release(&mut file, 0, &std::sync::atomic::AtomicUsize::new(0));
-        assert!(file.released.is_some() && file.root.is_none());
+        assert!(file.released().is_some() && file.root().is_none());
         std::fs::write(&path, r#"{"type": "object", "x": 1}"#).unwrap();
         let run = lint_indexed(vec![file], RunIndex::merge(vec![part]), &settings);
         let d = &run.files[0].diagnostics;

@@ -13,10 +13,10 @@ use crate::syntax::document::{Node, NodeKind};
 use crate::syntax::read::{read_file_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{
-    other_files_bounded, Candidate, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
+    other_files_bounded, Candidate, Walked, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
 };
 use crate::workspace::load::display_name;
-use crate::workspace::{load_source, LintedFile};
+use crate::workspace::{load_source, LintedFile, Origin};
 use aho_corasick::AhoCorasick;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -85,6 +85,15 @@ impl Needles {
     }
 }
 
+/// The context of a partial run: its files, and the note that says a bound stopped their walk.
+#[derive(Debug, Default)]
+pub(super) struct Context {
+    /// The files, loaded as context.
+    pub files: Vec<LintedFile>,
+    /// Why not every file of the project was read, when a bound stopped the walk.
+    pub note: Option<String>,
+}
+
 /// The most bytes of context files a partial run reads.
 const MAX_CONTEXT_BYTES: u64 = 512 << 20;
 
@@ -98,14 +107,14 @@ pub(super) fn context_files(
     needles: &Needles,
     first_id: usize,
     settings: &Settings,
-) -> (Vec<LintedFile>, Option<String>) {
+) -> Context {
     let accept = |p: &Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
     let walked = as_walked(root);
-    let (paths, mut stopped) =
+    let Walked { paths, mut stopped } =
         other_files_bounded(&walked, &accept, settings.respect_ignore_files, named);
     let texts: Vec<&String> = needles.texts.iter().filter(|t| !t.is_empty()).collect();
     let Ok(matcher) = AhoCorasick::new(&texts) else {
-        return (Vec::new(), None);
+        return Context::default();
     };
     let read = AtomicU64::new(0);
     let over = AtomicBool::new(false);
@@ -151,11 +160,9 @@ pub(super) fn context_files(
             let name = display_name(&path);
             let file = SourceFile::from_string(FileId(first_id + i), name, Some(path), text, false);
             let mut loaded = load_source(file, false);
-            loaded.root.as_ref()?;
-            loaded
-                .kind
-                .filter(|k| *k != crate::schema::units::FileKind::Other)?;
-            loaded.context = true;
+            loaded.root()?;
+            loaded.schema_kind()?;
+            loaded.origin = Origin::Context;
             Some(loaded)
         })
         .collect::<Vec<_>>()
@@ -167,7 +174,7 @@ pub(super) fn context_files(
             f
         })
         .collect();
-    (files, note)
+    Context { files, note }
 }
 
 /// `root` as a walk from the working folder reaches it (`.`, `../..`, `schemas`), so that the

@@ -4,15 +4,15 @@
 //! while the memory budget lasts, else let go and read again when linted.
 
 use super::dispatch::lint_document;
-use super::project::{context_files, Needles};
-use super::{lint_indexed, lint_loaded, Run};
+use super::project::{context_files, Context, Needles};
+use super::{lint_indexed, lint_loaded_in_pool, HeldRun, Run};
 use crate::index::{IndexInput, RunIndex};
-use crate::rules::RunView;
+use crate::rules::{Current, RunView};
 use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
-use crate::workspace::discover::{discover_with, Candidate};
-use crate::workspace::{load_input, Fingerprint, Input, LintedFile};
+use crate::workspace::discover::{discover_with, Candidate, Discovered};
+use crate::workspace::{load_input, Fingerprint, Input, LintedFile, State};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,8 +22,8 @@ pub const MAX_KEPT_FILE: usize = 4 << 20;
 
 /// The file's entries in the run's index, while its tree is at hand.
 pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIndex> {
-    let root = file.root.as_ref()?;
-    let kind = file.kind.filter(|k| *k != FileKind::Other)?;
+    let root = file.root()?;
+    let kind = file.schema_kind()?;
     Some(RunIndex::of_file(
         &IndexInput {
             file: file.file.id,
@@ -45,7 +45,7 @@ pub(super) fn index_part(file: &LintedFile, settings: &Settings) -> Option<RunIn
 /// findings or silences some. A file with findings is linted again once the run is indexed, so
 /// that its fixes see every file.
 fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> bool {
-    let (Some(root), Some(kind)) = (&file.root, file.kind) else {
+    let (Some(root), Some(kind)) = (file.root(), file.kind()) else {
         return false;
     };
     if file.file.path.is_none() || kind == FileKind::Other {
@@ -58,7 +58,11 @@ fn settles_alone(file: &LintedFile, part: &RunIndex, settings: &Settings) -> boo
     let view = RunView {
         index: &alone,
         files: &[],
-        current: Some((&file.file, root, kind)),
+        current: Some(Current {
+            file: &file.file,
+            root,
+            kind,
+        }),
         reloads: None,
     };
     let mut out = Vec::new();
@@ -74,15 +78,15 @@ pub(super) fn keep_or_release(
     used: &std::sync::atomic::AtomicUsize,
 ) {
     use std::sync::atomic::Ordering;
-    let Some(root) = &file.root else { return };
+    let Some(root) = file.root() else { return };
     if file.file.path.is_none() {
         return;
     }
-    if file.kind == Some(FileKind::Other) {
-        file.root = None;
+    let State::Parsed { kind, .. } = file.state else {
+        file.state = State::NotSchema { root: None };
         file.file.text = Arc::default();
         return;
-    }
+    };
     // Only files that did not settle alone get here (a finding, or a reference to another file),
     // and each is linted again: kept within the budget, it is not read and parsed twice (12 % of
     // a SchemaStore check went to that with a 64 KiB bound). A very large one is read again
@@ -95,8 +99,11 @@ pub(super) fn keep_or_release(
         }
         used.fetch_sub(cost, Ordering::Relaxed);
     }
-    file.released = Some(Fingerprint::of(&file.file.text));
-    file.root = None;
+    file.state = State::Released {
+        kind,
+        fingerprint: Fingerprint::of(&file.file.text),
+        settled: false,
+    };
     file.file.text = Arc::default();
 }
 
@@ -134,7 +141,7 @@ fn stream_one(
 ) -> Streamed {
     let mut file = load_input(id, input);
     let mut needles = Needles::default();
-    if let (true, Some(tree)) = (settings.project_root.is_some(), &file.root) {
+    if let (true, Some(tree)) = (settings.project_root.is_some(), file.root()) {
         needles.add(file.file.path.as_deref(), tree);
     }
     let part = index_part(&file, settings);
@@ -142,8 +149,10 @@ fn stream_one(
         .as_ref()
         .is_some_and(|p| settles_alone(&file, p, settings))
     {
-        file.settled = true;
         keep_or_release(&mut file, 0, used);
+        if let State::Released { settled, .. } = &mut file.state {
+            *settled = true;
+        }
     } else {
         keep_or_release(&mut file, budget, used);
     }
@@ -154,16 +163,24 @@ fn stream_one(
     }
 }
 
-/// Lints everything `paths` names: streaming within the memory budget, or every file kept.
-pub(super) fn run_in_pool(
+/// What a run reads: its inputs, and the files named (which a context walk leaves out).
+struct Inputs {
+    inputs: Vec<Input>,
+    named: Vec<Candidate>,
+}
+
+/// The inputs of a run over `paths` (and `extra` beside them).
+fn inputs(
     paths: &[PathBuf],
     stdin_name: Option<&str>,
     extra: Vec<Input>,
     settings: &Settings,
-) -> Run {
+) -> Inputs {
     let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-    let (mut candidates, walk_errors) =
-        discover_with(paths, &accept, settings.respect_ignore_files);
+    let Discovered {
+        files: mut candidates,
+        errors: walk_errors,
+    } = discover_with(paths, &accept, settings.respect_ignore_files);
     let named = candidates.clone();
     if settings.only_schemas {
         for c in &mut candidates {
@@ -190,26 +207,56 @@ pub(super) fn run_in_pool(
         })
     }));
     inputs.extend(extra);
-    let Some(budget) = settings.memory_budget else {
-        let mut files: Vec<LintedFile> = inputs
-            .into_par_iter()
-            .enumerate()
-            .map(|(i, input)| load_input(FileId(i), input))
-            .collect();
-        if let Some(root) = &settings.project_root {
-            let mut needles = Needles::default();
-            for f in &files {
-                if let Some(tree) = &f.root {
-                    needles.add(f.file.path.as_deref(), tree);
-                }
-            }
-            let (context, note) = context_files(root, &named, &needles, files.len(), settings);
-            files.extend(context);
-            let mut run = lint_loaded(files, settings);
-            run.notes.extend(note);
-            return run;
+    Inputs { inputs, named }
+}
+
+/// Lints everything `paths` names, every file kept (see [`super::run_held`]).
+pub(super) fn held_in_pool(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> HeldRun {
+    let Inputs { inputs, named } = inputs(paths, stdin_name, extra, settings);
+    held(inputs, &named, settings)
+}
+
+/// Reads every input and keeps it, then lints them all.
+fn held(inputs: Vec<Input>, named: &[Candidate], settings: &Settings) -> HeldRun {
+    let mut files: Vec<LintedFile> = inputs
+        .into_par_iter()
+        .enumerate()
+        .map(|(i, input)| load_input(FileId(i), input))
+        .collect();
+    let Some(root) = &settings.project_root else {
+        return HeldRun::new(lint_loaded_in_pool(files, settings));
+    };
+    let mut needles = Needles::default();
+    for f in &files {
+        if let Some(tree) = f.root() {
+            needles.add(f.file.path.as_deref(), tree);
         }
-        return lint_loaded(files, settings);
+    }
+    let Context {
+        files: context,
+        note,
+    } = context_files(root, named, &needles, files.len(), settings);
+    files.extend(context);
+    let mut run = lint_loaded_in_pool(files, settings);
+    run.notes.extend(note);
+    HeldRun::new(run)
+}
+
+/// Lints everything `paths` names: streaming within the memory budget, or every file kept.
+pub(super) fn run_in_pool(
+    paths: &[PathBuf],
+    stdin_name: Option<&str>,
+    extra: Vec<Input>,
+    settings: &Settings,
+) -> Run {
+    let Inputs { inputs, named } = inputs(paths, stdin_name, extra, settings);
+    let Some(budget) = settings.memory_budget else {
+        return held(inputs, &named, settings).into_run();
     };
     // Streaming: each file is read, parsed and indexed, then kept only while the budget lasts;
     // the others are read again when linted, one at a time per thread.
@@ -237,7 +284,10 @@ pub(super) fn run_in_pool(
     let mut notes = Vec::new();
     if let Some(root) = &settings.project_root {
         // Context files are indexed, never linted: their trees are let go at once.
-        let (context, note) = context_files(root, &named, &needles, files.len(), settings);
+        let Context {
+            files: context,
+            note,
+        } = context_files(root, &named, &needles, files.len(), settings);
         notes.extend(note);
         let context: Vec<(LintedFile, Option<RunIndex>)> = context
             .into_par_iter()
@@ -257,8 +307,11 @@ pub(super) fn run_in_pool(
     // reference from elsewhere lands in it (SL403 reports a draft-07 `$defs` only when one
     // does), or one of its references reads differently among every file's ids.
     let tied = index.files_tied_to_others();
-    for f in files.iter_mut().filter(|f| f.settled) {
-        f.settled = !tied.contains(&f.file.id);
+    for f in &mut files {
+        let id = f.file.id;
+        if let State::Released { settled, .. } = &mut f.state {
+            *settled = *settled && !tied.contains(&id);
+        }
     }
     let mut run = lint_indexed(files, index, settings);
     run.notes = notes;

@@ -24,17 +24,22 @@ pub fn write_outcome(outcome: &mut FixOutcome, settings: &Settings) -> Result<()
     let targets: Vec<Target> = outcome
         .changed()
         .into_iter()
-        .filter_map(|(f, old)| {
-            let path = f.file.path.clone()?;
-            ids.push(f.file.id);
-            Some(Target {
-                path,
-                name: f.file.name.clone(),
-                read: write::stored_bytes(&f.file, old),
-                bytes: write::stored_bytes(&f.file, &f.file.text),
-                set: sets.get(&f.file.id).copied().unwrap_or(f.file.id.0),
-            })
-        })
+        .filter_map(
+            |super::Changed {
+                 file: f,
+                 before: old,
+             }| {
+                let path = f.file.path.clone()?;
+                ids.push(f.file.id);
+                Some(Target {
+                    path,
+                    name: f.file.name.clone(),
+                    read: write::stored_bytes(&f.file, old),
+                    bytes: write::stored_bytes(&f.file, &f.file.text),
+                    set: sets.get(&f.file.id).copied().unwrap_or(f.file.id.0),
+                })
+            },
+        )
         .collect();
     match write::write_sets(&targets) {
         Ok(refused) if refused.is_empty() => Ok(()),
@@ -73,7 +78,7 @@ pub fn write_outcome(outcome: &mut FixOutcome, settings: &Settings) -> Result<()
             Ok(())
         }
         Err(failure) => {
-            let changed: HashSet<usize> = failure.unrestored.iter().map(|(i, _)| *i).collect();
+            let changed: HashSet<usize> = failure.unrestored.iter().map(|u| u.target).collect();
             let back: HashSet<FileId> = ids
                 .iter()
                 .enumerate()
@@ -99,7 +104,7 @@ fn tied_sets(outcome: &FixOutcome) -> BTreeMap<FileId, usize> {
     outcome
         .changed()
         .into_iter()
-        .map(|(f, _)| (f.file.id, root(&mut parent, f.file.id.0)))
+        .map(|c| (c.file.file.id, root(&mut parent, c.file.file.id.0)))
         .collect()
 }
 
@@ -128,12 +133,12 @@ fn revert(
         for f in files.iter_mut().filter(|f| back.contains(&f.file.id)) {
             let mut source = f.file.clone();
             source.text = Arc::clone(&original[f.file.id.0]);
-            let context = f.context;
+            let origin = f.origin;
             *f = load_source(source, true);
-            f.context = context;
+            f.origin = origin;
         }
     });
-    outcome.run = lint_loaded(files, settings);
+    outcome.run = lint_loaded(files, settings).into_run();
     let (taken, kept) = std::mem::take(&mut outcome.applied)
         .into_iter()
         .partition(|a| a.files.iter().any(|f| back.contains(f)));

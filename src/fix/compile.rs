@@ -229,10 +229,10 @@ impl<'r> Compiler<'r> {
             return Some(Rc::clone(known));
         }
         let linted = &self.after.files[file.0];
-        if linted.kind != Some(FileKind::Schema) {
+        if linted.kind() != Some(FileKind::Schema) {
             return None;
         }
-        let node = linted.root.as_ref()?;
+        let node = linted.root()?;
         let mut value = node.to_value();
         neutralise(&mut value, self.neutral(file).iter());
         let uri = self
@@ -267,7 +267,7 @@ impl<'r> Compiler<'r> {
     fn compile_file(&mut self, file: FileId) -> Result<(), String> {
         let (before, after) = (self.before, self.after);
         let linted = &after.files[file.0];
-        let (Some(root), Some(kind)) = (&linted.root, linted.kind) else {
+        let (Some(root), Some(kind)) = (linted.root(), linted.kind()) else {
             return Ok(());
         };
         if kind == FileKind::Other {
@@ -306,8 +306,7 @@ impl<'r> Compiler<'r> {
             let after_errors = meta_errors(unit.draft, &value);
             if !after_errors.is_empty() {
                 let before_errors = before.files[file.0]
-                    .root
-                    .as_ref()
+                    .root()
                     .and_then(|r| r.pointer(&unit.pointer))
                     .map(|n| meta_errors(unit.draft, &n.to_value()))
                     .unwrap_or_default();
@@ -347,14 +346,14 @@ impl<'r> Compiler<'r> {
 fn holder(run: &Run, r: &crate::index::RefEntry) -> String {
     run.files
         .get(r.file.0)
-        .and_then(|f| f.root.as_deref())
+        .and_then(|f| f.tree())
         .map(|root| r.holder(root))
         .unwrap_or_default()
 }
 
 fn resolve(run: &Run, r: &crate::index::RefEntry) -> Resolution {
     run.index
-        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
+        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.tree()))
 }
 
 fn engine_draft(draft: Draft) -> jsonschema::Draft {

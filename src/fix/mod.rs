@@ -1,25 +1,26 @@
-//! The fix loop: collect the fixes the findings offer, apply a batch of non-overlapping ones,
-//! re-parse and re-lint, prove each fix with [`verify`], keep the ones that pass, and go again
-//! until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
+//! The fix loop: collect the fixes the findings offer ([`Offer`] says which count), apply a
+//! batch of non-overlapping ones, re-parse and re-lint and prove them ([`prove`], with
+//! [`verify`]), keep the ones that pass, and go again until nothing more applies (bounded). Nothing is written here: the result is the fixed run,
 //! in memory, for [`commit`] (which writes it with [`write`]) or `--diff`.
 
 pub mod commit;
 mod compile;
+pub mod prove;
 pub mod rejections;
 pub mod verify;
 pub mod write;
 
-use crate::diagnostic::fix::{apply_edits, Applicability, Fix};
+use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Diagnostic;
-use crate::engine::{lint_loaded, Run};
+use crate::engine::{HeldRun, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
-use crate::workspace::{load_source, LintedFile};
+use crate::workspace::LintedFile;
 pub use compile::documents_built;
+pub use prove::{prove, Proof};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
-use verify::verify;
 
 /// How many passes the loop makes at most.
 pub const MAX_PASSES: usize = 16;
@@ -73,15 +74,25 @@ pub struct FixOutcome {
     pub converged: bool,
 }
 
+/// A file whose text the loop changed.
+#[derive(Clone, Copy, Debug)]
+pub struct Changed<'a> {
+    /// The file, with its new text.
+    pub file: &'a LintedFile,
+    /// Its text before the loop.
+    pub before: &'a Arc<String>,
+}
+
 impl FixOutcome {
-    /// The files whose text changed, with their new text.
+    /// The files whose text changed.
     #[must_use]
-    pub fn changed(&self) -> Vec<(&LintedFile, &Arc<String>)> {
+    pub fn changed(&self) -> Vec<Changed<'_>> {
         self.run
             .files
             .iter()
             .zip(&self.original)
             .filter(|(f, old)| f.file.text != **old)
+            .map(|(file, before)| Changed { file, before })
             .collect()
     }
 }
@@ -96,22 +107,50 @@ fn key(d: &Diagnostic, fix: &Fix) -> Key {
 /// Whether a fix may change the bytes of `file` (`Err` says why not).
 pub type WriteCheck<'a> = &'a (dyn Fn(&SourceFile) -> Result<(), String> + Sync);
 
-/// Runs the loop. `allow_unsafe` also applies Unsafe fixes; `can_write` vetoes files the fixes
-/// may not touch (read-only files, symlinks).
+/// Which fixes are applied by the loop or offered by an editor: safe ones always, unsafe ones
+/// when asked for (`--unsafe-fixes`, the editor's `unsafeFixes`), display-only ones never; and
+/// only fixes that change some bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offer {
+    /// Unsafe fixes too.
+    pub unsafe_fixes: bool,
+}
+
+impl Offer {
+    /// Safe fixes only (`--fix`, the editor's fix-all).
+    pub const SAFE: Offer = Offer {
+        unsafe_fixes: false,
+    };
+
+    /// Whether `fix` is one to apply or offer.
+    #[must_use]
+    pub fn includes(self, fix: &Fix) -> bool {
+        let allowed = match fix.applicability {
+            Applicability::Safe => true,
+            Applicability::Unsafe => self.unsafe_fixes,
+            Applicability::DisplayOnly => false,
+        };
+        allowed && !fix.edits.is_empty()
+    }
+}
+
+/// Runs the loop over the fixes `offer` includes, on a run that holds every text (a fix may reach
+/// any file, and its proof reads them all); `can_write` vetoes files the fixes may not touch
+/// (read-only files, symlinks).
 #[must_use]
 pub fn fix_run(
-    run: Run,
+    run: HeldRun,
     settings: &Settings,
-    allow_unsafe: bool,
+    offer: Offer,
     can_write: WriteCheck<'_>,
 ) -> FixOutcome {
-    crate::workspace::pool::run(|| fix_run_in_pool(run, settings, allow_unsafe, can_write))
+    crate::workspace::pool::run(|| fix_run_in_pool(run, settings, offer, can_write))
 }
 
 fn fix_run_in_pool(
-    run: Run,
+    run: HeldRun,
     settings: &Settings,
-    allow_unsafe: bool,
+    offer: Offer,
     can_write: WriteCheck<'_>,
 ) -> FixOutcome {
     let original: Vec<Arc<String>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
@@ -125,7 +164,7 @@ fn fix_run_in_pool(
     let mut retried_at = 0;
     let mut pass = 0;
     while pass < MAX_PASSES {
-        let batch = select(&run, allow_unsafe, &rejected.tried, &alone);
+        let batch = select(&run, offer, &rejected.tried, &alone);
         if batch.is_empty() {
             // A fix refused earlier (its proof failed while another finding was still there,
             // say an invalid `$id` whose placeholder broke a relative reference) may pass now:
@@ -164,9 +203,9 @@ fn fix_run_in_pool(
         if batch.is_empty() {
             continue;
         }
-        match apply_batch(&run, &batch, settings) {
-            Ok(after) => {
-                let failures = batch_failures(&run, &after, &batch, settings);
+        let fixes: Vec<&Fix> = batch.iter().map(|(_, _, fix)| fix).collect();
+        match prove(&run, &fixes, settings) {
+            Ok(Proof { after, failures }) => {
                 if failures.is_empty() {
                     applied.extend(
                         batch
@@ -176,10 +215,10 @@ fn fix_run_in_pool(
                     run = after;
                     continue;
                 }
-                for (i, reason) in failures.iter().rev() {
-                    let (k, d, fix) = batch.remove(*i);
+                for failure in failures.iter().rev() {
+                    let (k, d, fix) = batch.remove(failure.fix);
                     if alone.contains(&k) || batch.is_empty() && failures.len() == 1 {
-                        rejected.add(k.clone(), rejection(&k, &d, &fix, reason.clone()));
+                        rejected.add(k.clone(), rejection(&k, &d, &fix, failure.reason.clone()));
                     } else {
                         alone.insert(k);
                     }
@@ -209,56 +248,11 @@ fn fix_run_in_pool(
         })
         .collect();
     FixOutcome {
-        run,
+        run: run.into_run(),
         original,
         applied,
         rejected,
         converged,
-    }
-}
-
-/// Which fixes of an applied batch fail their proof, with why. The batch is proven once, as one
-/// fix made of every edit and move of its fixes: the same checks, over every file the batch
-/// touched, each file compiled once (where proving each fix alone compiled a file once per fix
-/// that touched it). Only when the batch fails is each fix proven alone, to find the culprits;
-/// should each pass alone, they failed together, and each is tried alone in a later pass.
-fn batch_failures(
-    before: &Run,
-    after: &Run,
-    batch: &[(Key, Diagnostic, Fix)],
-    settings: &Settings,
-) -> Vec<(usize, String)> {
-    let whole = Fix {
-        title: String::new(),
-        applicability: Applicability::Safe,
-        edits: batch
-            .iter()
-            .flat_map(|(_, _, f)| f.edits.iter().cloned())
-            .collect(),
-        moves: batch
-            .iter()
-            .flat_map(|(_, _, f)| f.moves.iter().cloned())
-            .collect(),
-    };
-    let Err(together) = verify(before, after, &whole, settings.default_draft) else {
-        return Vec::new();
-    };
-    if batch.len() == 1 {
-        return vec![(0, together)];
-    }
-    let alone: Vec<(usize, String)> = batch
-        .iter()
-        .enumerate()
-        .filter_map(|(i, (_, _, fix))| {
-            verify(before, after, fix, settings.default_draft)
-                .err()
-                .map(|e| (i, e))
-        })
-        .collect();
-    if alone.is_empty() {
-        (0..batch.len()).map(|i| (i, together.clone())).collect()
-    } else {
-        alone
     }
 }
 
@@ -305,7 +299,7 @@ fn applied_entry(rule: &'static RuleMeta, fix: &Fix, pass: usize) -> Applied {
 /// touching the same bytes. A fix marked `alone` makes a batch of its own.
 fn select(
     run: &Run,
-    allow_unsafe: bool,
+    offer: Offer,
     rejected: &HashMap<Key, Rejected>,
     alone: &HashSet<Key>,
 ) -> Vec<(Key, Diagnostic, Fix)> {
@@ -313,14 +307,11 @@ fn select(
     let mut taken: BTreeMap<FileId, Vec<(usize, usize)>> = BTreeMap::new();
     let mut batch = Vec::new();
     for d in run.diagnostics() {
-        let Some(fix) = &d.fix else { continue };
-        let allowed = match fix.applicability {
-            Applicability::Safe => true,
-            Applicability::Unsafe => allow_unsafe,
-            Applicability::DisplayOnly => false,
+        let Some(fix) = d.fix.as_ref().filter(|f| offer.includes(f)) else {
+            continue;
         };
         let k = key(d, fix);
-        if !allowed || rejected.contains_key(&k) || fix.edits.is_empty() {
+        if rejected.contains_key(&k) {
             continue;
         }
         let signature: Vec<_> = fix
@@ -356,29 +347,4 @@ fn select(
         batch.push((k, d.clone(), fix.clone()));
     }
     batch
-}
-
-/// Applies every edit of the batch and lints the result.
-fn apply_batch(
-    run: &Run,
-    batch: &[(Key, Diagnostic, Fix)],
-    settings: &Settings,
-) -> Result<Run, String> {
-    let mut by_file: BTreeMap<FileId, Vec<&crate::diagnostic::fix::Edit>> = BTreeMap::new();
-    for (_, _, fix) in batch {
-        for e in &fix.edits {
-            by_file.entry(e.file).or_default().push(e);
-        }
-    }
-    let mut files: Vec<LintedFile> = run.files.clone();
-    for (file, edits) in by_file {
-        let old = &files[file.0];
-        let text = apply_edits(&old.file.text, &edits)?;
-        let mut source = old.file.clone();
-        source.text = Arc::new(text);
-        let context = old.context;
-        files[file.0] = load_source(source, true);
-        files[file.0].context = context;
-    }
-    Ok(lint_loaded(files, settings))
 }

@@ -23,7 +23,7 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
     let touched: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
     for &file in &touched {
         let f = &after.files[file.0];
-        if f.root.is_none() {
+        if f.root().is_none() {
             let why = f
                 .diagnostics
                 .first()
@@ -33,15 +33,15 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
     }
     check_no_new_findings(before, after, fix, &touched)?;
     check_references(before, after, fix, &touched)?;
-    if let Some((file, _, name)) = after
+    if let Some(anchor) = after
         .index
         .ambiguous_anchors
         .iter()
-        .find(|a| touched.contains(&a.0) && !before.index.ambiguous_anchors.contains(a))
+        .find(|a| touched.contains(&a.file) && !before.index.ambiguous_anchors.contains(a))
     {
         return Err(format!(
-            "it would leave two anchors named `{name}` in one resource of `{}`",
-            after.files[file.0].file.name
+            "it would leave two anchors named `{}` in one resource of `{}`",
+            anchor.name, after.files[anchor.file.0].file.name
         ));
     }
     super::compile::Compiler::new(before, after, fix, default_draft).compile_files(&touched)
@@ -58,7 +58,7 @@ const UNRESOLVED_REFERENCE: [&str; 3] = ["SL301", "SL302", "SL303"];
 fn renamed_keys(before: &Run, fix: &Fix) -> Vec<Move> {
     let mut out = Vec::new();
     for e in &fix.edits {
-        let Some(root) = before.files.get(e.file.0).and_then(|f| f.root.as_deref()) else {
+        let Some(root) = before.files.get(e.file.0).and_then(|f| f.tree()) else {
             continue;
         };
         let Ok(new_key) = serde_json::from_str::<String>(&e.content) else {
@@ -147,14 +147,14 @@ fn check_no_new_findings(
 fn holder(run: &Run, r: &RefEntry) -> String {
     run.files
         .get(r.file.0)
-        .and_then(|f| f.root.as_deref())
+        .and_then(|f| f.tree())
         .map(|root| r.holder(root))
         .unwrap_or_default()
 }
 
 fn resolve(run: &Run, r: &RefEntry) -> Resolution {
     run.index
-        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.root.as_deref()))
+        .resolve(r, |f| run.files.get(f.0).and_then(|f| f.tree()))
 }
 
 fn check_references(
@@ -228,12 +228,10 @@ fn check_references(
             ));
         };
         let old_node = before.files[old_file.0]
-            .root
-            .as_ref()
+            .root()
             .and_then(|n| n.pointer(old_pointer));
         let new_node = after.files[new_file.0]
-            .root
-            .as_ref()
+            .root()
             .and_then(|n| n.pointer(new_pointer));
         let same = match (old_node, new_node) {
             // References inside the target are each checked by this same loop.

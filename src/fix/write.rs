@@ -124,7 +124,16 @@ pub struct Failure {
     pub interrupted: bool,
     /// The targets (by index) that were replaced and could not be given their original back,
     /// each with its name and where that original is.
-    pub unrestored: Vec<(usize, String)>,
+    pub unrestored: Vec<Unrestored>,
+}
+
+/// A file the write replaced and could not give its original back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unrestored {
+    /// Which target it is (its index).
+    pub target: usize,
+    /// Its name, and where its original is.
+    pub what: String,
 }
 
 impl Failure {
@@ -327,19 +336,19 @@ fn discard(staged: &[Staged]) {
 }
 
 /// Puts the originals of renamed files back, last first; what cannot be put back is returned.
-fn restore(renamed: &[Staged], targets: &[Target]) -> Vec<(usize, String)> {
+fn restore(renamed: &[Staged], targets: &[Target]) -> Vec<Unrestored> {
     let mut unrestored = Vec::new();
     for s in renamed.iter().rev() {
         let Some(backup) = &s.backup else { continue };
         if let Err(e) = fs::rename(backup, &targets[s.index].path) {
-            unrestored.push((
-                s.index,
-                format!(
+            unrestored.push(Unrestored {
+                target: s.index,
+                what: format!(
                     "`{}` (its original text is in `{}`: {e})",
                     targets[s.index].name,
                     backup.display()
                 ),
-            ));
+            });
         }
     }
     unrestored
@@ -425,7 +434,7 @@ pub fn write_sets(targets: &[Target]) -> Result<Vec<Refusal>, Failure> {
         };
         if let Err(mut f) = renamed {
             f.unrestored = restore(&staged[..i], targets);
-            let kept: HashSet<usize> = f.unrestored.iter().map(|(i, _)| *i).collect();
+            let kept: HashSet<usize> = f.unrestored.iter().map(|u| u.target).collect();
             // What was restored consumed its kept original; what was not keeps it.
             for s in &staged[..i] {
                 if !kept.contains(&s.index) {

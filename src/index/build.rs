@@ -163,11 +163,11 @@ impl RunIndex {
                 std::collections::hash_map::Entry::Occupied(e) => {
                     if *e.get() != pointer() {
                         let res = &self.resources[resource];
-                        self.ambiguous_anchors.push((
-                            res.file,
-                            res.pointer.clone(),
-                            e.key().1.clone(),
-                        ));
+                        self.ambiguous_anchors.push(super::AmbiguousAnchor {
+                            file: res.file,
+                            resource: res.pointer.clone(),
+                            name: e.key().1.clone(),
+                        });
                     }
                 }
                 std::collections::hash_map::Entry::Vacant(e) => {

@@ -104,6 +104,17 @@ pub enum Resolution {
     Invalid,
 }
 
+/// An anchor named twice in one resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AmbiguousAnchor {
+    /// The file of the resource.
+    pub file: FileId,
+    /// The pointer of the resource's root in it.
+    pub resource: String,
+    /// The anchor's name.
+    pub name: String,
+}
+
 /// The index of a run.
 #[derive(Debug, Default, Clone)]
 pub struct RunIndex {
@@ -121,9 +132,8 @@ pub struct RunIndex {
     by_bad_id_resolved: HashMap<String, Vec<usize>>,
     /// (resource index, anchor name) -> pointer.
     anchors: HashMap<(usize, String), String>,
-    /// Anchors named twice in one resource, as (file, resource pointer, name): engines then
-    /// disagree on which one `#name` means.
-    pub ambiguous_anchors: Vec<(FileId, String, String)>,
+    /// Anchors named twice in one resource: engines then disagree on which one `#name` means.
+    pub ambiguous_anchors: Vec<AmbiguousAnchor>,
     /// Per file, its `file://` URI.
     pub file_uris: HashMap<FileId, String>,
     /// (file, pointer) -> the resource rooted there.

@@ -78,11 +78,12 @@ pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
             e.message
         );
     }
-    for (id, line) in &audit.unanswered {
+    for u in &audit.unanswered {
         let _ = writeln!(
             out,
-            "call {} (line {line}): no response in the capture",
-            id_text(id)
+            "call {} (line {}): no response in the capture",
+            id_text(&u.id),
+            u.line
         );
     }
     out.push_str(&summary_line(audit));
@@ -93,7 +94,11 @@ pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
 /// the two validated layers are never folded into one.
 fn summary_line(audit: &Audit) -> String {
     let counts = |t: Target| {
-        let (calls, valid, invalid) = audit.count(t);
+        let crate::audit::Counts {
+            calls,
+            valid,
+            invalid,
+        } = audit.count(t);
         let mut parts = Vec::new();
         if valid > 0 {
             parts.push(format!("{valid} valid"));
@@ -113,8 +118,8 @@ fn summary_line(audit: &Audit) -> String {
     let mut line = vec![
         counts(Target::ValidateRoot),
         counts(Target::LegacyWrapper),
-        format!("missing {}", audit.count(Target::Missing).0),
-        format!("schema {}", audit.count(Target::Schema).0),
+        format!("missing {}", audit.count(Target::Missing).calls),
+        format!("schema {}", audit.count(Target::Schema).calls),
     ];
     if audit.error_results() > 0 {
         line.push(format!("error results {}", audit.error_results()));
@@ -176,8 +181,8 @@ pub fn json(audit: &Audit) -> String {
         "input_errors": audit.input_errors.iter().map(|e| json!({
             "line": e.line, "column": e.column, "message": e.message,
         })).collect::<Vec<_>>(),
-        "unanswered": audit.unanswered.iter().map(|(id, line)| json!({
-            "id": id, "line": line,
+        "unanswered": audit.unanswered.iter().map(|u| json!({
+            "id": u.id, "line": u.line,
         })).collect::<Vec<_>>(),
         "summary": summary(audit),
         "without_output_schema": audit.without_schema,

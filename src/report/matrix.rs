@@ -94,10 +94,10 @@ impl Matrix {
     #[must_use]
     pub fn of(run: &Run, clients: &[Client]) -> Matrix {
         let mut rows = Vec::new();
-        for f in run.files.iter().filter(|f| !f.context) {
+        for f in run.files.iter().filter(|f| !f.is_context()) {
             let name = f.file.name.clone();
             let found: Vec<&Diagnostic> = f.diagnostics.iter().collect();
-            match (f.kind, f.root.as_deref()) {
+            match (f.kind(), f.tree()) {
                 (Some(FileKind::ToolsList), Some(root)) => {
                     let from = rows.len();
                     for tool in units::tools(root) {

@@ -39,7 +39,7 @@ pub mod references;
 pub mod run;
 
 pub use context::{FileContext, FileMemo, UnitContext};
-pub use run::RunView;
+pub use run::{Current, RunView};
 
 /// A lint rule. A rule looks at a file as a whole, at each schema in it, or both.
 pub trait Rule: Send + Sync {

@@ -5,6 +5,7 @@ use crate::index::RunIndex;
 use crate::schema::units::FileKind;
 use crate::syntax::document::Node;
 use crate::syntax::source::{FileId, SourceFile};
+use crate::workspace::reloads::Tree;
 use crate::workspace::{LintedFile, Reloads};
 
 /// What a rule sees of the whole run: the index and every file.
@@ -16,20 +17,37 @@ pub struct RunView<'a> {
     pub files: &'a [LintedFile],
     /// The file being linted, with its tree and kind (which `files` may not hold in a
     /// streaming run).
-    pub current: Option<(&'a SourceFile, &'a Node, FileKind)>,
+    pub current: Option<Current<'a>>,
     /// Where files that a streaming run let go are read again.
     pub reloads: Option<&'a Reloads>,
 }
 
+/// The file a [`RunView`] is linting.
+#[derive(Clone, Copy, Debug)]
+pub struct Current<'a> {
+    /// The file, with its text.
+    pub file: &'a SourceFile,
+    /// Its tree.
+    pub root: &'a Node,
+    /// What it holds.
+    pub kind: FileKind,
+}
+
 impl<'a> RunView<'a> {
     /// The text and tree of a file of the run.
-    fn loaded(&self, file: FileId) -> Option<(&'a SourceFile, &'a Node)> {
-        if let Some((f, root, _)) = self.current.filter(|(f, _, _)| f.id == file) {
-            return Some((f, root));
+    fn loaded(&self, file: FileId) -> Option<Tree<'a>> {
+        if let Some(current) = self.current.filter(|c| c.file.id == file) {
+            return Some(Tree {
+                file: current.file,
+                root: current.root,
+            });
         }
         let lf: &'a LintedFile = self.files.get(file.0)?;
-        match (&lf.root, self.reloads) {
-            (Some(root), _) => Some((&lf.file, root)),
+        match (lf.tree(), self.reloads) {
+            (Some(root), _) => Some(Tree {
+                file: &lf.file,
+                root,
+            }),
             (None, Some(reloads)) => reloads.get(lf),
             (None, None) => None,
         }
@@ -38,7 +56,7 @@ impl<'a> RunView<'a> {
     /// The parsed root of a file of the run.
     #[must_use]
     pub fn root(&self, file: FileId) -> Option<&'a Node> {
-        self.loaded(file).map(|(_, root)| root)
+        self.loaded(file).map(|t| t.root)
     }
 
     /// A file of the run, with its text.
@@ -48,7 +66,7 @@ impl<'a> RunView<'a> {
     #[must_use]
     pub fn source(&self, file: FileId) -> &'a SourceFile {
         match self.loaded(file) {
-            Some((f, _)) => f,
+            Some(t) => t.file,
             None => &self.files[file.0].file,
         }
     }
@@ -56,9 +74,9 @@ impl<'a> RunView<'a> {
     /// What kind of document a file is.
     #[must_use]
     pub fn kind(&self, file: FileId) -> Option<FileKind> {
-        if let Some((_, _, kind)) = self.current.filter(|(f, _, _)| f.id == file) {
-            return Some(kind);
+        if let Some(current) = self.current.filter(|c| c.file.id == file) {
+            return Some(current.kind);
         }
-        self.files.get(file.0)?.kind
+        self.files.get(file.0)?.kind()
     }
 }

@@ -1,9 +1,10 @@
 //! What decides how files are linted: the [`Settings`] of a run, built from `schema-lint.toml`
-//! ([`config`]) and the command line; the [`target`] a schema is linted for; which rules run
-//! ([`select`]).
+//! ([`config`]) and the command line or the editor ([`resolve`]); the [`target`] a schema is
+//! linted for; which rules run ([`select`]).
 
 pub mod clients;
 pub mod config;
+pub mod resolve;
 pub mod select;
 pub mod target;
 
@@ -11,6 +12,7 @@ use crate::schema::dialect::Draft;
 use crate::schema::units::{noted_protocol, FileKind};
 use crate::syntax::document::Node;
 use config::Config;
+pub use resolve::Overrides;
 use select::Selection;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

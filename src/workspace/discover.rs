@@ -125,14 +125,29 @@ fn file_key(path: &Path) -> FileKey {
     FileKey::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
+/// What a discovery found: the files to lint, and the folders that could not be walked.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    /// The files to lint, in order, each once.
+    pub files: Vec<Candidate>,
+    /// The folders (or files) that could not be walked.
+    pub errors: Vec<WalkError>,
+}
+
+/// The other files of a project a bounded walk found.
+#[derive(Debug, Default)]
+pub struct Walked {
+    /// The files, in walk order.
+    pub paths: Vec<PathBuf>,
+    /// Whether the walk stopped at its bound before the end of the project.
+    pub stopped: bool,
+}
+
 /// Expands `paths` into the files to lint, in order, each once. `-` is passed through for stdin.
 /// `accept` filters the files found in folders (files named explicitly are always linted).
 /// Folder walks honour `.gitignore`, `.ignore` and `.git/info/exclude`.
 #[must_use]
-pub fn discover(
-    paths: &[PathBuf],
-    accept: &dyn Fn(&Path) -> bool,
-) -> (Vec<Candidate>, Vec<WalkError>) {
+pub fn discover(paths: &[PathBuf], accept: &dyn Fn(&Path) -> bool) -> Discovered {
     discover_with(paths, accept, true)
 }
 
@@ -143,7 +158,7 @@ pub fn discover_with(
     paths: &[PathBuf],
     accept: &dyn Fn(&Path) -> bool,
     respect_ignore_files: bool,
-) -> (Vec<Candidate>, Vec<WalkError>) {
+) -> Discovered {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     // The file itself -> index in `out`: a file reached twice is linted once, under its own
@@ -187,7 +202,7 @@ pub fn discover_with(
             },
         );
     }
-    (out, errors)
+    Discovered { files: out, errors }
 }
 
 /// The `*.json` files under `root` that `accept` takes, in sorted order, without following
@@ -414,7 +429,7 @@ pub fn other_files(
     respect_ignore_files: bool,
     named: &[Candidate],
 ) -> Vec<PathBuf> {
-    other_files_bounded(root, accept, respect_ignore_files, named).0
+    other_files_bounded(root, accept, respect_ignore_files, named).paths
 }
 
 /// [`other_files`], and whether the walk stopped at its bound before the end of the project.
@@ -424,7 +439,7 @@ pub fn other_files_bounded(
     accept: &dyn Fn(&Path) -> bool,
     respect_ignore_files: bool,
     named: &[Candidate],
-) -> (Vec<PathBuf>, bool) {
+) -> Walked {
     let named: std::collections::HashSet<FileKey> = named
         .iter()
         .filter(|c| c.path.as_os_str() != "-")
@@ -459,7 +474,10 @@ pub fn other_files_bounded(
             true
         },
     );
-    (out, stopped)
+    Walked {
+        paths: out,
+        stopped,
+    }
 }
 
 /// The inode of a walked entry, when the platform gives it without a `stat`.
@@ -509,7 +527,10 @@ mod tests {
         symlink("nowhere.json", dir.join("dangling.json")).unwrap();
         // A folder loop is not followed.
         symlink("..", dir.join("sub/up")).unwrap();
-        let (found, errors) = discover(std::slice::from_ref(&dir), &|_| true);
+        let Discovered {
+            files: found,
+            errors,
+        } = discover(std::slice::from_ref(&dir), &|_| true);
         let names: Vec<String> = found
             .iter()
             .map(|c| c.path.strip_prefix(&dir).unwrap().display().to_string())

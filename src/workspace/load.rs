@@ -2,88 +2,14 @@
 //! what it holds. A file that cannot be loaded carries its SL100 finding.
 
 use super::discover::{meant_as_schema, Candidate};
+use super::file::{LintedFile, Origin, State};
 use crate::diagnostic::meta::PARSE_ERROR;
 use crate::diagnostic::Diagnostic;
 use crate::schema::units::{classify, FileKind};
-use crate::syntax::document::{self, Node};
+use crate::syntax::document;
 use crate::syntax::read::{read_file_bounded, read_to_end_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile, Span};
 use std::sync::Arc;
-
-/// One file after linting.
-#[derive(Debug, Clone)]
-pub struct LintedFile {
-    /// The file's name, path and text (the text is empty once the run has let it go).
-    pub file: SourceFile,
-    /// `None` when the file could not be read or parsed.
-    pub root: Option<Arc<Node>>,
-    /// What the file holds; `None` when reading or parsing it failed and is reported (`Other`,
-    /// as for JSON that holds no schema, when such a failure of a walked file goes unreported).
-    pub kind: Option<FileKind>,
-    /// The file's findings: its SL100 finding when it failed to load, else what the rules
-    /// reported.
-    pub diagnostics: Vec<Diagnostic>,
-    /// Set when the run let go of the file's tree (and, unless it has findings, its text) to
-    /// bound its memory: the fingerprint of the text that was indexed.
-    pub released: Option<Fingerprint>,
-    /// Whether the file is *settled*: a streaming run linted it on its own, right after reading
-    /// and indexing it, found nothing, and is done with it: its tree is let go and it is not
-    /// linted again once the whole run is indexed. A file settles only when every reference in
-    /// it names a resource of its own and linting it against its own index finds nothing. It is
-    /// unsettled again (and linted with the rest) when the whole run's index ties it to another
-    /// file: a reference from another file lands in it, or one of its own references resolves
-    /// elsewhere once every file's ids are known.
-    pub settled: bool,
-    /// Whether the file is *context*: a file of the project that was not named on the command
-    /// line (a pre-commit run, one file, standard input), read only because its text mentions
-    /// what the named files declare or reference. It is indexed, so that references resolve as
-    /// in a run over the whole project, and a fix may follow a renamed `$id` into it; it is never
-    /// linted, and nothing is reported about it.
-    pub context: bool,
-}
-
-impl LintedFile {
-    /// Whether the file takes part in the run's output (schemas, tools/list documents, and files
-    /// whose failure to load is worth reporting).
-    #[must_use]
-    pub fn is_linted(&self) -> bool {
-        !self.context && !matches!(self.kind, Some(FileKind::Other))
-    }
-
-    /// Whether reading or parsing the file failed.
-    #[must_use]
-    pub fn failed(&self) -> bool {
-        self.root.is_none() && self.released.is_none() && !self.diagnostics.is_empty()
-    }
-}
-
-/// What identifies a file's text between the two reads of a run that let it go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fingerprint {
-    len: usize,
-    hash: u64,
-}
-
-impl Fingerprint {
-    /// The fingerprint of `text`: its length in bytes and a fast, non-cryptographic hash.
-    #[must_use]
-    pub fn of(text: &str) -> Self {
-        // FNV-1a over 8-byte words: no need to resist an attacker, only to notice an edit.
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut chunks = text.as_bytes().chunks_exact(8);
-        for chunk in &mut chunks {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            hash = (hash ^ word).wrapping_mul(0x0100_0000_01b3);
-        }
-        for &b in chunks.remainder() {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        Self {
-            len: text.len(),
-            hash,
-        }
-    }
-}
 
 /// Where a file's text comes from.
 pub enum Input {
@@ -203,12 +129,9 @@ fn load_failure(file: SourceFile, span: Span, message: String) -> LintedFile {
     let diagnostic = Diagnostic::new(&PARSE_ERROR, file.id, span, message).label("here");
     LintedFile {
         file,
-        root: None,
-        kind: None,
+        state: State::Failed,
         diagnostics: vec![diagnostic],
-        released: None,
-        settled: false,
-        context: false,
+        origin: Origin::Named,
     }
 }
 
@@ -225,12 +148,9 @@ fn utf16_failure(file: SourceFile, encoding: crate::workspace::encoding::Utf16) 
 fn skipped(file: SourceFile) -> LintedFile {
     LintedFile {
         file,
-        root: None,
-        kind: Some(FileKind::Other),
+        state: State::NotSchema { root: None },
         diagnostics: Vec::new(),
-        released: None,
-        settled: false,
-        context: false,
+        origin: Origin::Named,
     }
 }
 
@@ -254,14 +174,15 @@ fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFil
         }
         Err(_) => return skipped(file),
     };
-    let kind = classify(&root, file.explicit);
+    let root = Arc::new(root);
+    let state = match classify(&root, file.explicit) {
+        FileKind::Other => State::NotSchema { root: Some(root) },
+        kind => State::Parsed { root, kind },
+    };
     LintedFile {
         file,
-        root: Some(Arc::new(root)),
-        kind: Some(kind),
+        state,
         diagnostics: Vec::new(),
-        released: None,
-        settled: false,
-        context: false,
+        origin: Origin::Named,
     }
 }

@@ -6,7 +6,7 @@
 
 use schema_lint::diagnostic::fix::{apply_edits, Edit};
 use schema_lint::engine::{lint_loaded, Run};
-use schema_lint::fix::{fix_run, FixOutcome};
+use schema_lint::fix::{fix_run, FixOutcome, Offer};
 use schema_lint::report::{self, OutputFormat, Style};
 use schema_lint::schema::dialect::Draft;
 use schema_lint::settings::target::Target;
@@ -169,7 +169,14 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
     let run = lint_loaded(load(files), &settings);
     render(&run);
     let before = counts(&run);
-    let mut outcome = fix_run(run, &settings, knobs.unsafe_fixes, &|_| Ok(()));
+    let mut outcome = fix_run(
+        run,
+        &settings,
+        Offer {
+            unsafe_fixes: knobs.unsafe_fixes,
+        },
+        &|_| Ok(()),
+    );
     replay_edits(files, &outcome);
     let fixed = texts(&outcome);
     let after = counts(&outcome.run);
@@ -180,7 +187,7 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
         }
         // A changed file parses strictly, keeps its byte order mark, and has no finding of a
         // rule it did not have as many of before.
-        assert!(f.root.is_some(), "the fixed `{name}` does not parse");
+        assert!(f.root().is_some(), "the fixed `{name}` does not parse");
         assert_eq!(
             fixed[i].1.starts_with('\u{feff}'),
             files[i].1.starts_with('\u{feff}'),
@@ -201,7 +208,9 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
         let again = fix_run(
             lint_loaded(load(&fixed), &settings),
             &settings,
-            knobs.unsafe_fixes,
+            Offer {
+                unsafe_fixes: knobs.unsafe_fixes,
+            },
             &|_| Ok(()),
         );
         let titles: Vec<&str> = again.applied.iter().map(|a| a.title.as_str()).collect();

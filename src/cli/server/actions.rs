@@ -1,23 +1,22 @@
 //! Code actions: each finding's fix as a `quickfix`, and `source.fixAll.schema-lint`, every safe
-//! fix of a document. Only what passes the proof `--fix` gives every fix is offered: a quick fix
-//! is applied alone to the run and checked by [`crate::fix::verify::verify`] (the proof the fix
-//! loop runs on each fix of a pass); the fix-all runs the fix loop itself,
+//! fix of a document, as [`Offer`] says (the filter of `--fix`). Only what passes the proof
+//! `--fix` gives every fix is offered: a quick fix is applied alone to the run and proven by
+//! [`prove`] (the proof the fix loop runs on each batch of a pass); the fix-all runs the fix loop
+//! itself,
 //! [`crate::fix::fix_run`], and offers the texts it changed. Either may change other files than
 //! the document (a renamed `$id` and the `$ref`s that name it): the `WorkspaceEdit` spans them.
 
 use super::convert::{self, line_edits, workspace_edit};
 use super::position::Encoding;
-use super::state::{Project, State};
-use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
-use crate::engine::{lint_loaded, Run};
+use super::state::{Located, Project, State};
+use crate::diagnostic::fix::Applicability;
+use crate::fix::{prove, Offer};
 use crate::syntax::source::{FileId, SourceFile, Span};
-use crate::workspace::load_source;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, NumberOrString,
     WorkspaceEdit,
 };
-use std::collections::{BTreeMap, HashSet};
-use std::sync::Arc;
+use std::collections::HashSet;
 
 /// The kind of the fix-all action.
 pub(crate) const FIX_ALL: &str = "source.fixAll.schema-lint";
@@ -28,9 +27,11 @@ pub(crate) fn code_actions(
     params: &CodeActionParams,
 ) -> Vec<CodeActionOrCommand> {
     let encoding = state.encoding;
-    let allow_unsafe = state.options.unsafe_fixes;
+    let offer = Offer {
+        unsafe_fixes: state.options.unsafe_fixes,
+    };
     let uri = &params.text_document.uri;
-    let Some((project, file)) = state.project_of(uri) else {
+    let Some(Located { project, file }) = state.project_of(uri) else {
         return Vec::new();
     };
     let wants = |kind: &str| {
@@ -70,11 +71,7 @@ pub(crate) fn code_actions(
         let wanted: Vec<usize> = findings
             .iter()
             .enumerate()
-            .filter(|(_, d)| {
-                d.fix
-                    .as_ref()
-                    .is_some_and(|f| offered(f.applicability, allow_unsafe))
-            })
+            .filter(|(_, d)| d.fix.as_ref().is_some_and(|f| offer.includes(f)))
             .filter(|(_, d)| {
                 (d.span.start <= to && from <= d.span.end)
                     || named.contains(&(d.rule.code.to_owned(), d.pointer.clone()))
@@ -97,11 +94,10 @@ pub(crate) fn code_actions(
             }));
         }
     }
-    let any_safe = project.run.files[file.0].diagnostics.iter().any(|d| {
-        d.fix
-            .as_ref()
-            .is_some_and(|f| f.applicability == Applicability::Safe)
-    });
+    let any_safe = project.run.files[file.0]
+        .diagnostics
+        .iter()
+        .any(|d| d.fix.as_ref().is_some_and(|f| Offer::SAFE.includes(f)));
     if any_safe && wants(FIX_ALL) {
         if let Some(edit) = fix_all(project, file, encoding) {
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -113,14 +109,6 @@ pub(crate) fn code_actions(
         }
     }
     out
-}
-
-fn offered(applicability: Applicability, allow_unsafe: bool) -> bool {
-    match applicability {
-        Applicability::Safe => true,
-        Applicability::Unsafe => allow_unsafe,
-        Applicability::DisplayOnly => false,
-    }
 }
 
 /// Whether a fix may change a file: an open document always may (the editor changes the
@@ -146,7 +134,7 @@ fn quick_fix(
     let finding = project.run.files[file.0].diagnostics.get(index);
     let fix = finding.and_then(|d| d.fix.as_ref()).filter(|fix| {
         fix.edits.iter().all(|e| writable(project, e.file).is_ok())
-            && prove(&project.run, fix, &project.settings).is_ok()
+            && prove(&project.run, &[fix], &project.settings).is_ok_and(|p| p.passed())
     });
     let edit = fix.and_then(|fix| {
         workspace_edit(
@@ -161,28 +149,6 @@ fn quick_fix(
     edit
 }
 
-/// Applies `fix` alone to `run` and proves it, as one pass of the fix loop proves each fix.
-fn prove(run: &Run, fix: &Fix, settings: &crate::settings::Settings) -> Result<(), String> {
-    let mut by_file: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
-    for e in &fix.edits {
-        by_file.entry(e.file).or_default().push(e);
-    }
-    let mut files = run.files.clone();
-    for (file, edits) in by_file {
-        let old = &files[file.0];
-        let text = apply_edits(&old.file.text, &edits)?;
-        let source = SourceFile {
-            text: Arc::new(text),
-            ..old.file.clone()
-        };
-        let context = old.context;
-        files[file.0] = load_source(source, true);
-        files[file.0].context = context;
-    }
-    let after = lint_loaded(files, settings);
-    crate::fix::verify::verify(run, &after, fix, settings.default_draft)
-}
-
 /// Every safe fix of `file`, by the fix loop, as the edits of the texts it changed. The other
 /// open documents of the run are context for it, as the files not named are for `check --fix
 /// FILE`: their own findings are not fixed, but a fix may follow a renamed `$id` into them.
@@ -190,26 +156,15 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     if let Some(known) = project.fixes.get(&None) {
         return known.clone();
     }
-    let mut files = project.run.files.clone();
-    for (i, f) in files.iter_mut().enumerate() {
-        if i != file.0 && !f.context {
-            f.context = true;
-            f.diagnostics.clear();
-        }
-    }
-    let run = Run {
-        files,
-        index: project.run.index.clone(),
-        notes: Vec::new(),
-    };
+    let run = project.run.focused_on(file);
     let shared: &Project = project;
     let check = |source: &SourceFile| writable(shared, source.id);
-    let outcome = crate::fix::fix_run(run, &shared.settings, false, &check);
+    let outcome = crate::fix::fix_run(run, &shared.settings, Offer::SAFE, &check);
     let mut edits: Vec<(FileId, Span, String)> = Vec::new();
-    for (changed, old) in outcome.changed() {
-        let id = changed.file.id;
-        for (span, content) in line_edits(old, &changed.file.text) {
-            edits.push((id, span, content));
+    for changed in outcome.changed() {
+        let id = changed.file.file.id;
+        for e in line_edits(changed.before, &changed.file.file.text) {
+            edits.push((id, e.span, e.content));
         }
     }
     let edit = if edits.is_empty() {

@@ -134,9 +134,18 @@ pub(crate) fn workspace_edit<'a>(
     })
 }
 
+/// Lines of a text replaced: the bytes of the old text, and what replaces them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct LineEdit {
+    /// The bytes replaced, whole lines of the old text.
+    pub span: Span,
+    /// The new lines.
+    pub content: String,
+}
+
 /// The edits that turn `old` into `new`, a few whole lines each (so that an editor keeps its
 /// cursor and marks elsewhere), as byte spans into `old`.
-pub(crate) fn line_edits(old: &str, new: &str) -> Vec<(Span, String)> {
+pub(crate) fn line_edits(old: &str, new: &str) -> Vec<LineEdit> {
     let diff = similar::TextDiff::from_lines(old, new);
     let mut starts = Vec::with_capacity(diff.old_slices().len() + 1);
     let mut at = 0;
@@ -150,11 +159,9 @@ pub(crate) fn line_edits(old: &str, new: &str) -> Vec<(Span, String)> {
         .iter()
         .filter_map(|op| {
             let (tag, old_range, new_range) = op.as_tag_tuple();
-            (tag != similar::DiffTag::Equal).then(|| {
-                (
-                    Span::new(starts[old_range.start], starts[old_range.end]),
-                    new_lines[new_range].concat(),
-                )
+            (tag != similar::DiffTag::Equal).then(|| LineEdit {
+                span: Span::new(starts[old_range.start], starts[old_range.end]),
+                content: new_lines[new_range].concat(),
             })
         })
         .collect()
@@ -171,8 +178,8 @@ mod tests {
         let edits = line_edits(old, new);
         assert!(!edits.is_empty());
         let mut text = old.to_owned();
-        for (span, content) in edits.iter().rev() {
-            text.replace_range(span.start..span.end, content);
+        for e in edits.iter().rev() {
+            text.replace_range(e.span.start..e.span.end, &e.content);
         }
         assert_eq!(text, new);
         assert!(line_edits(old, old).is_empty());

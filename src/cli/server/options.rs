@@ -3,15 +3,12 @@
 //! `schema-lint.toml`, read again on every lint, with the editor's options over it as the
 //! command line's are over it in `check`.
 
-use crate::diagnostic::breaks::Client;
 use crate::schema::dialect::Draft;
-use crate::settings::config::{self, Config};
-use crate::settings::select::Selection;
+use crate::settings::resolve::in_force;
 use crate::settings::target::Target;
-use crate::settings::{FixIdMode, Settings};
+use crate::settings::{FixIdMode, Overrides, Settings};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// The editor's options; every one may be left out. The names are camelCase as editors write
 /// them (the kebab-case of `schema-lint.toml` is accepted too).
@@ -76,33 +73,24 @@ impl Options {
 /// The settings of the project of the document at `path` (`None`: a document with no file,
 /// linted on its own), and what is wrong with the options or the configuration, each in one
 /// line: the lint goes on without what is wrong.
-pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings, Vec<String>) {
+pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> ProjectSettings {
     let mut problems = Vec::new();
-    let config = configuration(options, path, &mut problems);
-    let cfg = config.as_ref();
-    let selection = Selection::over_config(
-        options.select.as_deref(),
-        &options.extend_select,
-        &options.ignore,
-        cfg,
-    );
-    let unknown = selection.unknown();
-    if !unknown.is_empty() {
-        problems.push(format!(
-            "schema-lint: no rule matches `{}`",
-            unknown.join("`, `")
-        ));
-    }
-    let dialect = options.default_dialect.as_deref().and_then(|d| {
+    let config = in_force(options.isolated, options.config.as_deref(), path)
+        .map_err(|e| problems.push(format!("schema-lint: {e}")))
+        .ok()
+        .flatten();
+    // What is wrong with the options themselves, said after what is wrong with the selection.
+    let mut invalid = Vec::new();
+    let default_dialect = options.default_dialect.as_deref().and_then(|d| {
         d.parse::<Draft>()
-            .map_err(|e| problems.push(format!("schema-lint: defaultDialect: {e}")))
+            .map_err(|e| invalid.push(format!("schema-lint: defaultDialect: {e}")))
             .ok()
     });
     let fix_id = match options.fix_id.as_deref() {
         None | Some("underscore") => FixIdMode::Underscore,
         Some("defs") => FixIdMode::Defs,
         Some(other) => {
-            problems.push(format!(
+            invalid.push(format!(
                 "schema-lint: fixId: `{other}` is neither `underscore` nor `defs`"
             ));
             FixIdMode::Underscore
@@ -113,48 +101,42 @@ pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings,
         .as_deref()
         .map(crate::settings::clients::parse)
     {
-        Some(Ok(clients)) => clients,
+        Some(Ok(clients)) => Some(clients),
         Some(Err(e)) => {
             problems.push(format!("schema-lint: clients: {e}"));
-            Client::DEFAULT.to_vec()
+            None
         }
-        None => cfg
-            .and_then(|c| c.clients.clone())
-            .unwrap_or_else(|| Client::DEFAULT.to_vec()),
+        None => None,
     };
-    let settings = Settings {
-        default_draft: dialect
-            .or_else(|| cfg.and_then(|c| c.default_dialect))
-            .unwrap_or(Draft::Draft202012),
+    let overrides = Overrides {
+        target: options.target,
+        select: options.select.clone(),
+        extend_select: options.extend_select.clone(),
+        ignore: options.ignore.clone(),
+        default_dialect,
         fix_id,
-        target: options.target.or_else(|| cfg.and_then(|c| c.target)),
-        selection,
-        only_schemas: false,
-        memory_budget: None,
-        respect_ignore_files: true,
-        project_root: None,
-        strict: options.strict || cfg.is_some_and(|c| c.strict),
+        strict: options.strict,
         clients,
-        config: config.map(Arc::new),
+        ..Overrides::default()
     };
-    (settings, problems)
+    let settings = Settings::resolve(config, overrides);
+    let unknown = settings.selection.unknown();
+    if !unknown.is_empty() {
+        problems.push(format!(
+            "schema-lint: no rule matches `{}`",
+            unknown.join("`, `")
+        ));
+    }
+    problems.extend(invalid);
+    ProjectSettings { settings, problems }
 }
 
-fn configuration(
-    options: &Options,
-    path: Option<&Path>,
-    problems: &mut Vec<String>,
-) -> Option<Config> {
-    if options.isolated {
-        return None;
-    }
-    let file = match &options.config {
-        Some(file) => Some(file.clone()),
-        None => config::find(path?),
-    }?;
-    config::load(&file)
-        .map_err(|e| problems.push(format!("schema-lint: {e}")))
-        .ok()
+/// The settings of a project, and what is wrong with the options or its configuration.
+pub(crate) struct ProjectSettings {
+    /// The settings.
+    pub settings: Settings,
+    /// What is wrong, one line each; the lint goes on without it.
+    pub problems: Vec<String>,
 }
 
 /// The project a document at `path` belongs to, whose other files are its context: the folder
@@ -209,7 +191,7 @@ mod tests {
             isolated: true,
             ..Options::default()
         };
-        let (settings, problems) = settings_for(&options, None);
+        let ProjectSettings { settings, problems } = settings_for(&options, None);
         assert_eq!(settings.default_draft, Draft::Draft7);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("nope"));
@@ -217,21 +199,22 @@ mod tests {
 
     #[test]
     fn the_clients_setting_selects_as_the_command_line_does() {
+        use crate::diagnostic::breaks::Client;
         let options =
             Options::from_value(json!({"clients": ["default", "openai-strict"]})).unwrap();
-        let (settings, problems) = settings_for(&options, None);
+        let ProjectSettings { settings, problems } = settings_for(&options, None);
         assert!(problems.is_empty(), "{problems:?}");
         assert!(settings.clients.contains(&Client::OpenaiStrict));
         assert!(settings.clients.contains(&Client::ClaudeCode));
         let wrong = Options::from_value(json!({"clients": ["open-ai"]})).unwrap();
-        let (settings, problems) = settings_for(&wrong, None);
+        let ProjectSettings { settings, problems } = settings_for(&wrong, None);
         assert_eq!(settings.clients, Client::DEFAULT.to_vec());
         assert!(
             problems[0].contains("unknown client `open-ai`"),
             "{problems:?}"
         );
         // Without the setting, the run is for the default set.
-        let (settings, _) = settings_for(&Options::default(), None);
+        let settings = settings_for(&Options::default(), None).settings;
         assert_eq!(settings.clients, Client::DEFAULT.to_vec());
     }
 }

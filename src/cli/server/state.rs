@@ -5,7 +5,7 @@
 //! A lint is one run per project (the folder of its `schema-lint.toml`, else its checkout):
 //! the project's open documents are its named files, linted from their buffers, and every other
 //! file of the project a folder walk would take is context, indexed and never reported on, as
-//! in a partial run of `check` (see [`crate::engine::lint_loaded`] and [`LintedFile::context`]).
+//! in a partial run of `check` (see [`crate::engine::lint_loaded`] and [`Origin::Context`]).
 //! A buffer wins over its file on disk, in its own project's run and in every other one.
 //! Unlike `check`, the context is the whole project rather than the files whose text ties them
 //! to the named ones: the parsed files are kept between lints, so parsing is not what a lint
@@ -13,13 +13,12 @@
 
 use super::options::{self, Options};
 use super::position::{path_of, uri_of, Encoding, Lines};
-use crate::engine::{lint_loaded, Run};
-use crate::schema::units::FileKind;
+use crate::engine::{lint_loaded, HeldRun};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate};
 use crate::workspace::load::display_name;
-use crate::workspace::{load_source, LintedFile};
+use crate::workspace::{load_source, LintedFile, Origin};
 use lsp_types::{Uri, WorkspaceEdit};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -45,8 +44,8 @@ pub(crate) struct Document {
 pub(crate) struct Project {
     /// The settings of the run.
     pub settings: Settings,
-    /// The run: the open documents first, then the context.
-    pub run: Run,
+    /// The run: the open documents first, then the context; every text held, for the fixes.
+    pub run: HeldRun,
     /// The open documents linted in the run, with their file ids.
     pub docs: Vec<(Uri, FileId)>,
     /// Per file of the run, the URI the client knows it by (the client's own for open documents).
@@ -73,6 +72,14 @@ impl Project {
     pub(crate) fn file_of(&self, uri: &Uri) -> Option<FileId> {
         self.docs.iter().find(|(u, _)| u == uri).map(|(_, id)| *id)
     }
+}
+
+/// An open document found in the run of its project.
+pub(crate) struct Located<'a> {
+    /// The project.
+    pub project: &'a mut Project,
+    /// The document's file id in its run.
+    pub file: FileId,
 }
 
 /// A file of a project as last read from disk: its length and modification time, and the file
@@ -125,10 +132,10 @@ impl State {
     }
 
     /// The project whose run holds an open document, and its file id there.
-    pub(crate) fn project_of(&mut self, uri: &Uri) -> Option<(&mut Project, FileId)> {
+    pub(crate) fn project_of(&mut self, uri: &Uri) -> Option<Located<'_>> {
         self.projects
             .iter_mut()
-            .find_map(|p| p.file_of(uri).map(|id| (p, id)))
+            .find_map(|project| project.file_of(uri).map(|file| Located { project, file }))
     }
 
     /// Lints every open document (the runs are kept in [`State::projects`]), and says what is
@@ -137,7 +144,10 @@ impl State {
         let mut problems = Vec::new();
         let mut groups: BTreeMap<Key, (Settings, Vec<Uri>)> = BTreeMap::new();
         for (uri, doc) in &self.docs {
-            let (settings, found) = options::settings_for(&self.options, doc.path.as_deref());
+            let options::ProjectSettings {
+                settings,
+                problems: found,
+            } = options::settings_for(&self.options, doc.path.as_deref());
             problems.extend(found);
             let key = match &doc.path {
                 Some(path) => Key::Project(options::project_root(path, &settings, &self.workspace)),
@@ -223,7 +233,7 @@ impl State {
             for (path, file) in self.context(root, paths, overlay) {
                 let Some(mut file) = file else { continue };
                 file.file.id = FileId(files.len());
-                file.context = true;
+                file.origin = Origin::Context;
                 let buffer = overlay.get(&path);
                 boms.push(buffer.is_some() && file.file.bom);
                 open.push(buffer.is_some());
@@ -232,7 +242,7 @@ impl State {
             }
         }
         for (uri, id) in &docs {
-            if files[id.0].kind.is_some_and(|k| k != FileKind::Other) {
+            if files[id.0].schema_kind().is_some() {
                 if let Some(doc) = self.docs.get_mut(uri) {
                     doc.schema = true;
                 }
@@ -318,8 +328,8 @@ fn parse_context(path: &Path, root: &Path, text: String) -> Option<LintedFile> {
     let name = name_in(path, Some(root));
     let source = SourceFile::from_string(FileId(0), name, Some(path.to_path_buf()), text, false);
     let file = load_source(source, false);
-    file.root.as_ref()?;
-    file.kind.filter(|k| *k != FileKind::Other)?;
+    file.root()?;
+    file.schema_kind()?;
     Some(file)
 }
 

@@ -1,0 +1,81 @@
+//! A run that holds every text ([`HeldRun`]): what the fix loop takes, since a fix may reach any
+//! file of the run and its proof reads them all.
+
+use super::Run;
+use crate::syntax::source::FileId;
+use crate::workspace::Origin;
+
+/// A run that kept the text and tree of every file it read: nothing was let go to bound its
+/// memory. Only the paths that keep every file make one ([`super::run_held`], for `--fix` and
+/// `--diff`, and [`super::lint_loaded`], over files just loaded); a streaming check run is a
+/// plain [`Run`], which the fix loop does not take:
+///
+/// ```
+/// use schema_lint::fix::{fix_run, Offer};
+/// use schema_lint::Settings;
+///
+/// let settings = Settings::default();
+/// let run = schema_lint::engine::run_held(&[], None, Vec::new(), &settings);
+/// let outcome = fix_run(run, &settings, Offer::SAFE, &|_| Ok(()));
+/// assert!(outcome.applied.is_empty());
+/// ```
+///
+/// ```compile_fail
+/// use schema_lint::fix::{fix_run, Offer};
+/// use schema_lint::Settings;
+///
+/// let settings = Settings::default();
+/// let run = schema_lint::engine::run(&[], None, &settings);
+/// let outcome = fix_run(run, &settings, Offer::SAFE, &|_| Ok(()));
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct HeldRun(Run);
+
+impl HeldRun {
+    /// Wraps a run of the paths that keep every file.
+    pub(super) fn new(run: Run) -> Self {
+        debug_assert!(
+            run.files.iter().all(|f| f.released().is_none()),
+            "a held run let no file go"
+        );
+        Self(run)
+    }
+
+    /// The run itself, for what only reads it (reports) or changes its findings.
+    #[must_use]
+    pub fn into_run(self) -> Run {
+        self.0
+    }
+
+    /// What the run could not do in full, taken out of it (see [`Run::notes`]).
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.0.notes)
+    }
+
+    /// The run as a fix of `file` alone sees it: every other named file becomes context, as
+    /// the files not named are for `check --fix FILE`: their findings are dropped (not fixed),
+    /// but a fix may follow a renamed `$id` into them.
+    #[must_use]
+    pub fn focused_on(&self, file: FileId) -> HeldRun {
+        let mut files = self.0.files.clone();
+        for (i, f) in files.iter_mut().enumerate() {
+            if i != file.0 && !f.is_context() {
+                f.origin = Origin::Context;
+                f.diagnostics.clear();
+            }
+        }
+        Self(Run {
+            files,
+            index: self.0.index.clone(),
+            notes: Vec::new(),
+        })
+    }
+}
+
+impl std::ops::Deref for HeldRun {
+    type Target = Run;
+
+    fn deref(&self) -> &Run {
+        &self.0
+    }
+}

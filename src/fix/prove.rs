@@ -1,0 +1,184 @@
+//! The proof of a batch of fixes, one function for the fix loop and the editor's code actions:
+//! apply every edit, lint the run again, and check with [`verify`] that each rewritten schema
+//! parses, lints, resolves and compiles as before.
+
+use super::verify::verify;
+use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
+use crate::engine::{lint_loaded, HeldRun, Run};
+use crate::settings::Settings;
+use crate::syntax::source::FileId;
+use crate::workspace::{load_source, LintedFile};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// A batch of fixes applied to a run and proven.
+#[derive(Debug)]
+pub struct Proof {
+    /// The run with every edit of the batch applied, linted again.
+    pub after: HeldRun,
+    /// The fixes of the batch that fail the proof, with why; empty when the batch passes.
+    pub failures: Vec<Failure>,
+}
+
+/// A fix of a batch that failed its proof.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// Its place in the batch.
+    pub fix: usize,
+    /// Which check failed and why, in one sentence.
+    pub reason: String,
+}
+
+impl Proof {
+    /// Whether every fix of the batch passed.
+    #[must_use]
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Applies every edit of `fixes` (which touch no byte twice) to `run`, which holds every text
+/// (a fix may reach any file), lints the result and proves it. The batch is proven once, as one fix made of every edit and move of its fixes:
+/// the same checks, over every file the batch touched, each file compiled once. Only when the
+/// batch fails is each fix proven alone, to find the culprits; should each pass alone, they
+/// failed together, and every one of them is a failure.
+///
+/// # Errors
+/// When the edits cannot be applied (they overlap, or fall outside the text): why.
+pub fn prove(run: &HeldRun, fixes: &[&Fix], settings: &Settings) -> Result<Proof, String> {
+    let after = apply(run, fixes, settings)?;
+    let failures = failures(run, &after, fixes, settings);
+    Ok(Proof { after, failures })
+}
+
+/// Applies every edit of the `batch` and lints the result.
+fn apply(run: &Run, batch: &[&Fix], settings: &Settings) -> Result<HeldRun, String> {
+    let mut by_file: BTreeMap<FileId, Vec<&Edit>> = BTreeMap::new();
+    for fix in batch {
+        for e in &fix.edits {
+            by_file.entry(e.file).or_default().push(e);
+        }
+    }
+    let mut files: Vec<LintedFile> = run.files.clone();
+    for (file, edits) in by_file {
+        let old = &files[file.0];
+        let text = apply_edits(&old.file.text, &edits)?;
+        let mut source = old.file.clone();
+        source.text = Arc::new(text);
+        let origin = old.origin;
+        files[file.0] = load_source(source, true);
+        files[file.0].origin = origin;
+    }
+    Ok(lint_loaded(files, settings))
+}
+
+/// Which fixes of an applied batch fail their proof, with why (see [`prove`]).
+fn failures(before: &Run, after: &Run, fixes: &[&Fix], settings: &Settings) -> Vec<Failure> {
+    let whole = Fix {
+        title: String::new(),
+        applicability: Applicability::Safe,
+        edits: fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect(),
+        moves: fixes.iter().flat_map(|f| f.moves.iter().cloned()).collect(),
+    };
+    let Err(together) = verify(before, after, &whole, settings.default_draft) else {
+        return Vec::new();
+    };
+    let failure = |fix, reason| Failure { fix, reason };
+    if fixes.len() == 1 {
+        return vec![failure(0, together)];
+    }
+    let alone: Vec<Failure> = fixes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, fix)| {
+            verify(before, after, fix, settings.default_draft)
+                .err()
+                .map(|e| failure(i, e))
+        })
+        .collect();
+    if alone.is_empty() {
+        (0..fixes.len())
+            .map(|i| failure(i, together.clone()))
+            .collect()
+    } else {
+        alone
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::Offer;
+    use crate::syntax::source::{SourceFile, Span};
+
+    fn run_of(texts: &[&str]) -> HeldRun {
+        let files = texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let name = format!("tool{i}.json");
+                load_source(SourceFile::new(FileId(i), name, None, text, true), true)
+            })
+            .collect();
+        lint_loaded(files, &Settings::default())
+    }
+
+    fn edit(file: usize, start: usize, end: usize, content: &str) -> Fix {
+        Fix {
+            title: "Edit".to_owned(),
+            applicability: Applicability::Safe,
+            edits: vec![Edit {
+                file: FileId(file),
+                span: Span::new(start, end),
+                content: content.to_owned(),
+            }],
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_batch_is_proven_whole_and_its_culprits_named() {
+        let run = run_of(&[
+            r#"{"$id": "my_tool:output", "type": "object"}"#,
+            r#"{"type": "object"}"#,
+        ]);
+        let offered = run.files[0].diagnostics[0].fix.clone().unwrap();
+        let proof = prove(&run, &[&offered], &Settings::default()).unwrap();
+        assert!(proof.passed(), "{:?}", proof.failures);
+        assert!(proof.after.files[0].diagnostics.is_empty());
+        // An edit that breaks another file's JSON sinks only itself.
+        let breaks = edit(1, 0, 1, "[");
+        let proof = prove(&run, &[&offered, &breaks], &Settings::default()).unwrap();
+        assert_eq!(proof.failures.len(), 1, "{:?}", proof.failures);
+        assert_eq!(proof.failures[0].fix, 1);
+        assert!(proof.failures[0].reason.contains("does not parse"));
+        // Edits that overlap cannot be applied at all.
+        let overlaps = edit(1, 0, 2, "{");
+        assert!(prove(&run, &[&breaks, &overlaps], &Settings::default()).is_err());
+    }
+
+    #[test]
+    fn the_offer_is_safe_fixes_then_unsafe_ones_never_display_only_ones() {
+        let with = |applicability| Fix {
+            applicability,
+            ..edit(0, 0, 0, " ")
+        };
+        let unsafe_too = Offer { unsafe_fixes: true };
+        for (fix, safe, unsafe_) in [
+            (with(Applicability::Safe), true, true),
+            (with(Applicability::Unsafe), false, true),
+            (with(Applicability::DisplayOnly), false, false),
+            (
+                Fix {
+                    edits: Vec::new(),
+                    ..with(Applicability::Safe)
+                },
+                false,
+                false,
+            ),
+        ] {
+            assert_eq!(Offer::SAFE.includes(&fix), safe, "{fix:?}");
+            assert_eq!(unsafe_too.includes(&fix), unsafe_, "{fix:?}");
+        }
+    }
+}
