@@ -34,12 +34,16 @@ const CONDITIONS: [&str; 5] = ["not", "if", "then", "else", "dependentSchemas"];
 
 /// Reports every object and array of the input schema that strict mode refuses.
 pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-    let tree = cx.tree();
+    // The tree is only worked out for a schema that has conditions.
+    let conditional = cx
+        .subschemas
+        .iter()
+        .any(|s| s.keyword.is_some_and(|k| CONDITIONS.contains(&k)));
     for (i, sub) in cx.subschemas.iter().enumerate() {
         let Some(members) = sub.node.as_object() else {
             continue;
         };
-        if tree.keywords_above(i).any(|k| CONDITIONS.contains(&k)) {
+        if conditional && cx.tree().keywords_above(i).any(|k| CONDITIONS.contains(&k)) {
             continue;
         }
         if strict::is_object(sub.node) {
