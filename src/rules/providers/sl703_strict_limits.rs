@@ -3,9 +3,11 @@
 //! names, definition names, enum values and consts, more than 1,000 enum values, or a string
 //! enum of more than 250 values longer than 15,000 characters.
 
+use crate::diagnostic::breaks::classes;
+use crate::diagnostic::meta::SL703 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::mcp::shape::opening;
-use crate::rules::UnitContext;
+use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::walk::Subschema;
 use crate::syntax::document::{Node, NodeKind};
 
@@ -99,24 +101,41 @@ pub fn count(subs: &[Subschema<'_>]) -> Counts {
     counts
 }
 
+pub struct StrictLimits;
+
+impl Rule for StrictLimits {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        check(cx, out);
+    }
+}
+
 /// Reports each limit the input schema exceeds, with the figure counted and the limit.
-pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(root) = cx.subschemas.first() else {
         return;
     };
     let counts = count(cx.subschemas);
     let at_root = opening(root.node);
     if counts.properties > MAX_PROPERTIES {
-        let span = root.node.member("properties").map_or(at_root, |m| m.key_span);
+        let span = root
+            .node
+            .member("properties")
+            .map_or(at_root, |m| m.key_span);
         out.push(
             cx.report(
                 span,
                 format!(
-                    "Input schema declares {} properties, more than the {MAX_PROPERTIES} OpenAI strict mode allows",
-                    thousands(counts.properties)
+                    "Input schema declares {} properties, more than the {} OpenAI strict mode allows",
+                    thousands(counts.properties),
+                    thousands(MAX_PROPERTIES)
                 ),
             )
             .label("counted over every `properties` of the schema")
+            .class(classes::SL703_PROPERTIES)
             .note(NOTE)
             .help("Split the tool, or take the rarely used arguments as one string")
             .pointer(root.pointer.clone()),
@@ -133,6 +152,7 @@ pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .label(format!("{depth} levels below the root"))
+            .class(classes::SL703_DEPTH)
             .note(NOTE)
             .help("Flatten the arguments: fewer nested objects, or a nested part taken as a string")
             .pointer(sub.pointer.clone()),
@@ -150,6 +170,7 @@ pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .label("counted over the whole schema")
+            .class(classes::SL703_CHARACTERS)
             .note(NOTE)
             .help("Shorten the enums (or take such a value as a string described in `description`), or split the tool")
             .pointer(root.pointer.clone()),
@@ -166,6 +187,7 @@ pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .label("counted over every `enum` of the schema")
+            .class(classes::SL703_ENUM_VALUES)
             .note(NOTE)
             .help("Take the long enums as strings (list a few values in `description`) and check them in the tool")
             .pointer(root.pointer.clone()),
@@ -190,6 +212,7 @@ pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .label("too long an enum")
+            .class(classes::SL703_ENUM_CHARACTERS)
             .note(NOTE)
             .help("Take the value as a string (list a few values in `description`) and check it in the tool")
             .pointer(format!("{}/enum", sub.pointer)),

@@ -3,10 +3,12 @@
 //! `additionalProperties: false` or without `properties`, an array without `items`.
 
 use super::strict;
-use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::breaks::classes;
+use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
+use crate::diagnostic::meta::SL701 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::generator::Generator;
-use crate::rules::UnitContext;
+use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::walk::Subschema;
 use crate::syntax::document::{Member, Node, NodeKind};
 
@@ -32,8 +34,20 @@ const APPLICATORS: [&str; 8] = [
 /// them (SL702), and what they hold is not checked here.
 const CONDITIONS: [&str; 5] = ["not", "if", "then", "else", "dependentSchemas"];
 
+pub struct StrictObjectShape;
+
+impl Rule for StrictObjectShape {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        check(cx, out);
+    }
+}
+
 /// Reports every object and array of the input schema that strict mode refuses.
-pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     // The tree is only worked out for a schema that has conditions.
     let conditional = cx
         .subschemas
@@ -88,7 +102,7 @@ fn optional_properties(cx: &UnitContext<'_>, sub: &Subschema<'_>, out: &mut Vec<
     if optional.is_empty() {
         return;
     }
-    let fix = require_all(cx, sub.node, &optional);
+    let fix = require_all(cx, sub, &optional);
     let names: Vec<String> = optional.iter().map(|m| format!("`{}`", m.key)).collect();
     for member in &optional {
         let diagnostic = cx
@@ -101,6 +115,7 @@ fn optional_properties(cx: &UnitContext<'_>, sub: &Subschema<'_>, out: &mut Vec<
             )
             .label("optional here")
             .note(NOTE)
+            .class(classes::SL701_OPTIONAL_PROPERTY)
             .help(optional_help(cx.generator()))
             .pointer(format!(
                 "{}/properties/{}",
@@ -146,10 +161,25 @@ fn optional_help(made_by: Option<Generator>) -> String {
 /// The unsafe fix that lists every optional key of the object in `required` and lets each of
 /// them be null: the object then rejects calls that leave a key out, and accepts `null` for it.
 /// The same fix for every finding of the object, so that one pass applies it once.
-fn require_all(cx: &UnitContext<'_>, node: &Node, optional: &[&Member]) -> Option<Fix> {
+fn require_all(cx: &UnitContext<'_>, sub: &Subschema<'_>, optional: &[&Member]) -> Option<Fix> {
+    let node = sub.node;
     let mut edits = Vec::new();
+    let mut moves = Vec::new();
     for member in optional {
-        edits.extend(nullable(cx, &member.value)?);
+        let pointer = format!(
+            "{}/properties/{}",
+            sub.pointer,
+            crate::syntax::document::escape_pointer_token(&member.key)
+        );
+        let (e, wrapped) = nullable(cx, &member.value)?;
+        edits.extend(e);
+        if wrapped {
+            moves.push(Move {
+                file: cx.file.id,
+                to: format!("{pointer}/anyOf/0"),
+                from: pointer,
+            });
+        }
     }
     let names: Vec<String> = optional
         .iter()
@@ -157,10 +187,7 @@ fn require_all(cx: &UnitContext<'_>, node: &Node, optional: &[&Member]) -> Optio
         .collect();
     match node.get("required") {
         Some(required) => {
-            let strings = required
-                .as_array()?
-                .iter()
-                .all(|r| r.as_str().is_some());
+            let strings = required.as_array()?.iter().all(|r| r.as_str().is_some());
             if !strings {
                 return None;
             }
@@ -177,26 +204,28 @@ fn require_all(cx: &UnitContext<'_>, node: &Node, optional: &[&Member]) -> Optio
         title: String::new(),
         applicability: Applicability::Unsafe,
         edits,
-        moves: Vec::new(),
+        moves,
     })
 }
 
 /// The edits that let the property schema `node` accept `null` as well as what it accepts
-/// today; `None` where that cannot be written (a `false` schema).
-fn nullable(cx: &UnitContext<'_>, node: &Node) -> Option<Vec<Edit>> {
+/// today, and whether they wrap it in an `anyOf` (moving it one level down); `None` where that
+/// cannot be written (a `false` schema).
+fn nullable(cx: &UnitContext<'_>, node: &Node) -> Option<(Vec<Edit>, bool)> {
     let members = match &node.kind {
-        NodeKind::Bool(true) => return Some(Vec::new()),
+        NodeKind::Bool(true) => return Some((Vec::new(), false)),
         NodeKind::Object(members) => members,
         _ => return None,
     };
     if APPLICATORS.iter().any(|k| node.get(k).is_some()) {
         // A reference or a combinator may reject null: offer null beside it.
         let text = &cx.text()[node.span.start..node.span.end];
-        return Some(vec![Edit {
+        let wrap = Edit {
             file: cx.file.id,
             span: node.span,
             content: format!("{{\"anyOf\": [{text}, {{\"type\": \"null\"}}]}}"),
-        }]);
+        };
+        return Some((vec![wrap], true));
     }
     let mut edits = Vec::new();
     if let Some(t) = members.iter().rev().find(|m| m.key == "type") {
@@ -209,7 +238,11 @@ fn nullable(cx: &UnitContext<'_>, node: &Node) -> Option<Vec<Edit>> {
             }),
             NodeKind::Array(names) if names.iter().any(|n| n.as_str() == Some("null")) => {}
             NodeKind::Array(names) if !names.is_empty() => {
-                edits.push(strict::append_items(cx, &t.value, &["\"null\"".to_owned()])?);
+                edits.push(strict::append_items(
+                    cx,
+                    &t.value,
+                    &["\"null\"".to_owned()],
+                )?);
             }
             _ => return None,
         }
@@ -223,7 +256,7 @@ fn nullable(cx: &UnitContext<'_>, node: &Node) -> Option<Vec<Edit>> {
             edits.push(strict::append_items(cx, &e.value, &["null".to_owned()])?);
         }
     }
-    Some(edits)
+    Some((edits, false))
 }
 
 /// An object without `additionalProperties: false`.
@@ -252,6 +285,7 @@ fn open_object(cx: &UnitContext<'_>, i: usize, sub: &Subschema<'_>) -> Option<Di
         .report(span, message)
         .label(label)
         .note(NOTE)
+        .class(classes::SL701_OPEN_OBJECT)
         .help(open_help(cx.generator()))
         .pointer(format!("{}/additionalProperties", sub.pointer));
     // Closing an object that shares its instance with others (`allOf` branches, a `$ref`
@@ -300,7 +334,11 @@ fn open_help(made_by: Option<Generator>) -> String {
 }
 
 /// An object without `properties` (a map, or an object of any shape).
-fn no_properties(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) -> Option<Diagnostic> {
+fn no_properties(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    members: &[Member],
+) -> Option<Diagnostic> {
     if sub.node.get("properties").is_some() {
         return None;
     }
@@ -311,6 +349,7 @@ fn no_properties(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) 
         )
         .label("no `properties` in this object")
         .note(NOTE)
+        .class(classes::SL701_NO_PROPERTIES)
         .help(
             "Declare the object's keys in `properties` (a tool without arguments: `\"properties\": {}`). \
              `\"properties\": {}` alone accepts what the object accepts today",
@@ -341,6 +380,7 @@ fn array_without_items(cx: &UnitContext<'_>, i: usize, sub: &Subschema<'_>) -> O
         )
         .label("no `items` in this array")
         .note(NOTE)
+        .class(classes::SL701_ARRAY_WITHOUT_ITEMS)
         .help(
             "Say what the items are (`\"items\": {\"type\": \"string\"}`); `\"items\": {}` accepts what the \
              array accepts today, but strict mode then wants the items typed",
@@ -435,7 +475,11 @@ mod tests {
             json!({"$schema": d7, "type": ["object", "null"], "required": ["a"]}),
         ] {
             let fixed = with(&object, "properties", json!({}));
-            assert_eq!(disagreements(&object, &fixed), Vec::<Value>::new(), "{object}");
+            assert_eq!(
+                disagreements(&object, &fixed),
+                Vec::<Value>::new(),
+                "{object}"
+            );
         }
         for array in [
             json!({"type": "array"}),
@@ -445,7 +489,11 @@ mod tests {
             json!({"$schema": d2020, "type": "array", "contains": {"type": "string"}}),
         ] {
             let fixed = with(&array, "items", json!({}));
-            assert_eq!(disagreements(&array, &fixed), Vec::<Value>::new(), "{array}");
+            assert_eq!(
+                disagreements(&array, &fixed),
+                Vec::<Value>::new(),
+                "{array}"
+            );
         }
     }
 
@@ -459,7 +507,9 @@ mod tests {
             "prefixItems": [{"type": "string"}],
             "unevaluatedItems": false
         });
-        assert!(disagreements(&array, &with(&array, "items", json!({}))).contains(&json!(["a", "a"])));
+        assert!(
+            disagreements(&array, &with(&array, "items", json!({}))).contains(&json!(["a", "a"]))
+        );
         // ...and `properties: {}` with `additionalProperties: false` (what strict mode wants of a
         // map) accepts only `{}`: that part is SL701's unsafe open-object fix.
         let map = json!({"type": "object"});

@@ -4,10 +4,12 @@
 //! an object or is an `anyOf`.
 
 use super::strict;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL702 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::generator::Generator;
-use crate::rules::UnitContext;
+use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::walk::Subschema;
 use crate::syntax::document::{Member, Node};
 use crate::syntax::source::Span;
@@ -53,8 +55,20 @@ const UNSUPPORTED: [(&str, &str); 8] = [
     ),
 ];
 
+pub struct StrictUnsupportedKeyword;
+
+impl Rule for StrictUnsupportedKeyword {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        check(cx, out);
+    }
+}
+
 /// Reports the keywords and formats strict mode refuses, and the root's shape.
-pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(root) = cx.subschemas.first() else {
         return;
     };
@@ -77,13 +91,19 @@ pub fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn keyword(cx: &UnitContext<'_>, sub: &Subschema<'_>, member: &Member, instead: &str) -> Diagnostic {
+fn keyword(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    member: &Member,
+    instead: &str,
+) -> Diagnostic {
     cx.report(
         member.key_span,
         format!("`{}` is not supported by OpenAI strict mode", member.key),
     )
     .label("not in strict mode's subset")
     .note(NOTE)
+    .class(classes::SL702_KEYWORD)
     .help(format!(
         "{instead}: the server keeps checking the arguments as it does today"
     ))
@@ -105,9 +125,12 @@ fn format(
     let diagnostic = cx
         .report(
             member.value.span,
-            format!("`\"format\": \"{name}\"` is not one of the formats OpenAI strict mode supports"),
+            format!(
+                "`\"format\": \"{name}\"` is not one of the formats OpenAI strict mode supports"
+            ),
         )
         .label("not a strict-mode format")
+        .class(classes::SL702_FORMAT)
         .note(format!(
             "{NOTE}. The formats it supports: {}",
             strict::FORMATS.join(", ")
@@ -202,6 +225,7 @@ fn root_shape(cx: &UnitContext<'_>, root: &Subschema<'_>) -> Option<Diagnostic> 
             )
             .label("not at the root")
             .note(NOTE)
+            .class(classes::SL702_ROOT_ANY_OF)
             .help(
                 "Make the root one object: merge the branches' properties (the ones a branch lacks made \
                  nullable), or move the union into a property (`{\"type\": \"object\", \"properties\": \
@@ -229,6 +253,7 @@ fn root_shape(cx: &UnitContext<'_>, root: &Subschema<'_>) -> Option<Diagnostic> 
         cx.report(span, message)
             .label("must be `\"type\": \"object\"`")
             .note(NOTE)
+            .class(classes::SL702_ROOT_NOT_OBJECT)
             .help("Make the root `{\"type\": \"object\", \"properties\": {...}}`: tool arguments are a JSON object")
             .pointer(format!("{}/type", root.pointer)),
     )

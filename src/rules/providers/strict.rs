@@ -8,10 +8,6 @@ use crate::rules::UnitContext;
 use crate::syntax::document::{Member, Node, NodeKind};
 use crate::syntax::source::Span;
 
-/// The page of OpenAI's documentation that lists what strict mode supports.
-pub const DOCS: &str =
-    "https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas";
-
 /// The formats OpenAI strict mode accepts on a string (its documentation's list); any other
 /// `format` is refused with `'uri' is not a valid format`.
 pub const FORMATS: [&str; 9] = [
@@ -199,7 +195,11 @@ mod tests {
             r#"{"type":"object","a":1,"items":{}}"#
         );
         assert_eq!(
-            member("{\n  \"type\": \"object\"\n}", "additionalProperties", "false"),
+            member(
+                "{\n  \"type\": \"object\"\n}",
+                "additionalProperties",
+                "false"
+            ),
             "{\n  \"type\": \"object\",\n  \"additionalProperties\": false\n}"
         );
         assert_eq!(
