@@ -1,4 +1,4 @@
-//! SL701 strict-object-shape: an object or array of a tool's input schema that OpenAI strict
+//! SL701 strict-object-shape: an object or array of a tool's input schema that `OpenAI` strict
 //! mode refuses to compile: a property left out of `required`, an object without
 //! `additionalProperties: false` or without `properties`, an array without `items`.
 
@@ -79,7 +79,7 @@ fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
 
 /// The properties of an object that its `required` leaves out, in document order (each key
 /// once, the member that counts being the last with that key).
-fn optional_keys<'a>(node: &'a Node) -> Vec<&'a Member> {
+fn optional_keys(node: &Node) -> Vec<&Member> {
     let Some(props) = node.get("properties").and_then(Node::as_object) else {
         return Vec::new();
     };

@@ -1,4 +1,4 @@
-//! SL702 strict-unsupported-keyword: a keyword or `format` of a tool's input schema that OpenAI
+//! SL702 strict-unsupported-keyword: a keyword or `format` of a tool's input schema that `OpenAI`
 //! strict mode does not support (`allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
 //! `dependentSchemas`, `patternProperties`; formats outside its list), and a root that is not
 //! an object or is an `anyOf`.

@@ -1,4 +1,4 @@
-//! SL703 strict-limits: a tool's input schema larger than OpenAI strict mode compiles: more than
+//! SL703 strict-limits: a tool's input schema larger than `OpenAI` strict mode compiles: more than
 //! 5,000 properties, nesting deeper than 10 levels, more than 120,000 characters of property
 //! names, definition names, enum values and consts, more than 1,000 enum values, or a string
 //! enum of more than 250 values longer than 15,000 characters.
@@ -49,7 +49,7 @@ pub struct Counts {
 }
 
 /// The characters a value adds: a string's, a scalar's JSON text; nothing for arrays and
-/// objects (as OpenAI's Java SDK counts them).
+/// objects (as `OpenAI`'s Java SDK counts them).
 fn value_chars(node: &Node) -> usize {
     match &node.kind {
         NodeKind::String(s) => s.chars().count(),
@@ -193,6 +193,11 @@ fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
             .pointer(root.pointer.clone()),
         );
     }
+    long_enums(cx, &counts, out);
+}
+
+/// Each enum of more than [`LONG_ENUM`] string values whose strings are too long.
+fn long_enums(cx: &UnitContext<'_>, counts: &Counts, out: &mut Vec<Diagnostic>) {
     for &(i, values, chars) in &counts.long_enums {
         if chars <= MAX_ENUM_CHARACTERS {
             continue;
@@ -225,7 +230,7 @@ fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

@@ -1,5 +1,5 @@
-//! What the OpenAI strict-mode rules (SL701 strict-object-shape, SL702
-//! strict-unsupported-keyword, SL703 strict-limits) share: which subschemas OpenAI reads as
+//! What the `OpenAI` strict-mode rules (SL701 strict-object-shape, SL702
+//! strict-unsupported-keyword, SL703 strict-limits) share: which subschemas `OpenAI` reads as
 //! objects and arrays, the formats it allows, and the edits that add a member to an object or an
 //! item to an array in the layout the file already has.
 
@@ -8,7 +8,7 @@ use crate::rules::UnitContext;
 use crate::syntax::document::{Member, Node, NodeKind};
 use crate::syntax::source::Span;
 
-/// The formats OpenAI strict mode accepts on a string (its documentation's list); any other
+/// The formats `OpenAI` strict mode accepts on a string (its documentation's list); any other
 /// `format` is refused with `'uri' is not a valid format`.
 pub const FORMATS: [&str; 9] = [
     "date-time",
@@ -32,7 +32,7 @@ fn type_names(node: &Node) -> Option<Vec<&str>> {
     }
 }
 
-/// Whether OpenAI reads the subschema as an object schema: its `type` names `object`, or it has
+/// Whether `OpenAI` reads the subschema as an object schema: its `type` names `object`, or it has
 /// no `type` but declares `properties`.
 #[must_use]
 pub fn is_object(node: &Node) -> bool {
