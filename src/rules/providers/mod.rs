@@ -4,3 +4,7 @@
 //! runs only when one of them is selected (`--clients`); its classes' breaks are documented in
 //! the doc's `breaks` block, with sources, or measured by the engine tier on the clients' open
 //! code.
+pub(super) mod sl701_strict_object_shape;
+pub(super) mod sl702_strict_unsupported_keyword;
+pub(super) mod sl703_strict_limits;
+pub(crate) mod strict;
