@@ -101,7 +101,7 @@ pub fn into_description(
         }
         (false, Some(d)) => {
             let old = d.value.as_str().unwrap_or_default();
-            let stop = if old.trim_end().ends_with(['.', '!', '?']) || old.is_empty() {
+            let stop = if old.trim_end().ends_with(['.', '!', '?', ')']) || old.is_empty() {
                 ""
             } else {
                 "."

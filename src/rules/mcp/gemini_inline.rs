@@ -128,7 +128,7 @@ impl Inliner<'_, '_> {
         stack.push(target);
         let written = self.render(target, stack);
         stack.pop();
-        let written = written?;
+        let written = reindent(self.cx.text(), self.tree.subs[target].node.span.start, node.span.start, &written?);
         let text = self.cx.text();
         let siblings: Vec<&crate::syntax::document::Member> =
             members.iter().filter(|m| m.key != "$ref").collect();
@@ -151,27 +151,22 @@ impl Inliner<'_, '_> {
         {
             return None;
         }
-        // The holder's text with its `$ref` member replaced by the target's members.
-        let at = members.iter().position(|m| m.key == "$ref")?;
-        let inner = if target_members.is_empty() {
-            String::new()
-        } else {
-            let open = written.find('{')?;
-            let close = written.rfind('}')?;
-            written.get(open + 1..close)?.trim().to_owned()
-        };
-        let (span, content) = if inner.is_empty() {
-            (removal_span(node, members, at), String::new())
-        } else {
-            let m = &members[at];
-            (Span::new(m.key_span.start, m.value.span.end), inner)
-        };
-        let mut out = text[node.span.start..node.span.end].to_owned();
-        out.replace_range(
-            span.start - node.span.start..span.end - node.span.start,
-            &content,
-        );
-        Some(out)
+        // The holder's annotations first, then the target's members, laid out as the target.
+        let said: Vec<&str> = siblings
+            .iter()
+            .map(|m| &text[m.key_span.start..m.value.span.end])
+            .collect();
+        if target_members.is_empty() {
+            return Some(format!("{{{}}}", said.join(", ")));
+        }
+        let inside = written.get(1..written.len() - 1)?;
+        let lead = &inside[..inside.len() - inside.trim_start().len()];
+        let separator = if lead.is_empty() { " " } else { lead };
+        Some(format!(
+            "{{{lead}{},{separator}{}}}",
+            said.join(&format!(",{separator}")),
+            inside.trim_start()
+        ))
     }
 
     /// The text of subschema `i` with every `$ref` inside it written out.
@@ -204,4 +199,31 @@ impl Inliner<'_, '_> {
         }
         (out.len() <= self.limit).then_some(out)
     }
+}
+
+/// `written`, the text of a subschema that started at byte `from` of `text`, laid out to stand
+/// at byte `to`: every line after the first is moved by the difference of the two lines'
+/// indentations (where that many spaces are there to take away).
+fn reindent(text: &str, from: usize, to: usize, written: &str) -> String {
+    let indent = |at: usize| {
+        let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        text[line..].len() - text[line..].trim_start_matches(' ').len()
+    };
+    let (old, new) = (indent(from), indent(to));
+    if old == new || !written.contains('\n') {
+        return written.to_owned();
+    }
+    let mut lines = written.split('\n');
+    let mut out = lines.next().unwrap_or_default().to_owned();
+    for line in lines {
+        out.push('\n');
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        if new > old {
+            out.push_str(&" ".repeat(new - old));
+            out.push_str(line);
+        } else {
+            out.push_str(&line[spaces.min(old - new)..]);
+        }
+    }
+    out
 }

@@ -51,17 +51,24 @@ impl Rule for GeminiJsonSchema {
             let Some(members) = sub.node.as_object() else {
                 continue;
             };
+            let has_ref = sub.node.get("$ref").is_some();
             for m in members {
-                if !JSON_KEYWORDS.contains(&m.key.as_str()) {
+                // Beside a `$ref`, the refusal is what counts (reported below).
+                if !JSON_KEYWORDS.contains(&m.key.as_str()) && !(has_ref && beside_ref(m)) {
                     out.push(keyword(cx, sub, m));
                 }
             }
-            if sub.node.get("$ref").is_some() {
+            if has_ref {
                 ref_siblings(cx, sub, members, out);
             }
         }
         required_cycles(cx, tree, out);
     }
+}
+
+/// Whether Gemini refuses member `m` beside a `$ref`.
+fn beside_ref(m: &Member) -> bool {
+    !m.key.starts_with('$') && !BESIDE_REF.contains(&m.key.as_str())
 }
 
 fn member_pointer(sub: &Subschema<'_>, key: &str) -> String {
@@ -95,7 +102,7 @@ fn ref_siblings(
     let offending: Vec<usize> = members
         .iter()
         .enumerate()
-        .filter(|(_, m)| !m.key.starts_with('$') && !BESIDE_REF.contains(&m.key.as_str()))
+        .filter(|(_, m)| beside_ref(m))
         .map(|(i, _)| i)
         .collect();
     if offending.is_empty() {
