@@ -65,11 +65,8 @@ fn instances(schema: &Value) -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 32, 4, move |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            proptest::collection::vec(
-                (proptest::sample::select(strings.clone()), inner),
-                0..5
-            )
-            .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+            proptest::collection::vec((proptest::sample::select(strings.clone()), inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
         ]
     })
 }
@@ -120,7 +117,10 @@ fn the_safe_fixes_of_sl707_accept_the_same_instances() {
     let text = fixed(&listing(&schema), "SL707", false);
     let after = input_schema(&text);
     assert!(!text.contains("$ref") && !text.contains("$defs") && !text.contains("const"));
-    assert_eq!(after["properties"]["either"]["anyOf"], json!([{"type": "string"}, {"type": "integer"}]));
+    assert_eq!(
+        after["properties"]["either"]["anyOf"],
+        json!([{"type": "string"}, {"type": "integer"}])
+    );
     assert_eq!(after["properties"]["mode"]["type"], "string");
     same_instances(&schema, &after, 2000);
 }
@@ -146,7 +146,10 @@ fn the_nullable_fix_accepts_less_under_json_schema() {
     let text = listing(&schema);
     assert_eq!(fixed(&text, "SL707", false), text, "Safe fixes leave it");
     let after = input_schema(&fixed(&text, "SL707", true));
-    assert_eq!(after["properties"]["room"], json!({"type": "string", "nullable": true}));
+    assert_eq!(
+        after["properties"]["room"],
+        json!({"type": "string", "nullable": true})
+    );
     let (before, after) = (
         jsonschema::validator_for(&schema).unwrap(),
         jsonschema::validator_for(&after).unwrap(),
@@ -180,7 +183,10 @@ fn the_ref_sibling_fixes_of_sl708_accept_the_same_instances() {
         let text = fixed(&listing(&schema), "SL708", false);
         let after = input_schema(&text);
         let o = &after["properties"]["o"];
-        assert!(o.get("anyOf").is_some() || o.as_object().unwrap().len() == 1, "{o}");
+        assert!(
+            o.get("anyOf").is_some() || o.as_object().unwrap().len() == 1,
+            "{o}"
+        );
         same_instances(&schema, &after, 2000);
     }
 }

@@ -48,7 +48,8 @@ pub fn written_out(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> boo
         // whatever referred into it is checked on its own.
         return true;
     };
-    expanded(before, r.file, holder, &mut Vec::new()).is_some_and(|expected| expected == now.to_value())
+    expanded(before, r.file, holder, &mut Vec::new())
+        .is_some_and(|expected| expected == now.to_value())
 }
 
 /// The value at `pointer` in `file` of `run`, with every `$ref` in it replaced by its target's

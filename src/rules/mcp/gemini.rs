@@ -1,4 +1,4 @@
-//! What Gemini's two schema fields take, shared by SL707 (`parameters`, an OpenAPI 3.0 subset)
+//! What Gemini's two schema fields take, shared by SL707 (`parameters`, an `OpenAPI` 3.0 subset)
 //! and SL708 (`parametersJsonSchema`, a JSON Schema subset), and by their fixes.
 
 /// The fields of Gemini's `Schema` (the `parameters` field of a function declaration).

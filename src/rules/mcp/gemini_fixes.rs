@@ -106,13 +106,19 @@ pub fn into_description(
             } else {
                 "."
             };
-            let new = format!("{}{stop} ({said})", old.trim_end()).trim_start().to_owned();
+            let new = format!("{}{stop} ({said})", old.trim_end())
+                .trim_start()
+                .to_owned();
             edits.push(edit(cx, d.value.span, literal(&new)));
             edits.push(edit(cx, removal_span(node, members, at), String::new()));
         }
         // Two fields moved into a description that is not there yet would write it twice: the
         // first one writes it, the next ones follow once it is there (the fix loop re-lints).
-        (false, None) if members[..at].iter().any(|x| moves_into_description(node, x)) => {
+        (false, None)
+            if members[..at]
+                .iter()
+                .any(|x| moves_into_description(node, x)) =>
+        {
             return None;
         }
         (false, None) => {
@@ -159,7 +165,9 @@ fn moves_into_description(node: &Node, m: &Member) -> bool {
     let key = m.key.as_str();
     if key == "format" {
         return node.get("type").and_then(Node::as_str) == Some("string")
-            && m.value.as_str().is_some_and(|f| !super::gemini::STRING_FORMATS.contains(&f));
+            && m.value
+                .as_str()
+                .is_some_and(|f| !super::gemini::STRING_FORMATS.contains(&f));
     }
     let other_fix = (key == "const" && m.value.as_str().is_some() && node.get("enum").is_none())
         || (key == "oneOf" && node.get("anyOf").is_none());
@@ -209,7 +217,9 @@ pub fn for_type_array(cx: &UnitContext<'_>, node: &Node, m: &Member) -> Option<(
                      (a JSON Schema validator ignores `nullable` and then refuses `null`)"
                 ),
                 Fix {
-                    title: format!("Replace the type list with `\"{one}\"` and `\"nullable\": true`"),
+                    title: format!(
+                        "Replace the type list with `\"{one}\"` and `\"nullable\": true`"
+                    ),
                     applicability: Applicability::Unsafe,
                     edits: vec![edit(cx, m.value.span, content)],
                     moves: Vec::new(),

@@ -61,11 +61,7 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
         return None;
     }
     let limit = (root.span.end - root.span.start).saturating_mul(GROWTH);
-    let inliner = Inliner {
-        cx,
-        tree,
-        limit,
-    };
+    let inliner = Inliner { cx, tree, limit };
     let mut edits = Vec::new();
     for &h in &holders {
         if under_defs(tree, h) {
@@ -90,7 +86,13 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
     let removed = members
         .iter()
         .find(|m| m.key == "$defs" || m.key == "definitions")
-        .map_or("`$ref`", |m| if m.key == "$defs" { "`$defs`" } else { "`definitions`" });
+        .map_or("`$ref`", |m| {
+            if m.key == "$defs" {
+                "`$defs`"
+            } else {
+                "`definitions`"
+            }
+        });
     Some(Fix {
         title: format!("Inline every `$ref` and remove {removed}"),
         applicability: Applicability::Safe,
@@ -128,14 +130,22 @@ impl Inliner<'_, '_> {
         stack.push(target);
         let written = self.render(target, stack);
         stack.pop();
-        let written = reindent(self.cx.text(), self.tree.subs[target].node.span.start, node.span.start, &written?);
+        let written = reindent(
+            self.cx.text(),
+            self.tree.subs[target].node.span.start,
+            node.span.start,
+            &written?,
+        );
         let text = self.cx.text();
         let siblings: Vec<&crate::syntax::document::Member> =
             members.iter().filter(|m| m.key != "$ref").collect();
         if siblings.is_empty() {
             return Some(written);
         }
-        if !siblings.iter().all(|m| ANNOTATIONS.contains(&m.key.as_str())) {
+        if !siblings
+            .iter()
+            .all(|m| ANNOTATIONS.contains(&m.key.as_str()))
+        {
             return None;
         }
         let target_node = self.tree.subs[target].node;

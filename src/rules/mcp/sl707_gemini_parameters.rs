@@ -1,4 +1,4 @@
-//! SL707 gemini-parameters: what Gemini's legacy `parameters` field (an OpenAPI 3.0 subset)
+//! SL707 gemini-parameters: what Gemini's legacy `parameters` field (an `OpenAPI` 3.0 subset)
 //! refuses in a tool's input schema: fields outside its allowlist, type arrays, enums of other
 //! values than strings, formats it does not take, `required` names it cannot find, schemas
 //! without a type, nesting past its depth, and more than 512 declarations in one request.
@@ -24,7 +24,8 @@ pub const MAX_LEVELS: usize = 4;
 /// Gemini takes at most this many function declarations in one request.
 pub const MAX_DECLARATIONS: usize = 512;
 
-const UNKNOWN_NOTE: &str = "Gemini's `parameters` field takes a subset of OpenAPI 3.0 (type, format, \
+const UNKNOWN_NOTE: &str =
+    "Gemini's `parameters` field takes a subset of OpenAPI 3.0 (type, format, \
      title, description, nullable, enum, items, minItems, maxItems, properties, required, \
      minProperties, maxProperties, minLength, maxLength, pattern, example, anyOf, \
      propertyOrdering, default, minimum, maximum) and refuses the whole request over any other \
@@ -171,7 +172,9 @@ fn type_array(cx: &UnitContext<'_>, sub: &Subschema<'_>, m: &Member) -> Diagnost
     let d = cx
         .report(
             m.value.span,
-            format!("`type` is the array `{shown}`, which Gemini's `parameters` schema cannot hold"),
+            format!(
+                "`type` is the array `{shown}`, which Gemini's `parameters` schema cannot hold"
+            ),
         )
         .label("one type name, not a list")
         .note(
@@ -195,12 +198,18 @@ fn enum_not_string(
 ) -> Option<Diagnostic> {
     let values = m.value.as_array()?;
     let pointer = member_pointer(sub, "enum");
-    if let Some((i, v)) = values.iter().enumerate().find(|(_, v)| v.as_str().is_none()) {
+    if let Some((i, v)) = values
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.as_str().is_none())
+    {
         let shown = v.to_value().to_string();
         return Some(
             cx.report(
                 v.span,
-                format!("`enum` value `{shown}` is not a string, and Gemini takes string enums only"),
+                format!(
+                    "`enum` value `{shown}` is not a string, and Gemini takes string enums only"
+                ),
             )
             .label("not a string")
             .note(
@@ -297,7 +306,10 @@ fn required_undeclared(
 
 fn missing_type(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) -> Diagnostic {
     let d = cx
-        .report(opening(sub.node), "Schema has no `type`, which Gemini requires")
+        .report(
+            opening(sub.node),
+            "Schema has no `type`, which Gemini requires",
+        )
         .label("no `type` here")
         .note(
             "Gemini reads a schema's type from `type` (or its `anyOf`) and refuses a schema \

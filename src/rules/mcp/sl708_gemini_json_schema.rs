@@ -30,7 +30,8 @@ const REF_NOTE: &str = "Gemini refuses a `$ref` beside other keywords than `$`-k
      'QuestionOption' was set alongside unsupported fields. If a schema node has $ref set, then \
      only description and default can be set alongside it`";
 
-const CYCLE_NOTE: &str = "Gemini unrolls reference cycles only a few levels, so they \"may only be \
+const CYCLE_NOTE: &str =
+    "Gemini unrolls reference cycles only a few levels, so they \"may only be \
      used within non-required properties\": where every step of the cycle is required, the \
      unrolled schema ends in a property that must be there and has nothing left to describe it";
 
@@ -54,7 +55,8 @@ impl Rule for GeminiJsonSchema {
             let has_ref = sub.node.get("$ref").is_some();
             for m in members {
                 // Beside a `$ref`, the refusal is what counts (reported below).
-                if !JSON_KEYWORDS.contains(&m.key.as_str()) && !(has_ref && beside_ref(m)) {
+                let refused_beside_ref = has_ref && beside_ref(m);
+                if !(JSON_KEYWORDS.contains(&m.key.as_str()) || refused_beside_ref) {
                     out.push(keyword(cx, sub, m));
                 }
             }
@@ -122,9 +124,9 @@ fn ref_siblings(
             .pointer(member_pointer(sub, key));
         out.push(match &fix {
             Some((help, fix)) => d.help(help.clone()).fix(fix.clone()),
-            None => d.help(
-                "Move the `$ref` into the schema it names, or write its target out here",
-            ),
+            None => {
+                d.help("Move the `$ref` into the schema it names, or write its target out here")
+            }
         });
     }
 }
@@ -146,7 +148,10 @@ fn ref_fix(
     };
     if sub.draft < Draft::Draft201909 {
         return Some((
-            format!("Remove the keywords beside the `$ref`: {} ignores them", sub.draft),
+            format!(
+                "Remove the keywords beside the `$ref`: {} ignores them",
+                sub.draft
+            ),
             Fix {
                 title: "Remove the keywords beside `$ref`".to_owned(),
                 applicability: Applicability::Safe,
@@ -198,7 +203,10 @@ fn removals(members: &[Member], offending: &[usize]) -> Vec<Span> {
         }
         let last = &members[i - 1];
         match (members.get(i), first.checked_sub(1)) {
-            (Some(next), _) => out.push(Span::new(members[first].key_span.start, next.key_span.start)),
+            (Some(next), _) => out.push(Span::new(
+                members[first].key_span.start,
+                next.key_span.start,
+            )),
             (None, Some(kept)) => {
                 out.push(Span::new(members[kept].value.span.end, last.value.span.end));
             }
@@ -302,10 +310,7 @@ fn cycle(
     target: &Subschema<'_>,
     names: &[String],
 ) -> Diagnostic {
-    let span = holder
-        .node
-        .get("$ref")
-        .map_or(holder.node.span, |r| r.span);
+    let span = holder.node.get("$ref").map_or(holder.node.span, |r| r.span);
     let through = if names.is_empty() {
         "directly".to_owned()
     } else {
@@ -324,9 +329,7 @@ fn cycle(
         .unwrap_or(&target.pointer);
     cx.report(
         span,
-        format!(
-            "`$ref` leads back to `#{target_pointer}` {through}, a cycle Gemini cannot unroll"
-        ),
+        format!("`$ref` leads back to `#{target_pointer}` {through}, a cycle Gemini cannot unroll"),
     )
     .label("closes the cycle")
     .note(CYCLE_NOTE)
