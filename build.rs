@@ -36,11 +36,13 @@ fn main() {
     let mut all = String::from(
         "/// Every rule's metadata, in code order.\npub static ALL: &[&RuleMeta] = &[\n",
     );
+    let mut documented = Model::new();
     for code in &codes {
         let path = docs.join(format!("{code}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
         let text = std::fs::read_to_string(&path).expect("a rule doc");
         let header = header(&text).unwrap_or_else(|e| panic!("rules/{code}.md: {e}"));
+        documented_breaks(code, &text, &mut documented);
         let served = match &header.scope_line {
             Some(line) => text.replacen(&format!("{line}\n\n"), "", 1),
             None => text.clone(),
@@ -75,8 +77,79 @@ fn main() {
     write(
         &out_dir,
         "classes.rs",
-        &classes(&root.join("testdata/engines/breaks.json")),
+        &classes(&root.join("testdata/engines/breaks.json"), &documented),
     );
+    write(
+        &out_dir,
+        "clients.rs",
+        &client_pages(&root.join("rules/clients")),
+    );
+}
+
+/// Classes and their breaks, as `breaks.json` holds them.
+type Model = serde_json::Map<String, serde_json::Value>;
+
+/// The documented breaks a rule doc declares, in its ```` ```breaks ```` blocks (JSON of
+/// `breaks.json`'s shape, each entry with `source`, a list of URLs), added to `into`.
+fn documented_breaks(code: &str, doc: &str, into: &mut Model) {
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "```breaks" {
+            continue;
+        }
+        let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+        let model: Model = serde_json::from_str(&block.join("\n"))
+            .unwrap_or_else(|e| panic!("rules/{code}.md: a `breaks` block: {e}"));
+        for (class, entries) in model {
+            assert!(
+                class.starts_with(&format!("{code}/")),
+                "rules/{code}.md: the `breaks` block names `{class}`, another rule's class"
+            );
+            let list = entries
+                .as_array()
+                .unwrap_or_else(|| panic!("rules/{code}.md: `{class}` is not a list"));
+            for entry in list {
+                let sources = entry["source"].as_array().map_or(&[][..], Vec::as_slice);
+                assert!(
+                    !sources.is_empty()
+                        && sources
+                            .iter()
+                            .all(|u| u.as_str().is_some_and(|u| u.starts_with("https://"))),
+                    "rules/{code}.md: `{class}`: a documented break needs `source`, a list of \
+                     https URLs"
+                );
+            }
+            let slot = into
+                .entry(class)
+                .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+            slot.as_array_mut()
+                .expect("a list")
+                .extend(list.iter().cloned());
+        }
+    }
+}
+
+/// `PAGES`: every client's page, `rules/clients/<name>.md`, as `(name, text)`; a client
+/// without one does not build.
+fn client_pages(dir: &Path) -> String {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut out = String::from(
+        "/// Every client's page, in client order.\npub static PAGES: &[(&str, &str)] = &[\n",
+    );
+    for (name, _) in CLIENTS {
+        let path = dir.join(format!("{name}.md"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e} (every client has a page)", path.display()));
+        assert!(
+            text.starts_with(&format!("# {name}\n")),
+            "{}: the first line must be `# {name}`",
+            path.display()
+        );
+        let _ = writeln!(out, "    ({name:?}, {text:?}),");
+    }
+    out.push_str("];\n");
+    out
 }
 
 /// The constant that names a class: `SL201/malformed-scheme` -> `SL201_MALFORMED_SCHEME`,
@@ -95,8 +168,10 @@ fn constant(class: &str) -> String {
 
 /// `pub const SL201_MALFORMED_SCHEME: Class = Class { name: .., breaks: &[Break { .. }, ...] };`
 /// for every class of the engine tier's `breaks.json` (`{class: [{"client", "effect",
-/// "detail"}]}`), and `ALL`, every class sorted by name.
-fn classes(path: &Path) -> String {
+/// "detail"}]}`, measured) and of the rule docs' `breaks` blocks (documented, with `source`), and
+/// `ALL`, every class sorted by name. A client the tier measured for a class keeps only its
+/// measured breaks there.
+fn classes(path: &Path, documented: &Model) -> String {
     println!("cargo:rerun-if-changed={}", path.display());
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         panic!(
@@ -104,8 +179,29 @@ fn classes(path: &Path) -> String {
             path.display()
         )
     });
-    let model: serde_json::Map<String, serde_json::Value> =
+    let mut model: Model =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    for (class, entries) in documented {
+        let slot = model
+            .entry(class.clone())
+            .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+        let list = slot.as_array_mut().expect("a list");
+        let measured: Vec<String> = list
+            .iter()
+            .filter_map(|e| e["client"].as_str().map(str::to_owned))
+            .collect();
+        for entry in entries.as_array().expect("a list") {
+            let client = entry["client"].as_str().unwrap_or_default();
+            if !measured.iter().any(|m| m == client) {
+                list.push(entry.clone());
+            }
+        }
+        // The order reports list clients in, then as declared.
+        list.sort_by_key(|e| {
+            let client = e["client"].as_str().unwrap_or_default();
+            CLIENTS.iter().position(|(n, _)| *n == client)
+        });
+    }
     let mut classes: Vec<_> = model.iter().collect();
     classes.sort_by(|a, b| a.0.cmp(b.0));
     let mut out = String::new();
@@ -131,27 +227,30 @@ fn classes(path: &Path) -> String {
                     .as_str()
                     .unwrap_or_else(|| panic!("{class}: an entry without `{key}`"))
             };
-            let client = match field("client") {
-                "ts-sdk-v1" => "TsSdkV1",
-                "ts-sdk-v2" => "TsSdkV2",
-                "python-sdk" => "PythonSdk",
-                "python-sdk+format" => "PythonSdkFormat",
-                "jsonschema-rs" => "JsonschemaRs",
-                other => panic!("{class}: unknown client `{other}`"),
-            };
-            let effect = match field("effect") {
-                "compile-error" => "CompileError",
-                "unresolved-reference" => "UnresolvedReference",
-                "wrong-binding" => "WrongBinding",
-                "rejects-valid-output" => "RejectsValidOutput",
-                "accepts-invalid-output" => "AcceptsInvalidOutput",
-                "loses-tool-list" => "LosesToolList",
-                "loses-tool" => "LosesTool",
-                other => panic!("{class}: unknown effect `{other}`"),
+            let client = CLIENTS
+                .iter()
+                .find(|(n, _)| *n == field("client"))
+                .unwrap_or_else(|| panic!("{class}: unknown client `{}`", field("client")))
+                .1;
+            let effect = EFFECTS
+                .iter()
+                .find(|(n, _)| *n == field("effect"))
+                .unwrap_or_else(|| panic!("{class}: unknown effect `{}`", field("effect")))
+                .1;
+            let evidence = match entry["source"].as_array() {
+                None => "Evidence::Measured".to_owned(),
+                Some(urls) => {
+                    let urls: Vec<String> = urls
+                        .iter()
+                        .map(|u| format!("{:?}", u.as_str().expect("a URL")))
+                        .collect();
+                    format!("Evidence::Documented {{ sources: &[{}] }}", urls.join(", "))
+                }
             };
             let _ = write!(
                 out,
-                "Break {{ client: Client::{client}, effect: Effect::{effect}, detail: {:?} }}, ",
+                "Break {{ client: Client::{client}, effect: Effect::{effect}, detail: {:?}, \
+                 evidence: {evidence} }}, ",
                 field("detail")
             );
         }
@@ -237,12 +336,42 @@ const ROLES: [(&str, &str); 3] = [
     ("output", "OutputSchema"),
     ("schema", "Schema"),
 ];
-const CLIENTS: [(&str, &str); 5] = [
+/// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
+const CLIENTS: [(&str, &str); 21] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
     ("python-sdk+format", "PythonSdkFormat"),
     ("jsonschema-rs", "JsonschemaRs"),
+    ("claude-code", "ClaudeCode"),
+    ("claude-desktop", "ClaudeDesktop"),
+    ("vscode-copilot", "VscodeCopilot"),
+    ("cursor", "Cursor"),
+    ("gemini-cli", "GeminiCli"),
+    ("codex", "Codex"),
+    ("openai-agents", "OpenaiAgents"),
+    ("openai", "Openai"),
+    ("openai-strict", "OpenaiStrict"),
+    ("anthropic", "Anthropic"),
+    ("anthropic-strict", "AnthropicStrict"),
+    ("gemini", "Gemini"),
+    ("gemini-jsonschema", "GeminiJsonschema"),
+    ("bedrock", "Bedrock"),
+    ("mistral", "Mistral"),
+    ("ollama", "Ollama"),
+];
+/// Every effect, as `Effect` names them.
+const EFFECTS: [(&str, &str); 10] = [
+    ("compile-error", "CompileError"),
+    ("unresolved-reference", "UnresolvedReference"),
+    ("wrong-binding", "WrongBinding"),
+    ("rejects-valid-output", "RejectsValidOutput"),
+    ("accepts-invalid-output", "AcceptsInvalidOutput"),
+    ("loses-tool-list", "LosesToolList"),
+    ("loses-tool", "LosesTool"),
+    ("rejects-request", "RejectsRequest"),
+    ("loses-strict", "LosesStrict"),
+    ("rewrites-schema", "RewritesSchema"),
 ];
 
 /// The `Scope { .. }` of a rule from its header's scope line: `Targets:` lists target names (or

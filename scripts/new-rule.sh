@@ -5,7 +5,8 @@
 #   scripts/new-rule.sh SL509 output-title-missing mcp
 #
 # CODE is `SL` and three digits whose hundred is the family's: identifiers (SL2xx), references
-# (SL3xx), dialect (SL4xx), mcp (SL5xx); name is kebab-case. Writes
+# (SL3xx), dialect (SL4xx), mcp (SL5xx), providers (SL7xx: hosts and model providers); name is
+# kebab-case. Writes
 #   src/rules/<family>/slNNN_<name>.rs   `impl Rule for <Name>`, whose placeholder check reports
 #                                        the `x-slNNN-example` keyword (replace it with the rule's)
 #   src/rules/<family>/mod.rs            its `mod` line, in code order
@@ -30,14 +31,15 @@ fail() {
 
 [ $# -eq 3 ] || usage
 code=$1 name=$2 family=$3
-[[ $code =~ ^SL[2-5][0-9][0-9]$ ]] || fail "the code must be SL2xx to SL5xx, not \`$code\`"
+[[ $code =~ ^SL[2-57][0-9][0-9]$ ]] || fail "the code must be SL2xx to SL5xx or SL7xx, not \`$code\`"
 [[ $name =~ ^[a-z][a-z0-9]*(-[a-z0-9]+)*$ ]] || fail "the name must be kebab-case, not \`$name\`"
 case $family in
     identifiers) hundred=2 category=identifiers ;;
     references) hundred=3 category=references ;;
     dialect) hundred=4 category=dialect ;;
     mcp) hundred=5 category=mcp ;;
-    *) fail "the family is identifiers, references, dialect or mcp, not \`$family\`" ;;
+    providers) hundred=7 category=providers ;;
+    *) fail "the family is identifiers, references, dialect, mcp or providers, not \`$family\`" ;;
 esac
 [ "${code:2:1}" = "$hundred" ] || fail "$family rules are SL${hundred}xx, not $code"
 

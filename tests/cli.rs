@@ -181,7 +181,7 @@ fn cli_snapshots_streaming() {
         let mut args = case_args(&dir);
         let at = match args.first().map(String::as_str) {
             Some("check") => 1,
-            Some("rules" | "rule" | "audit" | "help") => continue,
+            Some("rules" | "rule" | "clients" | "audit" | "help") => continue,
             _ => 0,
         };
         if args.iter().any(|a| {

@@ -14,7 +14,7 @@
 //!   loses the listing, or the tool, exactly where the client did;
 //! - the clients read a key given twice as SL101's note says (the listing cases served raw).
 
-use schema_lint::diagnostic::breaks::{self, Client};
+use schema_lint::diagnostic::breaks::{self, Client, Evidence};
 use schema_lint::diagnostic::{Diagnostic, Severity};
 use schema_lint::engine::lint_source;
 use schema_lint::settings::Settings;
@@ -163,7 +163,8 @@ fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
         let claimed: BTreeSet<(&str, &str)> = found
             .iter()
             .flat_map(|d| d.breaks.iter())
-            .filter(|b| lost(b.effect.name()))
+            // What hosts' documentation says is not what the SDK clients were seen doing.
+            .filter(|b| b.evidence == Evidence::Measured && lost(b.effect.name()))
             .map(|b| (b.client.name(), b.effect.name()))
             .collect();
         if failed != claimed {
@@ -355,7 +356,8 @@ fn the_docs_claim_what_was_measured() {
                 known.iter().map(|b| b.client.name().to_owned()).collect();
             if *named != measured {
                 problems.push(format!(
-                    "rules/{code}.md: `{class}` claims {named:?}, breaks.json has {measured:?}"
+                    "rules/{code}.md: `{class}` claims {named:?}, breaks.json and the doc's `breaks` \
+                 blocks have {measured:?}"
                 ));
             }
         }

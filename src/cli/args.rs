@@ -41,6 +41,12 @@ pub enum Command {
     /// Run the language server (LSP over standard input and output): findings and fixes in
     /// editors as you type
     Server(LanguageServerArgs),
+    /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print
+    /// one client's page
+    Clients {
+        /// A client's name (`openai-strict`): print its page
+        client: Option<String>,
+    },
 }
 
 /// The options of `schema-lint server`.
@@ -155,6 +161,12 @@ pub struct CheckArgs {
     /// MCP client
     #[arg(long)]
     pub strict: bool,
+
+    /// The clients to lint for, comma-separated: `default` (the MCP SDK clients and the hosts)
+    /// and model providers by name (`--clients default,openai-strict,gemini`); `schema-lint
+    /// clients` lists them
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub clients: Vec<String>,
 
     /// Print the number of findings per rule instead of the findings
     #[arg(long)]

@@ -53,6 +53,12 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
             unknown.join("`, `")
         ));
     }
+    let clients = if args.clients.is_empty() {
+        cfg.and_then(|c| c.clients.clone())
+            .unwrap_or_else(|| crate::diagnostic::breaks::Client::DEFAULT.to_vec())
+    } else {
+        crate::settings::clients::parse(&args.clients).map_err(|e| format!("--clients: {e}"))?
+    };
     Ok(Settings {
         default_draft: args
             .default_dialect
@@ -67,6 +73,7 @@ fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, String> {
         respect_ignore_files: !args.no_respect_gitignore,
         project_root: partial_run_root(paths, cfg.and_then(|c| c.dir.as_deref())),
         strict: args.strict || cfg.is_some_and(|c| c.strict),
+        clients,
         config: config.map(std::sync::Arc::new),
     })
 }

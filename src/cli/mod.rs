@@ -73,6 +73,7 @@ pub fn execute(cli: Cli) -> Outcome {
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
         Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {
@@ -86,5 +87,49 @@ pub fn execute(cli: Cli) -> Outcome {
                 },
             }
         }
+    }
+}
+
+/// `schema-lint clients [NAME]`: the clients, a line each (name, kind, whether the default set
+/// holds it, what it is), or one client's page.
+fn clients(name: Option<&str>) -> Outcome {
+    use crate::diagnostic::breaks::Client;
+    use std::fmt::Write as _;
+    if let Some(name) = name {
+        return match Client::named(name) {
+            Some(client) => Outcome {
+                stdout: client.page().to_owned(),
+                ..Outcome::default()
+            },
+            None => Outcome {
+                stderr: format!("error: no client `{name}`; `schema-lint clients` lists them\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            },
+        };
+    }
+    let width = Client::ALL
+        .iter()
+        .map(|c| c.name().len())
+        .max()
+        .unwrap_or(0);
+    let mut stdout = String::new();
+    for client in Client::ALL {
+        let default = if client.is_default() { "default" } else { "" };
+        let _ = writeln!(
+            stdout,
+            "{:width$}  {:8}  {:7}  {}",
+            client.name(),
+            client.kind().name(),
+            default,
+            client.summary()
+        );
+    }
+    stdout.push_str(
+        "\n`--clients default,NAME,...` selects; `schema-lint clients NAME` prints a page.\n",
+    );
+    Outcome {
+        stdout,
+        ..Outcome::default()
     }
 }

@@ -15,69 +15,10 @@
 //! schema, and the listing case shows what that costs the client's user (every tool of the
 //! server, or this one), which the note then says.
 
+pub use super::client::{Client, Kind};
 use serde::Serialize;
 use std::fmt;
 use std::fmt::Write as _;
-
-/// A client whose engine the tier runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Client {
-    /// The TypeScript SDK 1.x client: Ajv's draft-07 class for every schema.
-    #[serde(rename = "ts-sdk-v1")]
-    TsSdkV1,
-    /// The TypeScript SDK 2.x client: the Ajv class the `$schema` names.
-    #[serde(rename = "ts-sdk-v2")]
-    TsSdkV2,
-    /// The Python SDK client: `jsonschema`, without its format extras.
-    #[serde(rename = "python-sdk")]
-    PythonSdk,
-    /// The Python SDK client where `jsonschema`'s format extras are installed.
-    #[serde(rename = "python-sdk+format")]
-    PythonSdkFormat,
-    /// The Rust `jsonschema` crate.
-    #[serde(rename = "jsonschema-rs")]
-    JsonschemaRs,
-}
-
-impl Client {
-    /// Every client, in the order reports list them.
-    pub const ALL: [Client; 5] = [
-        Client::TsSdkV1,
-        Client::TsSdkV2,
-        Client::PythonSdk,
-        Client::PythonSdkFormat,
-        Client::JsonschemaRs,
-    ];
-
-    /// The client's name in reports and in `breaks.json` (`ts-sdk-v1`).
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Client::TsSdkV1 => "ts-sdk-v1",
-            Client::TsSdkV2 => "ts-sdk-v2",
-            Client::PythonSdk => "python-sdk",
-            Client::PythonSdkFormat => "python-sdk+format",
-            Client::JsonschemaRs => "jsonschema-rs",
-        }
-    }
-
-    /// The clients whose engines MCP SDKs run as installed by default (the Python client's
-    /// format extras and the Rust crate are stricter engines some users run): the clients a run
-    /// selects unless told otherwise.
-    pub const DEFAULT: [Client; 3] = [Client::TsSdkV1, Client::TsSdkV2, Client::PythonSdk];
-
-    /// Whether an MCP SDK client runs this engine as installed by default ([`Client::DEFAULT`]).
-    #[must_use]
-    pub fn is_default(self) -> bool {
-        Client::DEFAULT.contains(&self)
-    }
-}
-
-impl fmt::Display for Client {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// What a client does wrong with a schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -98,6 +39,15 @@ pub enum Effect {
     /// The client keeps the listing but cannot use this tool: it leaves it out, or every call
     /// of it fails before its output is checked.
     LosesTool,
+    /// The provider (or its SDK, before sending) refuses every request that offers the tool:
+    /// while the tool is offered, no model call of the session succeeds.
+    RejectsRequest,
+    /// The client serves the tool without strict mode, so the model's arguments are no longer
+    /// held to the schema.
+    LosesStrict,
+    /// The client sends the model another schema than the server's: keywords dropped or
+    /// changed, the name cut.
+    RewritesSchema,
 }
 
 impl Effect {
@@ -112,6 +62,9 @@ impl Effect {
             Effect::AcceptsInvalidOutput => "accepts-invalid-output",
             Effect::LosesToolList => "loses-tool-list",
             Effect::LosesTool => "loses-tool",
+            Effect::RejectsRequest => "rejects-request",
+            Effect::LosesStrict => "loses-strict",
+            Effect::RewritesSchema => "rewrites-schema",
         }
     }
 
@@ -122,10 +75,14 @@ impl Effect {
         matches!(self, Effect::LosesToolList | Effect::LosesTool)
     }
 
-    /// Whether the client fails on the schema or its output (rather than checking less).
+    /// Whether the client fails on the schema or its output (rather than checking less, or
+    /// changing what the model sees).
     #[must_use]
     pub fn is_failure(self) -> bool {
-        self != Effect::AcceptsInvalidOutput
+        !matches!(
+            self,
+            Effect::AcceptsInvalidOutput | Effect::LosesStrict | Effect::RewritesSchema
+        )
     }
 
     fn words(self) -> &'static str {
@@ -139,6 +96,9 @@ impl Effect {
                 "cannot read the `tools/list` result, so every tool of the server is lost"
             }
             Effect::LosesTool => "cannot use this tool",
+            Effect::RejectsRequest => "rejects every request that offers the tool",
+            Effect::LosesStrict => "serves the tool without strict mode",
+            Effect::RewritesSchema => "sends the model another schema",
         }
     }
 }
@@ -149,15 +109,46 @@ impl fmt::Display for Effect {
     }
 }
 
-/// One client that a class of findings breaks, as the engine tier observed it.
+/// One client that a class of findings breaks: as the engine tier observed it, or as the
+/// client's documentation and a public report say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Break {
     /// The client.
     pub client: Client,
     /// What it does wrong.
     pub effect: Effect,
-    /// The engine's own words (its error, or the wrong verdict) on the class's first case.
+    /// The client's own words (its error, or the wrong verdict): on the class's first case when
+    /// measured, quoted from the source when documented.
     pub detail: &'static str,
+    /// How the claim is backed.
+    #[serde(flatten)]
+    pub evidence: Evidence,
+}
+
+/// How a [`Break`] is backed: never by memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "evidence", rename_all = "lowercase")]
+pub enum Evidence {
+    /// A real engine in the test tier produced it (`testdata/engines/breaks.json`).
+    Measured,
+    /// The client's documentation says it, and a public report quotes the error: declared in
+    /// the rule's doc (a `breaks` block), with at least one URL.
+    Documented {
+        /// The documentation page first, then public reports quoting the error.
+        #[serde(rename = "source")]
+        sources: &'static [&'static str],
+    },
+}
+
+impl Evidence {
+    /// The evidence's name in reports (`measured`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::Measured => "measured",
+            Evidence::Documented { .. } => "documented",
+        }
+    }
 }
 
 /// A class of findings in the engine tier's model: its name (`SL201/malformed-scheme`, a rule's
@@ -175,7 +166,7 @@ pub struct Class {
 /// finding with one, so a class the tier has no case of does not build.
 #[allow(missing_docs, clippy::doc_markdown)]
 pub mod classes {
-    use super::{Break, Class, Client, Effect};
+    use super::{Break, Class, Client, Effect, Evidence};
     include!(concat!(env!("OUT_DIR"), "/classes.rs"));
 }
 
@@ -198,9 +189,59 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
 /// their own words, and which do not. A client whose engine fails on the schema and whose SDK
 /// client the listing tier ran has both breaks: what that costs it (the listing, or the tool)
 /// follows the engine's words.
+///
+/// Hosts and model providers follow, each break with its evidence: what the tier measured on
+/// their open code, or what their documentation says, quoting the error and naming the source.
+/// A class only hosts or providers break, which the tier has no SDK case of, says nothing of
+/// the SDK clients.
 #[must_use]
 pub fn describe(breaks: &[Break]) -> String {
-    let unaffected: Vec<&str> = Client::ALL
+    let (sdk, beyond): (Vec<Break>, Vec<Break>) =
+        breaks.iter().partition(|b| b.client.kind() == Kind::Sdk);
+    match (sdk.is_empty(), beyond.is_empty()) {
+        (true, false) => describe_beyond(&beyond),
+        (_, true) => describe_sdk(&sdk),
+        (false, false) => format!("{}. {}", describe_sdk(&sdk), describe_beyond(&beyond)),
+    }
+}
+
+/// What hosts and providers do, in their words, with the evidence of each claim.
+fn describe_beyond(breaks: &[Break]) -> String {
+    let mut parts = Vec::new();
+    for evidence in ["measured", "documented"] {
+        let of: Vec<String> = breaks
+            .iter()
+            .filter(|b| b.evidence.name() == evidence)
+            .map(|b| {
+                let mut part = format!("{} {}", b.client.name(), b.effect.words());
+                let mut said = Vec::new();
+                if !b.detail.is_empty() {
+                    said.push(format!("`{}`", b.detail));
+                }
+                if let Evidence::Documented { sources } = b.evidence {
+                    said.push(sources.join(", "));
+                }
+                if !said.is_empty() {
+                    let _ = write!(part, " ({})", said.join("; "));
+                }
+                part
+            })
+            .collect();
+        if !of.is_empty() {
+            let how = if evidence == "measured" {
+                "Measured on the hosts' and providers' own code"
+            } else {
+                "Documented by the hosts and providers"
+            };
+            parts.push(format!("{how}: {}", of.join("; ")));
+        }
+    }
+    parts.join(". ")
+}
+
+/// The SDK clients' part of the note, from their breaks only.
+fn describe_sdk(breaks: &[Break]) -> String {
+    let unaffected: Vec<&str> = Client::SDK
         .iter()
         .filter(|c| !breaks.iter().any(|b| b.client == **c))
         .map(|c| c.name())
@@ -339,6 +380,7 @@ mod tests {
             client,
             effect,
             detail,
+            evidence: Evidence::Measured,
         };
         let malformed = "URI scheme is malformed.";
         let engines = [
@@ -400,11 +442,63 @@ mod tests {
     }
 
     #[test]
+    fn hosts_and_providers_follow_with_their_evidence() {
+        let sdk = Break {
+            client: Client::TsSdkV1,
+            effect: Effect::CompileError,
+            detail: "URI scheme is malformed.",
+            evidence: Evidence::Measured,
+        };
+        let documented = Break {
+            client: Client::OpenaiStrict,
+            effect: Effect::RejectsRequest,
+            detail: "'uri' is not a valid format.",
+            evidence: Evidence::Documented {
+                sources: &["https://example.com/docs", "https://example.com/report"],
+            },
+        };
+        let measured = Break {
+            client: Client::GeminiCli,
+            effect: Effect::RewritesSchema,
+            detail: "",
+            evidence: Evidence::Measured,
+        };
+        let only = describe(&[documented]);
+        assert_eq!(
+            only,
+            "Documented by the hosts and providers: openai-strict rejects every request that \
+             offers the tool (`'uri' is not a valid format.`; https://example.com/docs, \
+             https://example.com/report)"
+        );
+        let all = describe(&[sdk, measured, documented]);
+        assert!(all.starts_with("Measured on the engines of the MCP clients: ts-sdk-v1 cannot"));
+        assert!(all.contains(
+            "not affected. Measured on the hosts' and providers' own code: gemini-cli sends the \
+             model another schema. Documented by"
+        ));
+        // Failures decide severity; a rewritten schema or a lost strict mode does not.
+        assert!(Effect::RejectsRequest.is_failure());
+        assert!(!Effect::RewritesSchema.is_failure() && !Effect::LosesStrict.is_failure());
+    }
+
+    #[test]
+    fn every_client_has_a_page_and_a_name() {
+        for client in Client::ALL {
+            assert!(client.page().starts_with(&format!("# {}\n", client.name())));
+            assert!(!client.summary().is_empty(), "{client}");
+            assert_eq!(Client::named(client.name()), Some(client));
+        }
+        assert!(Client::DEFAULT.iter().all(|c| c.kind() != Kind::Provider));
+        assert!(Client::SDK.iter().all(|c| c.kind() == Kind::Sdk));
+    }
+
+    #[test]
     fn describes_a_lost_listing() {
         let lost = Break {
             client: Client::PythonSdk,
             effect: Effect::LosesToolList,
             detail: "tools.*.inputSchema.type: Field required",
+            evidence: Evidence::Measured,
         };
         assert!(lost.effect.is_failure() && Effect::LosesTool.is_failure());
         assert_eq!(
@@ -417,6 +511,7 @@ mod tests {
             client,
             effect: Effect::LosesToolList,
             detail,
+            evidence: Evidence::Measured,
         };
         let all = [
             words(Client::TsSdkV1, "a"),

@@ -26,6 +26,8 @@ pub enum Category {
     Mcp,
     /// `SL6xx`: captured MCP traffic (`schema-lint audit`).
     Audit,
+    /// `SL7xx`: what hosts and model providers accept of a tool's schema.
+    Providers,
     /// `SL9xx`: the tool itself (a fix that failed its proof).
     Tool,
 }
@@ -39,6 +41,7 @@ impl fmt::Display for Category {
             Category::Dialect => "dialect",
             Category::Mcp => "mcp",
             Category::Audit => "audit",
+            Category::Providers => "providers",
             Category::Tool => "tool",
         })
     }
@@ -190,7 +193,10 @@ mod tests {
 
     #[test]
     fn no_mcp_rule_lints_plain_json_schema() {
-        for meta in ALL.iter().filter(|m| m.category == Category::Mcp) {
+        for meta in ALL
+            .iter()
+            .filter(|m| matches!(m.category, Category::Mcp | Category::Providers))
+        {
             assert_eq!(meta.severity_for(Target::JsonSchema), None, "{}", meta.code);
         }
     }

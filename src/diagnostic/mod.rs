@@ -3,6 +3,7 @@
 //! a finding breaks ([`breaks`]), and how serious it is for that ([`severity`]).
 
 pub mod breaks;
+pub mod client;
 pub mod fix;
 pub mod meta;
 pub mod severity;

@@ -93,6 +93,7 @@ mod tests {
             client,
             effect,
             detail: "",
+            evidence: crate::diagnostic::breaks::Evidence::Measured,
         }
     }
 

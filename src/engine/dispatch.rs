@@ -35,8 +35,7 @@ pub(super) fn lint_document(
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from(&file.name));
     let target = settings.target_for(kind, root, Some(&path));
-    // The clients of the run: those MCP SDKs run by default.
-    let clients: &[Client] = &Client::DEFAULT;
+    let clients: &[Client] = &settings.clients;
     for rule in &rules {
         let meta = rule.meta();
         let Some(default) = meta.severity_for(target) else {

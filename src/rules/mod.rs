@@ -3,7 +3,7 @@
 //! that rules share ([`analysis`]), the edits that fixes share ([`edits`]), and one folder per
 //! family of rules, one file per rule:
 //! [`document`] (`SL1xx`), [`identifiers`] (`SL2xx`), [`references`] (`SL3xx`), [`dialect`] (`SL4xx`),
-//! [`mcp`] (`SL5xx`). SL100, `SL6xx` and SL901 are reported by the engine, the audit and the fix
+//! [`mcp`] (`SL5xx`), [`providers`] (`SL7xx`). SL100, `SL6xx` and SL901 are reported by the engine, the audit and the fix
 //! loop; their metadata, like every rule's, is generated from its doc in `rules/`
 //! ([`crate::diagnostic::meta`]).
 //!
@@ -34,6 +34,7 @@ pub mod document;
 pub mod edits;
 pub mod identifiers;
 pub mod mcp;
+pub mod providers;
 pub mod references;
 pub mod run;
 

@@ -25,6 +25,7 @@ struct Raw {
     per_file_ignores: Option<BTreeMap<Spanned<String>, Vec<String>>>,
     mcp_files: Option<Vec<Spanned<String>>>,
     strict: Option<bool>,
+    clients: Option<Spanned<Vec<String>>>,
     rules: Option<RulesRaw>,
 }
 
@@ -81,6 +82,8 @@ pub struct Config {
     pub complexity: ComplexityBounds,
     /// `strict`: findings that break only stricter engines are errors (as `--strict`).
     pub strict: bool,
+    /// `clients`: the clients runs are for (as `--clients`), `None` for the default set.
+    pub clients: Option<Vec<crate::diagnostic::breaks::Client>>,
 }
 
 /// The nearest `schema-lint.toml` in `start`'s folder or above, relative to the working
@@ -194,6 +197,15 @@ pub fn load(path: &Path) -> Result<Config, String> {
         mcp_files: globs(raw.mcp_files)?,
         complexity: raw.rules.and_then(|r| r.sl506).unwrap_or_default(),
         strict: raw.strict.unwrap_or(false),
+        clients: raw
+            .clients
+            .map(|names| {
+                super::clients::parse(names.get_ref()).map_err(|e| {
+                    let (line, column) = position(&text, names.span().start);
+                    format!("{}:{line}:{column}: clients: {e}", path.display())
+                })
+            })
+            .transpose()?,
     })
 }
 
@@ -274,11 +286,14 @@ mod tests {
     fn loads_every_key() {
         let path = write(
             "ok",
-            "select = [\"SL2\"]\nignore = [\"SL203\"]\ntarget = \"mcp-2026-07-28\"\ndefault-dialect = \"draft7\"\n\
+            "select = [\"SL2\"]\nclients = [\"default\", \"gemini\"]\nignore = [\"SL203\"]\ntarget = \"mcp-2026-07-28\"\ndefault-dialect = \"draft7\"\n\
              exclude = [\"vendor/**\"]\n[per-file-ignores]\n\"legacy/*.json\" = [\"invalid-id-uri\"]\n\
              [rules.SL506]\nmax-depth = 8\n",
         );
         let c = load(&path).unwrap();
+        let clients = c.clients.clone().unwrap();
+        assert!(clients.contains(&crate::diagnostic::breaks::Client::Gemini));
+        assert!(clients.contains(&crate::diagnostic::breaks::Client::TsSdkV1));
         assert_eq!(c.target, Some(Target::Mcp20260728));
         assert_eq!(c.default_dialect, Some(Draft::Draft7));
         assert!(!c.accepts(&path.parent().unwrap().join("vendor/x/a.json")));

@@ -2,6 +2,7 @@
 //! ([`config`]) and the command line; the [`target`] a schema is linted for; which rules run
 //! ([`select`]).
 
+pub mod clients;
 pub mod config;
 pub mod select;
 pub mod target;
@@ -48,6 +49,9 @@ pub struct Settings {
     /// `jsonschema` with its format extras, the Rust crate), or that clients only check less
     /// for, are errors rather than warnings.
     pub strict: bool,
+    /// The clients the run is for (`--clients`, `clients = [...]`): rules about other clients
+    /// stay silent, and a finding is an error when one of these fails on it.
+    pub clients: Vec<crate::diagnostic::breaks::Client>,
 }
 
 impl Default for Settings {
@@ -63,6 +67,7 @@ impl Default for Settings {
             respect_ignore_files: true,
             project_root: None,
             strict: false,
+            clients: crate::diagnostic::breaks::Client::DEFAULT.to_vec(),
         }
     }
 }

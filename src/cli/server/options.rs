@@ -3,6 +3,7 @@
 //! `schema-lint.toml`, read again on every lint, with the editor's options over it as the
 //! command line's are over it in `check`.
 
+use crate::diagnostic::breaks::Client;
 use crate::schema::dialect::Draft;
 use crate::settings::config::{self, Config};
 use crate::settings::select::Selection;
@@ -46,6 +47,8 @@ pub(crate) struct Options {
     pub isolated: bool,
     /// `--strict`.
     pub strict: bool,
+    /// `--clients`: client names, `default` for the default set.
+    pub clients: Option<Vec<String>>,
 }
 
 impl Options {
@@ -105,6 +108,20 @@ pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings,
             FixIdMode::Underscore
         }
     };
+    let clients = match options
+        .clients
+        .as_deref()
+        .map(crate::settings::clients::parse)
+    {
+        Some(Ok(clients)) => clients,
+        Some(Err(e)) => {
+            problems.push(format!("schema-lint: clients: {e}"));
+            Client::DEFAULT.to_vec()
+        }
+        None => cfg
+            .and_then(|c| c.clients.clone())
+            .unwrap_or_else(|| Client::DEFAULT.to_vec()),
+    };
     let settings = Settings {
         default_draft: dialect
             .or_else(|| cfg.and_then(|c| c.default_dialect))
@@ -117,6 +134,7 @@ pub(crate) fn settings_for(options: &Options, path: Option<&Path>) -> (Settings,
         respect_ignore_files: true,
         project_root: None,
         strict: options.strict || cfg.is_some_and(|c| c.strict),
+        clients,
         config: config.map(Arc::new),
     };
     (settings, problems)
@@ -195,5 +213,25 @@ mod tests {
         assert_eq!(settings.default_draft, Draft::Draft7);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("nope"));
+    }
+
+    #[test]
+    fn the_clients_setting_selects_as_the_command_line_does() {
+        let options =
+            Options::from_value(json!({"clients": ["default", "openai-strict"]})).unwrap();
+        let (settings, problems) = settings_for(&options, None);
+        assert!(problems.is_empty(), "{problems:?}");
+        assert!(settings.clients.contains(&Client::OpenaiStrict));
+        assert!(settings.clients.contains(&Client::ClaudeCode));
+        let wrong = Options::from_value(json!({"clients": ["open-ai"]})).unwrap();
+        let (settings, problems) = settings_for(&wrong, None);
+        assert_eq!(settings.clients, Client::DEFAULT.to_vec());
+        assert!(
+            problems[0].contains("unknown client `open-ai`"),
+            "{problems:?}"
+        );
+        // Without the setting, the run is for the default set.
+        let (settings, _) = settings_for(&Options::default(), None);
+        assert_eq!(settings.clients, Client::DEFAULT.to_vec());
     }
 }

@@ -1,0 +1,248 @@
+//! Who reads a tool's schema ([`Client`]): the MCP SDK clients' schema engines, which the engine
+//! tier runs, the hosts that load MCP tools, and the model providers the hosts forward them to.
+//! Each client has a page, `rules/clients/<name>.md`, which `build.rs` embeds
+//! (`schema-lint clients NAME` prints it).
+
+use serde::Serialize;
+use std::fmt;
+
+/// Who reads a tool's schema: an MCP SDK client's schema engine, a host that loads the tools,
+/// or a model provider the host forwards them to. Each has a page, `rules/clients/<name>.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[allow(clippy::doc_markdown)]
+pub enum Client {
+    /// The TypeScript SDK 1.x client: Ajv's draft-07 class for every schema.
+    #[serde(rename = "ts-sdk-v1")]
+    TsSdkV1,
+    /// The TypeScript SDK 2.x client: the Ajv class the `$schema` names.
+    #[serde(rename = "ts-sdk-v2")]
+    TsSdkV2,
+    /// The Python SDK client: `jsonschema`, without its format extras.
+    #[serde(rename = "python-sdk")]
+    PythonSdk,
+    /// The Python SDK client where `jsonschema`'s format extras are installed.
+    #[serde(rename = "python-sdk+format")]
+    PythonSdkFormat,
+    /// The Rust `jsonschema` crate.
+    #[serde(rename = "jsonschema-rs")]
+    JsonschemaRs,
+    /// Claude Code, the host.
+    #[serde(rename = "claude-code")]
+    ClaudeCode,
+    /// Claude Desktop, the host.
+    #[serde(rename = "claude-desktop")]
+    ClaudeDesktop,
+    /// VS Code's Copilot chat, the host.
+    #[serde(rename = "vscode-copilot")]
+    VscodeCopilot,
+    /// Cursor, the host.
+    #[serde(rename = "cursor")]
+    Cursor,
+    /// gemini-cli, the host (`@google/gemini-cli-core`).
+    #[serde(rename = "gemini-cli")]
+    GeminiCli,
+    /// OpenAI's Codex CLI, the host.
+    #[serde(rename = "codex")]
+    Codex,
+    /// The OpenAI Agents SDK, which turns MCP tools into strict function tools.
+    #[serde(rename = "openai-agents")]
+    OpenaiAgents,
+    /// OpenAI function calling, not strict.
+    #[serde(rename = "openai")]
+    Openai,
+    /// OpenAI strict function calling and structured outputs (the Responses API's default).
+    #[serde(rename = "openai-strict")]
+    OpenaiStrict,
+    /// Anthropic's Messages API tools (`input_schema`).
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    /// Anthropic's strict tools (structured outputs).
+    #[serde(rename = "anthropic-strict")]
+    AnthropicStrict,
+    /// Gemini function declarations' `parameters` (an OpenAPI 3.0 subset).
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// Gemini function declarations' `parametersJsonSchema`.
+    #[serde(rename = "gemini-jsonschema")]
+    GeminiJsonschema,
+    /// Amazon Bedrock's Converse API (`toolSpec.inputSchema`).
+    #[serde(rename = "bedrock")]
+    Bedrock,
+    /// Mistral's function calling.
+    #[serde(rename = "mistral")]
+    Mistral,
+    /// Ollama's tool calling.
+    #[serde(rename = "ollama")]
+    Ollama,
+}
+
+/// What kind of reader a [`Client`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// An MCP SDK client's schema engine, which the engine tier runs.
+    Sdk,
+    /// An application that loads MCP tools and forwards them to a model.
+    Host,
+    /// A model provider's API, which receives the tools' schemas as functions.
+    Provider,
+}
+
+impl Kind {
+    /// The kind's name in reports (`host`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Sdk => "sdk",
+            Kind::Host => "host",
+            Kind::Provider => "provider",
+        }
+    }
+}
+
+impl Client {
+    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers.
+    pub const ALL: [Client; 21] = [
+        Client::TsSdkV1,
+        Client::TsSdkV2,
+        Client::PythonSdk,
+        Client::PythonSdkFormat,
+        Client::JsonschemaRs,
+        Client::ClaudeCode,
+        Client::ClaudeDesktop,
+        Client::VscodeCopilot,
+        Client::Cursor,
+        Client::GeminiCli,
+        Client::Codex,
+        Client::OpenaiAgents,
+        Client::Openai,
+        Client::OpenaiStrict,
+        Client::Anthropic,
+        Client::AnthropicStrict,
+        Client::Gemini,
+        Client::GeminiJsonschema,
+        Client::Bedrock,
+        Client::Mistral,
+        Client::Ollama,
+    ];
+
+    /// The SDK clients' engines, which the engine tier runs on every case.
+    pub const SDK: [Client; 5] = [
+        Client::TsSdkV1,
+        Client::TsSdkV2,
+        Client::PythonSdk,
+        Client::PythonSdkFormat,
+        Client::JsonschemaRs,
+    ];
+
+    /// The clients a run selects unless told otherwise: the engines MCP SDKs run as installed
+    /// by default (the Python client's format extras and the Rust crate are stricter engines
+    /// some users run) and every host. Model providers are opted into (`--clients`).
+    pub const DEFAULT: [Client; 10] = [
+        Client::TsSdkV1,
+        Client::TsSdkV2,
+        Client::PythonSdk,
+        Client::ClaudeCode,
+        Client::ClaudeDesktop,
+        Client::VscodeCopilot,
+        Client::Cursor,
+        Client::GeminiCli,
+        Client::Codex,
+        Client::OpenaiAgents,
+    ];
+
+    /// The client's name in reports, in `--clients` and in `breaks.json` (`ts-sdk-v1`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Client::TsSdkV1 => "ts-sdk-v1",
+            Client::TsSdkV2 => "ts-sdk-v2",
+            Client::PythonSdk => "python-sdk",
+            Client::PythonSdkFormat => "python-sdk+format",
+            Client::JsonschemaRs => "jsonschema-rs",
+            Client::ClaudeCode => "claude-code",
+            Client::ClaudeDesktop => "claude-desktop",
+            Client::VscodeCopilot => "vscode-copilot",
+            Client::Cursor => "cursor",
+            Client::GeminiCli => "gemini-cli",
+            Client::Codex => "codex",
+            Client::OpenaiAgents => "openai-agents",
+            Client::Openai => "openai",
+            Client::OpenaiStrict => "openai-strict",
+            Client::Anthropic => "anthropic",
+            Client::AnthropicStrict => "anthropic-strict",
+            Client::Gemini => "gemini",
+            Client::GeminiJsonschema => "gemini-jsonschema",
+            Client::Bedrock => "bedrock",
+            Client::Mistral => "mistral",
+            Client::Ollama => "ollama",
+        }
+    }
+
+    /// The client named `name` (`openai-strict`).
+    #[must_use]
+    pub fn named(name: &str) -> Option<Client> {
+        Client::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// What kind of reader the client is.
+    #[must_use]
+    pub fn kind(self) -> Kind {
+        match self {
+            Client::TsSdkV1
+            | Client::TsSdkV2
+            | Client::PythonSdk
+            | Client::PythonSdkFormat
+            | Client::JsonschemaRs => Kind::Sdk,
+            Client::ClaudeCode
+            | Client::ClaudeDesktop
+            | Client::VscodeCopilot
+            | Client::Cursor
+            | Client::GeminiCli
+            | Client::Codex
+            | Client::OpenaiAgents => Kind::Host,
+            _ => Kind::Provider,
+        }
+    }
+
+    /// Whether a run selects the client unless told otherwise ([`Client::DEFAULT`]).
+    #[must_use]
+    pub fn is_default(self) -> bool {
+        Client::DEFAULT.contains(&self)
+    }
+}
+
+/// Every client's page, `rules/clients/<name>.md` (`PAGES`, in [`Client::ALL`]'s order),
+/// generated by `build.rs`, which fails on a client without one.
+#[allow(clippy::doc_markdown)]
+mod pages {
+    include!(concat!(env!("OUT_DIR"), "/clients.rs"));
+}
+
+impl Client {
+    /// The client's page: what it does with a schema, which versions, where the evidence
+    /// comes from.
+    #[must_use]
+    pub fn page(self) -> &'static str {
+        pages::PAGES
+            .iter()
+            .find(|(name, _)| *name == self.name())
+            .map_or("", |(_, text)| text)
+    }
+
+    /// The one-line summary of the client's page.
+    #[must_use]
+    pub fn summary(self) -> &'static str {
+        self.page()
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .nth(2)
+            .unwrap_or("")
+    }
+}
+
+impl fmt::Display for Client {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,6 @@
+//! `SL7xx`: what hosts and model providers accept of a tool's schema (strict function calling,
+//! Anthropic's and Gemini's subsets, Bedrock, and the hosts that forward tools to them). Each
+//! rule names the clients it is about in its doc's scope line (`Clients: openai-strict`), so it
+//! runs only when one of them is selected (`--clients`); its classes' breaks are documented in
+//! the doc's `breaks` block, with sources, or measured by the engine tier on the clients' open
+//! code.
