@@ -10,10 +10,17 @@ use schema_lint::syntax::source::{FileId, SourceFile};
 use schema_lint::workspace::load_source;
 use serde_json::{json, Value};
 
+/// The settings of a run for the client the rule `code` is about (and no other).
 fn settings(code: &str) -> Settings {
-    let mut settings = Settings::default();
-    settings.selection.extend_select = vec![code.to_owned()];
-    settings
+    let client = if code == "SL707" {
+        "gemini"
+    } else {
+        "gemini-jsonschema"
+    };
+    Settings {
+        clients: schema_lint::settings::clients::parse(&[client]).unwrap(),
+        ..Settings::default()
+    }
 }
 
 /// The text `--fix` (and `--unsafe-fixes` where `unsafe_fixes`) writes for `text`.

@@ -37,6 +37,11 @@ fn settings_for(example: &Example) -> (Settings, bool) {
                     }),
                 );
             }
+            o if o.starts_with("clients=") => {
+                let names: Vec<&str> = o["clients=".len()..].split(',').collect();
+                settings.clients = schema_lint::settings::clients::parse(&names)
+                    .unwrap_or_else(|e| panic!("{e} at line {}", example.line));
+            }
             o if o.starts_with("select=") => {
                 settings.selection.extend_select =
                     o["select=".len()..].split(',').map(str::to_owned).collect();

@@ -1,8 +1,5 @@
 //! `SL5xx`: MCP tool schemas (the shape clients require of an output or input schema).
 
-mod gemini;
-mod gemini_fixes;
-mod gemini_inline;
 pub(crate) mod shape;
 pub(super) mod sl501_output_root_not_object;
 pub(super) mod sl502_boolean_property_schema;
@@ -12,5 +9,3 @@ pub(super) mod sl505_closed_output_object;
 pub(super) mod sl506_complexity;
 pub(super) mod sl507_input_root_not_object;
 pub(super) mod sl508_format_asserted_by_ts_clients;
-pub(super) mod sl707_gemini_parameters;
-pub(super) mod sl708_gemini_json_schema;

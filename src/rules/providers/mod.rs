@@ -4,3 +4,9 @@
 //! runs only when one of them is selected (`--clients`); its classes' breaks are documented in
 //! the doc's `breaks` block, with sources, or measured by the engine tier on the clients' open
 //! code.
+
+mod gemini;
+mod gemini_fixes;
+mod gemini_inline;
+pub(super) mod sl707_gemini_parameters;
+pub(super) mod sl708_gemini_json_schema;

@@ -6,6 +6,7 @@
 use super::gemini::{FIELDS, SCHEMA_FIELDS, STRING_FORMATS};
 use super::gemini_fixes as fixes;
 use super::gemini_inline::inline_defs;
+use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::Fix;
 use crate::diagnostic::meta::SL707 as META;
 use crate::diagnostic::Diagnostic;
@@ -138,7 +139,8 @@ fn unknown_field(
         )
         .label(format!("Gemini answers `Unknown name \"{key}\"`"))
         .note(UNKNOWN_NOTE)
-        .pointer(member_pointer(sub, key));
+        .pointer(member_pointer(sub, key))
+        .class(classes::SL707_UNKNOWN_FIELD);
     let at_root = sub.pointer == cx.unit.pointer;
     let reference = key == "$ref" || (at_root && (key == "$defs" || key == "definitions"));
     if reference {
@@ -178,10 +180,11 @@ fn type_array(cx: &UnitContext<'_>, sub: &Subschema<'_>, m: &Member) -> Diagnost
         )
         .label("one type name, not a list")
         .note(
-            "Gemini's `type` is a single enum value: a list fails with `Invalid JSON payload \
-             received. Unknown name \"type\" ... Proto field is not repeating, cannot start list`",
+            "Gemini's `type` is one value of an enum (`STRING`, `INTEGER`, `OBJECT`, ...), not a \
+             list",
         )
-        .pointer(member_pointer(sub, "type"));
+        .pointer(member_pointer(sub, "type"))
+        .class(classes::SL707_TYPE_ARRAY);
     match fixes::for_type_array(cx, sub.node, m) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help(
@@ -212,16 +215,13 @@ fn enum_not_string(
                 ),
             )
             .label("not a string")
-            .note(
-                "Gemini's `enum` is a list of strings: another value fails with `Invalid value at \
-                 '...enum[0]' (TYPE_STRING)`, and an enum on another type than a string with \
-                 `enum: only allowed for STRING type`",
-            )
+            .note("Gemini's `enum` is a list of strings, on a string schema")
             .help(
                 "Make the argument a string with string values (and convert them in the \
                  server), or describe the allowed values in `description`",
             )
-            .pointer(format!("{pointer}/{i}")),
+            .pointer(format!("{pointer}/{i}"))
+            .class(classes::SL707_ENUM_NOT_STRING),
         );
     }
     let t = type_name.filter(|t| *t != "string")?;
@@ -234,7 +234,8 @@ fn enum_not_string(
         .label("not `\"string\"`")
         .note("Gemini refuses an enum on another type than a string: `enum: only allowed for STRING type`")
         .help("Make the argument a string, or describe the allowed values in `description`")
-        .pointer(pointer),
+        .pointer(pointer)
+        .class(classes::SL707_ENUM_NOT_STRING),
     )
 }
 
@@ -260,9 +261,10 @@ fn format(
         .label("only `enum` and `date-time`")
         .note(
             "Gemini takes the formats `enum` and `date-time` on a string and refuses the request \
-             over any other: `format: only 'enum' and 'date-time' are supported for STRING type`",
+             over any other",
         )
-        .pointer(member_pointer(sub, "format"));
+        .pointer(member_pointer(sub, "format"))
+        .class(classes::SL707_FORMAT);
     Some(match fixes::into_description(cx, sub.node, members, m) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help("Remove the `format`, and say what it meant in `description`"),
@@ -293,13 +295,14 @@ fn required_undeclared(
             )
             .label("not in `properties`")
             .note(
-                "Gemini checks `required` against `properties` and refuses the request: \
-                 `required fields ['model'] are not defined in the schema properties`",
+                "Gemini checks every name of `required` against `properties` and refuses the \
+                 request over one it does not find",
             )
             .help(format!(
                 "Declare `{name}` in `properties` with its type, or take it out of `required`"
             ))
-            .pointer(format!("{}/{i}", member_pointer(sub, "required"))),
+            .pointer(format!("{}/{i}", member_pointer(sub, "required")))
+            .class(classes::SL707_REQUIRED_UNDECLARED),
         );
     }
 }
@@ -313,9 +316,10 @@ fn missing_type(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) -
         .label("no `type` here")
         .note(
             "Gemini reads a schema's type from `type` (or its `anyOf`) and refuses a schema \
-             without one: `schema didn't specify the schema type field`",
+             without one",
         )
-        .pointer(sub.pointer.clone());
+        .pointer(sub.pointer.clone())
+        .class(classes::SL707_MISSING_TYPE);
     match fixes::add_string_type(cx, sub.node, members) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help(
@@ -333,10 +337,11 @@ fn boolean(cx: &UnitContext<'_>, sub: &Subschema<'_>, value: bool) -> Diagnostic
     .label("no `type` here")
     .note(
         "Gemini reads a schema's type from `type` (or its `anyOf`) and refuses a schema \
-         without one: `schema didn't specify the schema type field`",
+         without one",
     )
     .help("Write an object schema with the `type` the server expects")
     .pointer(sub.pointer.clone())
+    .class(classes::SL707_MISSING_TYPE)
 }
 
 /// The one-byte span of an object's opening brace (the whole node for other values).
@@ -366,15 +371,15 @@ fn depth(cx: &UnitContext<'_>, tree: &Tree<'_>) -> Option<Diagnostic> {
         )
         .label(format!("level {}", levels(first)))
         .note(
-            "Gemini refuses a function declaration nested past a depth it does not publish: `A \
-             FunctionDeclaration in the request exceeds the maximum allowed nesting depth` \
-             (reported for 5 levels of objects)",
+            "Gemini refuses a function declaration nested past a depth it does not publish; \
+             zereight/gitlab-mcp#223 reports the refusal for 5 levels",
         )
         .help(
             "Flatten the arguments: lift nested objects' fields to the top, or take a deep \
              structure as a JSON string",
         )
-        .pointer(sub.pointer.clone()),
+        .pointer(sub.pointer.clone())
+        .class(classes::SL707_DEPTH),
     )
 }
 
@@ -411,10 +416,10 @@ fn declarations(cx: &UnitContext<'_>) -> Option<Diagnostic> {
         .label(format!("tool {} of {count}", index + 1))
         .note(
             "A host that offers every tool of the listing to Gemini sends one function \
-             declaration each, and Gemini refuses the request: `At most 512 function \
-             declarations can be specified`",
+             declaration each, and Gemini takes at most 512 in one request",
         )
         .help("Split the tools across servers, or let the host offer a subset")
-        .pointer(format!("{tools_pointer}/{index}")),
+        .pointer(format!("{tools_pointer}/{index}"))
+        .class(classes::SL707_DECLARATIONS),
     )
 }

@@ -5,7 +5,7 @@
 
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::rules::analysis::tree::Tree;
-use crate::rules::mcp::shape::removal_span;
+use crate::rules::edits::members::removal_span;
 use crate::rules::UnitContext;
 use crate::syntax::source::Span;
 

@@ -3,6 +3,7 @@
 //! and reference cycles through required properties, which it cannot unroll.
 
 use super::gemini::{JSON_KEYWORDS, JSON_SCHEMA_KEYWORDS};
+use crate::diagnostic::breaks::{classes, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL708 as META;
 use crate::diagnostic::Diagnostic;
@@ -26,14 +27,12 @@ const KEYWORD_NOTE: &str = "Gemini's `parametersJsonSchema` takes a subset of JS
      `anyOf`), `properties`, `additionalProperties`, `required` and `propertyOrdering`; the \
      model is not held to any other keyword";
 
-const REF_NOTE: &str = "Gemini refuses a `$ref` beside other keywords than `$`-keywords: `$ref \
-     'QuestionOption' was set alongside unsupported fields. If a schema node has $ref set, then \
-     only description and default can be set alongside it`";
+const REF_NOTE: &str = "Gemini lets only `$`-keywords stand beside a `$ref` (its error adds \
+     `description` and `default`) and refuses the request over any other";
 
-const CYCLE_NOTE: &str =
-    "Gemini unrolls reference cycles only a few levels, so they \"may only be \
-     used within non-required properties\": where every step of the cycle is required, the \
-     unrolled schema ends in a property that must be there and has nothing left to describe it";
+const CYCLE_NOTE: &str = "Gemini unrolls a reference cycle a few levels deep only: where every \
+     step of the cycle is required, the unrolled schema ends in a property that must be there \
+     and that nothing describes";
 
 impl Rule for GeminiJsonSchema {
     fn meta(&self) -> &'static RuleMeta {
@@ -42,6 +41,9 @@ impl Rule for GeminiJsonSchema {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let tree = cx.tree();
+        // What the model is not held to is worth saying to an author who targets the API
+        // itself; gemini-cli, a default host, hears only of what Gemini refuses or cuts short.
+        let keywords = cx.clients.contains(&Client::GeminiJsonschema);
         for (i, sub) in cx.subschemas.iter().enumerate() {
             if !tree
                 .keywords_above(i)
@@ -56,7 +58,7 @@ impl Rule for GeminiJsonSchema {
             for m in members {
                 // Beside a `$ref`, the refusal is what counts (reported below).
                 let refused_beside_ref = has_ref && beside_ref(m);
-                if !(JSON_KEYWORDS.contains(&m.key.as_str()) || refused_beside_ref) {
+                if keywords && !(JSON_KEYWORDS.contains(&m.key.as_str()) || refused_beside_ref) {
                     out.push(keyword(cx, sub, m));
                 }
             }
@@ -92,6 +94,7 @@ fn keyword(cx: &UnitContext<'_>, sub: &Subschema<'_>, m: &Member) -> Diagnostic 
          `description` if the model should know"
     ))
     .pointer(member_pointer(sub, key))
+    .class(classes::SL708_KEYWORD)
 }
 
 /// One finding per keyword beside a `$ref` that Gemini refuses there.
@@ -121,7 +124,8 @@ fn ref_siblings(
             )
             .label("beside `$ref`")
             .note(REF_NOTE)
-            .pointer(member_pointer(sub, key));
+            .pointer(member_pointer(sub, key))
+            .class(classes::SL708_REF_SIBLINGS);
         out.push(match &fix {
             Some((help, fix)) => d.help(help.clone()).fix(fix.clone()),
             None => {
@@ -335,4 +339,5 @@ fn cycle(
     .note(CYCLE_NOTE)
     .help("Make one property of the cycle optional (out of `required`), so the cycle can end")
     .pointer(member_pointer(holder, "$ref"))
+    .class(classes::SL708_REQUIRED_CYCLE)
 }

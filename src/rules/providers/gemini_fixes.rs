@@ -4,7 +4,7 @@
 
 use super::gemini::FIELDS;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
-use crate::rules::mcp::shape::removal_span;
+use crate::rules::edits::members::removal_span;
 use crate::rules::UnitContext;
 use crate::syntax::document::{Member, Node};
 use crate::syntax::source::Span;
