@@ -124,8 +124,8 @@ fn wrap_root_ref(cx: &UnitContext<'_>, root: &Node, members: &[Member], mut fix:
     let text = cx.text();
     let colon = &text[r.key_span.end..r.value.span.start];
     let reference = &text[r.value.span.start..r.value.span.end];
-    fix.title =
-        "Add `\"type\": \"object\"` to the root and move its `$ref` into an `anyOf`".to_owned();
+    "Add `\"type\": \"object\"` to the root and move its `$ref` into an `anyOf`"
+        .clone_into(&mut fix.title);
     fix.edits.push(Edit {
         file: cx.file.id,
         span: crate::syntax::source::Span::new(r.key_span.start, r.value.span.end),
