@@ -5,6 +5,7 @@
 
 pub mod commit;
 mod compile;
+mod inlined;
 pub mod prove;
 pub mod rejections;
 pub mod verify;

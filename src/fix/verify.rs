@@ -211,6 +211,11 @@ fn check_references(
             .find_map(|m| m.apply(r.file, &schema_pointer));
         let at = moved.unwrap_or_else(|| schema_pointer.clone());
         let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
+            if super::inlined::written_out(before, after, r, &schema_pointer)
+                || super::inlined::wrapped(after, r, &schema_pointer)
+            {
+                continue;
+            }
             return Err(format!(
                 "the `{}` at `{name}#{schema_pointer}` disappeared",
                 r.keyword

@@ -43,18 +43,7 @@ pub fn count_members(node: &Node, key: &str) -> usize {
         .map_or(0, |m| m.iter().filter(|m| m.key == key).count())
 }
 
-/// The span that removes `members[i]` with its separator, leaving the neighbours' layout as it
-/// was: from its key to the next key, or for the last member from the end of the previous value
-/// to its own end; the whole inside of the braces for a lone member.
-#[must_use]
-pub fn removal_span(object: &Node, members: &[Member], i: usize) -> Span {
-    let member = &members[i];
-    match (i.checked_sub(1).map(|p| &members[p]), members.get(i + 1)) {
-        (_, Some(next)) => Span::new(member.key_span.start, next.key_span.start),
-        (Some(prev), None) => Span::new(prev.value.span.end, member.value.span.end),
-        (None, None) => Span::new(object.span.start + 1, object.span.end - 1),
-    }
-}
+pub use crate::rules::edits::members::removal_span;
 
 /// Sets the note and the engine tier's class of a finding that the listing tier measured on
 /// 2025-11-25 sessions. Where the target restricts what this finding is about (`restricted`,

@@ -93,10 +93,8 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
             .then(|| "tool arguments are always an object".to_owned())
     });
     let fix = reason.and_then(|r| {
-        Some((
-            r,
-            mcp::add_object_type(cx, root, members, Applicability::Safe)?,
-        ))
+        let fix = mcp::add_object_type(cx, root, members, Applicability::Safe)?;
+        Some((r, wrap_root_ref(cx, root, members, fix)))
     });
     match fix {
         Some((reason, fix)) => diagnostic
@@ -109,6 +107,31 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
             .fix(replace_root(cx, root, "{}")),
         None => diagnostic.help(HELP),
     }
+}
+
+/// Where the root holds a `$ref` (and no `anyOf`), the type fix also moves the `$ref` into a
+/// one-branch `anyOf`: a `type` beside a `$ref` is what Gemini refuses in `parametersJsonSchema`
+/// (SL708), and the branch applies the reference to the same instance, so the root validates the
+/// same arguments in every draft (the type now applies beside it in draft-07 too, where the
+/// reference already accepts objects only).
+fn wrap_root_ref(cx: &UnitContext<'_>, root: &Node, members: &[Member], mut fix: Fix) -> Fix {
+    let Some(r) = members.iter().find(|m| m.key == "$ref") else {
+        return fix;
+    };
+    if root.get("anyOf").is_some() || mcp::count_members(root, "$ref") != 1 {
+        return fix;
+    }
+    let text = cx.text();
+    let colon = &text[r.key_span.end..r.value.span.start];
+    let reference = &text[r.value.span.start..r.value.span.end];
+    "Add `\"type\": \"object\"` to the root and move its `$ref` into an `anyOf`"
+        .clone_into(&mut fix.title);
+    fix.edits.push(Edit {
+        file: cx.file.id,
+        span: crate::syntax::source::Span::new(r.key_span.start, r.value.span.end),
+        content: format!("\"anyOf\"{colon}[{{\"$ref\"{colon}{reference}}}]"),
+    });
+    fix
 }
 
 /// A boolean root.

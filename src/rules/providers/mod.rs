@@ -4,7 +4,14 @@
 //! runs only when one of them is selected (`--clients`); its classes' breaks are documented in
 //! the doc's `breaks` block, with sources, or measured by the engine tier on the clients' open
 //! code.
+
+mod gemini;
+mod gemini_fixes;
+mod gemini_inline;
+pub(crate) mod strict;
+
 pub(super) mod sl701_strict_object_shape;
 pub(super) mod sl702_strict_unsupported_keyword;
 pub(super) mod sl703_strict_limits;
-pub(crate) mod strict;
+pub(super) mod sl707_gemini_parameters;
+pub(super) mod sl708_gemini_json_schema;
