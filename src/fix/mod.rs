@@ -16,7 +16,7 @@ use crate::engine::{lint_loaded, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::{load_source, LintedFile};
-pub use compile::documents_built;
+pub use compile::{documents_built, documents_compiled_against};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use verify::verify;
