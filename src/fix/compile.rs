@@ -89,7 +89,12 @@ fn ref_holders(root: &serde_json::Value) -> HashSet<String> {
 /// Whether a schema holds a dynamic reference or anchor anywhere (a crude but safe look: data
 /// that only looks like one counts too).
 fn dynamic(value: &serde_json::Value) -> bool {
-    const KEYWORDS: [&str; 4] = ["$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"];
+    const KEYWORDS: [&str; 4] = [
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -434,7 +439,11 @@ impl<'r> Compiler<'r> {
                 if r.keyword != "$ref" || !holders.contains(&holder(after, r)) {
                     continue;
                 }
-                let Resolution::Found { file: target, pointer } = resolve(after, r) else {
+                let Resolution::Found {
+                    file: target,
+                    pointer,
+                } = resolve(after, r)
+                else {
                     continue;
                 };
                 let plain = after.files[target.0].root.as_deref().is_some_and(|root| {
@@ -591,5 +600,96 @@ fn neutralise<'n>(value: &mut serde_json::Value, neutral: impl Iterator<Item = &
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::fix::Applicability;
+    use crate::settings::Settings;
+    use std::path::PathBuf;
+
+    /// A folder of schema files, `s0.json`, `s1.json`, ... with the given texts.
+    fn folder(name: &str, texts: &[String]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-compile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, text) in texts.iter().enumerate() {
+            std::fs::write(dir.join(format!("s{i}.json")), text).unwrap();
+        }
+        dir
+    }
+
+    /// Schema `i` of a cycle of `n`, its `next` a `$ref` to schema i+1 (`target` after its
+    /// URI), with `extra` members in its root.
+    fn schema(i: usize, n: usize, target: &str, extra: &str) -> String {
+        format!(
+            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \
+             \"https://example.com/s{i}\", \"$defs\": {{\"x\": {{\"properties\": {{\"next\": \
+             {{\"$ref\": \"https://example.com/s{}\"}}}}}}}}, \"properties\": {{\"next\": \
+             {{\"$ref\": \"https://example.com/s{}{target}\"}}}}{extra}}}",
+            (i + 1) % n,
+            (i + 1) % n
+        )
+    }
+
+    /// Compiles every file of `after` as fixed from `before`. (How many documents the compiles
+    /// hold is counted in `tests/fix_scale.rs`: the counter is the process's, and the tests here
+    /// run beside others that compile.)
+    fn compile(name: &str, before: &[String], after: &[String]) -> Result<(), String> {
+        let settings = Settings::default();
+        let (b, a) = (
+            folder(&format!("{name}-before"), before),
+            folder(&format!("{name}-after"), after),
+        );
+        let before = crate::engine::run(std::slice::from_ref(&b), None, &settings);
+        let after = crate::engine::run(std::slice::from_ref(&a), None, &settings);
+        let fix = Fix {
+            title: String::new(),
+            applicability: Applicability::Safe,
+            edits: Vec::new(),
+            moves: Vec::new(),
+        };
+        let touched: BTreeSet<FileId> = after.files.iter().map(|f| f.file.id).collect();
+        let outcome =
+            Compiler::new(&before, &after, &fix, settings.default_draft).compile_files(&touched);
+        let _ = (std::fs::remove_dir_all(b), std::fs::remove_dir_all(a));
+        outcome
+    }
+
+    #[test]
+    fn one_compile_proves_a_cycle_whose_roots_it_compiles() {
+        let n = 6;
+        let texts: Vec<String> = (0..n).map(|i| schema(i, n, "", "")).collect();
+        assert_eq!(compile("cycle", &texts, &texts), Ok(()));
+    }
+
+    #[test]
+    fn a_file_whose_root_the_cycle_does_not_compile_is_compiled_alone() {
+        // s2 is reached only through `#/$defs/x`: compiling s0 does not compile s2's root, so
+        // the broken `$ref` there must still be found, by compiling s2 itself.
+        let n = 4;
+        let before: Vec<String> = (0..n)
+            .map(|i| schema(i, n, if i == 1 { "#/$defs/x" } else { "" }, ""))
+            .collect();
+        let mut after = before.clone();
+        after[2] = schema(2, n, "", ", \"not\": {\"$ref\": \"#/$defs/missing\"}");
+        let error = compile("defs", &before, &after).unwrap_err();
+        assert!(
+            error.contains("s2.json") && error.contains("does not compile"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_broken_file_of_a_cycle_fails_the_check() {
+        let n = 5;
+        let before: Vec<String> = (0..n).map(|i| schema(i, n, "", "")).collect();
+        let mut after = before.clone();
+        after[3] = schema(3, n, "", ", \"not\": {\"$ref\": \"#/$defs/missing\"}");
+        let error = compile("broken", &before, &after).unwrap_err();
+        assert!(error.contains("does not compile"), "{error}");
     }
 }
