@@ -26,8 +26,24 @@ fn cycle(n: usize) -> PathBuf {
     dir
 }
 
-/// Fixes the cycle of `n` files: how many documents the proofs built, and how many files changed.
-fn documents_per_fix(n: usize) -> (usize, usize) {
+/// The tests of this file read the process's counters: one at a time.
+static COUNTERS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// What fixing a cycle of `n` files cost the proofs.
+struct Cost {
+    /// Documents built for a registry.
+    built: usize,
+    /// Documents the compiles' registries held, summed over the compiles.
+    compiled_against: usize,
+    /// Files the fix changed.
+    changed: usize,
+}
+
+/// Fixes the cycle of `n` files, every finding, and says what the proofs cost.
+fn fix_cycle(n: usize) -> Cost {
+    let _one_at_a_time = COUNTERS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = cycle(n);
     let settings = Settings::default();
     let run =
@@ -38,20 +54,45 @@ fn documents_per_fix(n: usize) -> (usize, usize) {
         "an SL201 and an SL301 per file"
     );
     let can_write = |_: &SourceFile| Ok(());
-    let start = schema_lint::fix::documents_built();
+    let (built, compiled) = (
+        schema_lint::fix::documents_built(),
+        schema_lint::fix::documents_compiled_against(),
+    );
     let outcome =
         schema_lint::fix::fix_run(run, &settings, schema_lint::fix::Offer::SAFE, &can_write);
-    let built = schema_lint::fix::documents_built() - start;
-    let changed = outcome.changed().len();
+    let cost = Cost {
+        built: schema_lint::fix::documents_built() - built,
+        compiled_against: schema_lint::fix::documents_compiled_against() - compiled,
+        changed: outcome.changed().len(),
+    };
     assert!(outcome.run.diagnostics().is_empty(), "every finding fixed");
+    assert!(outcome.rejected.is_empty(), "no fix refused");
     let _ = std::fs::remove_dir_all(&dir);
-    (built, changed)
+    cost
+}
+
+#[test]
+fn proving_a_fix_over_a_ref_cycle_compiles_the_cycle_once() {
+    for n in [50, 200] {
+        let cost = fix_cycle(n);
+        assert_eq!(cost.changed, n);
+        // The crate compiles every `$ref` target eagerly: compiling each fixed file of the
+        // cycle as the root compiled the whole cycle n times (n * n documents: 2,500 and
+        // 40,000). One compile proves them all.
+        assert!(
+            cost.compiled_against <= 2 * n,
+            "the compiles of a fix over {n} files held {} documents (at most {})",
+            cost.compiled_against,
+            2 * n
+        );
+        assert!(cost.built <= 2 * n);
+    }
 }
 
 #[test]
 fn proving_a_fix_over_a_ref_cycle_builds_each_document_once() {
     for n in [20, 60] {
-        let (built, changed) = documents_per_fix(n);
+        let Cost { built, changed, .. } = fix_cycle(n);
         assert_eq!(changed, n);
         // One batch, proven once: each file of the cycle registered once. Building them per
         // fixed file would make it n * n.

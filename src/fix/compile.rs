@@ -11,8 +11,10 @@ use crate::engine::Run;
 use crate::index::Resolution;
 use crate::schema::dialect::Draft;
 use crate::schema::units::{units, FileKind};
+use crate::schema::walk::declared_draft;
+use crate::syntax::document::escape_pointer_token;
 use crate::syntax::source::FileId;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -26,6 +28,87 @@ static REGISTERED: AtomicUsize = AtomicUsize::new(0);
 #[must_use]
 pub fn documents_built() -> usize {
     REGISTERED.load(Ordering::Relaxed)
+}
+
+/// How many documents the registries of the compile checks have held, summed over the
+/// compiles: each compile may walk every one of them (the crate compiles `$ref` targets
+/// eagerly), so this is the work of the compile checks.
+static COMPILED_AGAINST: AtomicUsize = AtomicUsize::new(0);
+
+/// How many documents the compile checks have compiled against so far, summed over each
+/// compile's registry. For tests of how the proof scales.
+#[doc(hidden)]
+#[must_use]
+pub fn documents_compiled_against() -> usize {
+    COMPILED_AGAINST.load(Ordering::Relaxed)
+}
+
+/// The pointers of the objects holding a `$ref` that the crate compiles when it compiles
+/// `root`: reached from the root through `properties`, `additionalProperties`, `items` (one
+/// schema), `allOf`, `anyOf`, `oneOf` and `not`, which every draft compiles, and never through
+/// an object that holds a `$ref` (whose other keywords drafts 4 to 7 ignore) or, below the root,
+/// a `$schema`. Less than what the crate compiles, never more.
+fn ref_holders(root: &serde_json::Value) -> HashSet<String> {
+    use serde_json::Value;
+    let mut out = HashSet::new();
+    let mut stack = vec![(root, String::new())];
+    while let Some((value, pointer)) = stack.pop() {
+        let Some(map) = value.as_object() else {
+            continue;
+        };
+        if !pointer.is_empty() && map.contains_key("$schema") {
+            continue;
+        }
+        if map.get("$ref").is_some_and(Value::is_string) {
+            out.insert(pointer);
+            continue;
+        }
+        for (keyword, child) in map {
+            match (keyword.as_str(), child) {
+                ("properties", Value::Object(properties)) => {
+                    for (name, schema) in properties {
+                        let token = escape_pointer_token(name);
+                        stack.push((schema, format!("{pointer}/properties/{token}")));
+                    }
+                }
+                ("additionalProperties" | "items" | "not", schema) => {
+                    stack.push((schema, format!("{pointer}/{keyword}")));
+                }
+                ("allOf" | "anyOf" | "oneOf", Value::Array(schemas)) => {
+                    for (i, schema) in schemas.iter().enumerate() {
+                        stack.push((schema, format!("{pointer}/{keyword}/{i}")));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Whether a schema holds a dynamic reference or anchor anywhere (a crude but safe look: data
+/// that only looks like one counts too).
+fn dynamic(value: &serde_json::Value) -> bool {
+    const KEYWORDS: [&str; 4] = [
+        "$dynamicRef",
+        "$dynamicAnchor",
+        "$recursiveRef",
+        "$recursiveAnchor",
+    ];
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                if KEYWORDS.iter().any(|k| map.contains_key(*k)) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The state of Tarjan's walk over the files' references.
@@ -254,10 +337,125 @@ impl<'r> Compiler<'r> {
     /// The first of them (in file order) whose schema fails its meta-schema anew or does not
     /// compile, and why.
     pub(super) fn compile_files(&mut self, touched: &BTreeSet<FileId>) -> Result<(), String> {
-        for &file in touched {
+        let proven = self.compile_groups(touched);
+        for &file in touched.difference(&proven) {
             self.compile_file(file)?;
         }
         Ok(())
+    }
+
+    /// Compiles the fixed schema files of each `$ref` cycle with one compile, and returns the
+    /// files it proved. The crate compiles every `$ref` target eagerly, so compiling one file
+    /// of a cycle compiles the others too, the whole cycle once; compiling each as the root
+    /// walked the whole cycle once per file (#24 item 21). A file counts as proved by another's
+    /// compile only where that proves what compiling it alone does:
+    /// - the same registry: both are of one strongly connected component of the references
+    ///   (they reach the same files) and declare the same draft;
+    /// - it is compiled whole: a `$ref` to its root sits where the crate compiles it, in a file
+    ///   so compiled, along `properties`, `items`, `allOf` and the like (see [`ref_holders`]);
+    /// - what the crate checks of a root only holds: its meta-schema (checked here);
+    /// - no dynamic reference or anchor in the registry, whose meaning would depend on the path.
+    ///
+    /// A compile that fails proves nothing: its files are compiled one by one, which says
+    /// which one fails and why.
+    fn compile_groups(&mut self, touched: &BTreeSet<FileId>) -> BTreeSet<FileId> {
+        let mut groups: BTreeMap<(*const BTreeSet<FileId>, Draft), BTreeSet<FileId>> =
+            BTreeMap::new();
+        for &file in touched {
+            if let Some(draft) = self.whole_schema(file) {
+                let reach = self.reachable(file);
+                groups
+                    .entry((Rc::as_ptr(&reach), draft))
+                    .or_default()
+                    .insert(file);
+            }
+        }
+        let mut proven = BTreeSet::new();
+        for mut left in groups.into_values() {
+            let Some(&first) = left.first() else {
+                continue;
+            };
+            let reachable = self.reachable(first);
+            if left.len() < 2
+                || reachable
+                    .iter()
+                    .filter_map(|&f| self.document(f))
+                    .any(|d| dynamic(&d.1))
+            {
+                continue;
+            }
+            while let Some(entry) = left.pop_first() {
+                let covered: BTreeSet<FileId> = self
+                    .roots_compiled_with(entry)
+                    .intersection(&left)
+                    .copied()
+                    .collect();
+                if covered.is_empty() {
+                    continue;
+                }
+                left.retain(|f| !covered.contains(f));
+                if self.compile_file(entry).is_ok() {
+                    proven.insert(entry);
+                    proven.extend(covered);
+                }
+            }
+        }
+        proven
+    }
+
+    /// The draft of `file`, when it is a schema file whose whole document is one schema that
+    /// passes its meta-schema, as registered (`None` otherwise).
+    fn whole_schema(&mut self, file: FileId) -> Option<Draft> {
+        let linted = &self.after.files[file.0];
+        let (Some(root), Some(FileKind::Schema)) = (linted.tree(), linted.kind()) else {
+            return None;
+        };
+        let draft = match units(root, FileKind::Schema, self.default_draft).as_slice() {
+            [unit] if unit.pointer.is_empty() => unit.draft,
+            _ => return None,
+        };
+        let document = self.document(file)?;
+        let (uri, value) = &*document;
+        (!uri.is_empty() && meta_errors(draft, value).is_empty()).then_some(draft)
+    }
+
+    /// The files whose root the crate compiles when it compiles `entry` (`entry` left out): the
+    /// targets of the `$ref`s to a file's root that [`ref_holders`] finds in `entry` and, in
+    /// turn, in each file found. Only references the compiled copy keeps count, in files whose
+    /// bases are their own (no invalid `$id` replaced) and whose `$schema`, if any, is a draft's.
+    fn roots_compiled_with(&mut self, entry: FileId) -> BTreeSet<FileId> {
+        let after = self.after;
+        let mut seen = BTreeSet::from([entry]);
+        let mut queue = vec![entry];
+        while let Some(file) = queue.pop() {
+            let Some(document) = self.document(file) else {
+                continue;
+            };
+            if self.neutral(file).iter().any(|n| n.replacement.is_some()) {
+                continue;
+            }
+            let holders = ref_holders(&document.1);
+            for r in after.index.refs_of_file(file) {
+                if r.keyword != "$ref" || !holders.contains(&holder(after, r)) {
+                    continue;
+                }
+                let Resolution::Found {
+                    file: target,
+                    pointer,
+                } = resolve(after, r)
+                else {
+                    continue;
+                };
+                let plain = after.files[target.0].tree().is_some_and(|root| {
+                    root.get("$schema").is_none() || declared_draft(root).is_some()
+                });
+                if pointer.is_empty() && plain && seen.insert(target) {
+                    queue.push(target);
+                }
+            }
+        }
+        seen.remove(&entry);
+        seen
     }
 
     /// Compiles every schema of `file` as the fix left it.
@@ -330,6 +528,7 @@ impl<'r> Compiler<'r> {
             let registry = builder
                 .prepare()
                 .map_err(|e| format!("the fixed schemas do not index: {e}"))?;
+            COMPILED_AGAINST.fetch_add(documents.len(), Ordering::Relaxed);
             jsonschema::options()
                 .with_draft(draft)
                 .with_base_uri(base.clone())
@@ -400,5 +599,96 @@ fn neutralise<'n>(value: &mut serde_json::Value, neutral: impl Iterator<Item = &
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::fix::Applicability;
+    use crate::settings::Settings;
+    use std::path::PathBuf;
+
+    /// A folder of schema files, `s0.json`, `s1.json`, ... with the given texts.
+    fn folder(name: &str, texts: &[String]) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-compile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (i, text) in texts.iter().enumerate() {
+            std::fs::write(dir.join(format!("s{i}.json")), text).unwrap();
+        }
+        dir
+    }
+
+    /// Schema `i` of a cycle of `n`, its `next` a `$ref` to schema i+1 (`target` after its
+    /// URI), with `extra` members in its root.
+    fn schema(i: usize, n: usize, target: &str, extra: &str) -> String {
+        format!(
+            "{{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"$id\": \
+             \"https://example.com/s{i}\", \"$defs\": {{\"x\": {{\"properties\": {{\"next\": \
+             {{\"$ref\": \"https://example.com/s{}\"}}}}}}}}, \"properties\": {{\"next\": \
+             {{\"$ref\": \"https://example.com/s{}{target}\"}}}}{extra}}}",
+            (i + 1) % n,
+            (i + 1) % n
+        )
+    }
+
+    /// Compiles every file of `after` as fixed from `before`. (How many documents the compiles
+    /// hold is counted in `tests/fix_scale.rs`: the counter is the process's, and the tests here
+    /// run beside others that compile.)
+    fn compile(name: &str, before: &[String], after: &[String]) -> Result<(), String> {
+        let settings = Settings::default();
+        let (b, a) = (
+            folder(&format!("{name}-before"), before),
+            folder(&format!("{name}-after"), after),
+        );
+        let before = crate::engine::run(std::slice::from_ref(&b), None, &settings);
+        let after = crate::engine::run(std::slice::from_ref(&a), None, &settings);
+        let fix = Fix {
+            title: String::new(),
+            applicability: Applicability::Safe,
+            edits: Vec::new(),
+            moves: Vec::new(),
+        };
+        let touched: BTreeSet<FileId> = after.files.iter().map(|f| f.file.id).collect();
+        let outcome =
+            Compiler::new(&before, &after, &fix, settings.default_draft).compile_files(&touched);
+        let _ = (std::fs::remove_dir_all(b), std::fs::remove_dir_all(a));
+        outcome
+    }
+
+    #[test]
+    fn one_compile_proves_a_cycle_whose_roots_it_compiles() {
+        let n = 6;
+        let texts: Vec<String> = (0..n).map(|i| schema(i, n, "", "")).collect();
+        assert_eq!(compile("cycle", &texts, &texts), Ok(()));
+    }
+
+    #[test]
+    fn a_file_whose_root_the_cycle_does_not_compile_is_compiled_alone() {
+        // s2 is reached only through `#/$defs/x`: compiling s0 does not compile s2's root, so
+        // the broken `$ref` there must still be found, by compiling s2 itself.
+        let n = 4;
+        let before: Vec<String> = (0..n)
+            .map(|i| schema(i, n, if i == 1 { "#/$defs/x" } else { "" }, ""))
+            .collect();
+        let mut after = before.clone();
+        after[2] = schema(2, n, "", ", \"not\": {\"$ref\": \"#/$defs/missing\"}");
+        let error = compile("defs", &before, &after).unwrap_err();
+        assert!(
+            error.contains("s2.json") && error.contains("does not compile"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_broken_file_of_a_cycle_fails_the_check() {
+        let n = 5;
+        let before: Vec<String> = (0..n).map(|i| schema(i, n, "", "")).collect();
+        let mut after = before.clone();
+        after[3] = schema(3, n, "", ", \"not\": {\"$ref\": \"#/$defs/missing\"}");
+        let error = compile("broken", &before, &after).unwrap_err();
+        assert!(error.contains("does not compile"), "{error}");
     }
 }

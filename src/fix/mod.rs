@@ -18,7 +18,7 @@ use crate::engine::{HeldRun, Run};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::LintedFile;
-pub use compile::documents_built;
+pub use compile::{documents_built, documents_compiled_against};
 pub use prove::{prove, Proof};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
