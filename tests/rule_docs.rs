@@ -37,6 +37,11 @@ fn settings_for(example: &Example) -> (Settings, bool) {
                     }),
                 );
             }
+            o if o.starts_with("clients=") => {
+                let names: Vec<&str> = o["clients=".len()..].split(',').collect();
+                settings.clients = schema_lint::settings::clients::parse(&names)
+                    .unwrap_or_else(|e| panic!("bad clients at line {}: {e}", example.line));
+            }
             o if o.starts_with("select=") => {
                 settings.selection.extend_select =
                     o["select=".len()..].split(',').map(str::to_owned).collect();
@@ -263,12 +268,12 @@ fn as_example(fixture: &Fixture) -> Example {
     }
 }
 
-/// Every schema rule (`SL2xx`-`SL5xx`) has a fixture folder with a bad fixture at least, and
+/// Every schema rule (`SL2xx`-`SL5xx`, `SL7xx`) has a fixture folder with a bad fixture at least, and
 /// every file of a folder belongs to a fixture: `<name>.json` and beside it `<name>.options`,
 /// `<name>.fixed.json` (a bad one's) and `<name>.txt`.
 #[test]
 fn every_schema_rule_has_a_fixture_folder() {
-    let schema_rule = |code: &str| matches!(code.as_bytes().get(2), Some(b'2'..=b'5'));
+    let schema_rule = |code: &str| matches!(code.as_bytes().get(2), Some(b'2'..=b'5' | b'7'));
     let folders: BTreeSet<String> = rule_fixtures::folders()
         .into_iter()
         .map(|(c, _)| c)

@@ -4,3 +4,11 @@
 //! runs only when one of them is selected (`--clients`); its classes' breaks are documented in
 //! the doc's `breaks` block, with sources, or measured by the engine tier on the clients' open
 //! code.
+
+mod listing;
+pub(super) mod sl704_root_combinator;
+pub(super) mod sl705_anthropic_strict_unsupported;
+pub(super) mod sl706_request_limits;
+pub(super) mod sl709_bedrock_tool_spec;
+pub(super) mod sl710_tool_name;
+pub(super) mod sl711_array_without_items;
