@@ -8,10 +8,17 @@
 mod gemini;
 mod gemini_fixes;
 mod gemini_inline;
+mod listing;
 pub(crate) mod strict;
 
 pub(super) mod sl701_strict_object_shape;
 pub(super) mod sl702_strict_unsupported_keyword;
 pub(super) mod sl703_strict_limits;
+pub(super) mod sl704_root_combinator;
+pub(super) mod sl705_anthropic_strict_unsupported;
+pub(super) mod sl706_request_limits;
 pub(super) mod sl707_gemini_parameters;
 pub(super) mod sl708_gemini_json_schema;
+pub(super) mod sl709_bedrock_tool_spec;
+pub(super) mod sl710_tool_name;
+pub(super) mod sl711_array_without_items;

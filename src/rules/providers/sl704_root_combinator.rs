@@ -1,0 +1,111 @@
+//! SL704 root-combinator: a tool's input schema with `anyOf`, `oneOf` or `allOf` at its root,
+//! which Anthropic and `OpenAI` refuse (every request that offers the tool fails) and Claude Code
+//! drops.
+
+use super::listing;
+use crate::diagnostic::breaks::classes;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL704 as META;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::document::{Member, Node};
+
+pub struct RootCombinator;
+
+/// The combinators the providers refuse at the root.
+const COMBINATORS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
+
+/// Keywords a branch may hold and still only restrict which declared properties are present
+/// (an "at least one of" or "exactly one of" over the root's `properties`).
+const PRESENCE_ONLY: [&str; 4] = ["required", "description", "title", "$comment"];
+
+impl Rule for RootCombinator {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let Some(root) = cx.subschemas.first().map(|s| s.node) else {
+            return;
+        };
+        let Some(members) = root.as_object() else {
+            return;
+        };
+        for (i, member) in members.iter().enumerate() {
+            if !COMBINATORS.contains(&member.key.as_str()) {
+                continue;
+            }
+            out.push(report(cx, root, members, i, member));
+        }
+    }
+}
+
+fn report(
+    cx: &UnitContext<'_>,
+    root: &Node,
+    members: &[Member],
+    i: usize,
+    member: &Member,
+) -> Diagnostic {
+    let key = member.key.as_str();
+    let diagnostic = cx
+        .report(
+            member.key_span,
+            format!("Input schema has `{key}` at its root, which Anthropic and OpenAI refuse"),
+        )
+        .label("not allowed at the root of a tool's parameters")
+        .pointer(format!("{}/{}", cx.unit.pointer, listing::escape(key)))
+        .class(classes::SL704_ROOT_COMBINATOR);
+    let help = format!(
+        "Describe the arguments as one object: every property of the branches in the root's \
+         `properties`, optional where a branch may leave it out, and check the rule between them \
+         in the tool (say it in the description). In zod, one `z.object` instead of a \
+         `z.union`/`.and()`; in Pydantic, one model instead of a root `Union`. Adding \
+         `\"type\": \"object\"` beside `{key}` is not enough"
+    );
+    if presence_only(root, member) {
+        let fix = Fix {
+            title: format!("Remove the root `{key}`"),
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit {
+                file: cx.file.id,
+                span: listing::removal_span(root, members, i),
+                content: String::new(),
+            }],
+            moves: Vec::new(),
+        };
+        diagnostic
+            .help(format!(
+                "Remove `{key}`: its branches only say which properties must be present, which \
+                 the tool then has to check itself (say it in the description)"
+            ))
+            .fix(fix)
+    } else {
+        diagnostic.help(help)
+    }
+}
+
+/// Whether the combinator's branches only say which of the root's declared properties must be
+/// present, so that removing it keeps every argument's shape (and only accepts more objects).
+fn presence_only(root: &Node, member: &Member) -> bool {
+    let declared = root.get("properties").and_then(Node::as_object);
+    let (Some(declared), Some(branches)) = (declared, member.value.as_array()) else {
+        return false;
+    };
+    root.get("type").and_then(Node::as_str) == Some("object")
+        && !branches.is_empty()
+        && branches.iter().all(|b| {
+            b.as_object().is_some_and(|keys| {
+                keys.iter().all(|k| PRESENCE_ONLY.contains(&k.key.as_str()))
+                    && keys.iter().any(|k| k.key == "required")
+            }) && b
+                .get("required")
+                .and_then(Node::as_array)
+                .is_some_and(|names| {
+                    names.iter().all(|n| {
+                        n.as_str()
+                            .is_some_and(|n| declared.iter().any(|p| p.key == n))
+                    })
+                })
+        })
+}

@@ -1,0 +1,83 @@
+//! SL711 array-without-items: an array schema in a tool's input schema that says nothing of its
+//! items, which VS Code's Copilot chat and `OpenAI`'s strict mode refuse.
+
+use super::listing;
+use crate::diagnostic::breaks::classes;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
+use crate::diagnostic::meta::SL711 as META;
+use crate::diagnostic::Diagnostic;
+use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::document::{Node, NodeKind};
+
+pub struct ArrayWithoutItems;
+
+impl Rule for ArrayWithoutItems {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        // `items: {}` marks every item evaluated, which an `unevaluatedItems` of this subschema
+        // or of one that applies it would see: there, only a human can say what the items are.
+        let unevaluated = cx
+            .subschemas
+            .iter()
+            .any(|s| s.node.get("unevaluatedItems").is_some());
+        for sub in cx.subschemas {
+            let Some(members) = sub.node.as_object() else {
+                continue;
+            };
+            let Some(i) = members.iter().position(|m| m.key == "type") else {
+                continue;
+            };
+            let ty = &members[i].value;
+            if !says_array(ty) || sub.node.get("items").is_some() {
+                continue;
+            }
+            let diagnostic = cx
+                .report(
+                    ty.span,
+                    "Array schema has no `items`, which VS Code's Copilot chat and OpenAI's \
+                     strict mode refuse",
+                )
+                .label("an array of what?")
+                .pointer(format!("{}/type", sub.pointer))
+                .class(classes::SL711_ARRAY_WITHOUT_ITEMS);
+            let diagnostic = if unevaluated {
+                diagnostic.help(HELP)
+            } else {
+                let (at, content) =
+                    listing::insert_after(cx.text(), sub.node, members, i, "\"items\": {}");
+                diagnostic
+                    .help(format!(
+                        "{HELP}; `\"items\": {{}}` says \"any items\", which is what the array \
+                         accepts now"
+                    ))
+                    .fix(Fix {
+                        title: "Add `\"items\": {}`".to_owned(),
+                        applicability: Applicability::Safe,
+                        edits: vec![Edit {
+                            file: cx.file.id,
+                            span: crate::syntax::source::Span::new(at, at),
+                            content,
+                        }],
+                        moves: Vec::new(),
+                    })
+            };
+            out.push(diagnostic);
+        }
+    }
+}
+
+const HELP: &str = "Say what the items are (`\"items\": {\"type\": \"string\"}`) where the \
+     server declares the parameter: in mcp-go, `mcp.WithArray(name, mcp.WithStringItems())`; in a \
+     hand-written schema, an `items` beside `\"type\": \"array\"`";
+
+/// Whether a `type` value names `array` (alone or among others).
+fn says_array(ty: &Node) -> bool {
+    match &ty.kind {
+        NodeKind::String(s) => s == "array",
+        NodeKind::Array(items) => items.iter().any(|t| t.as_str() == Some("array")),
+        _ => false,
+    }
+}
