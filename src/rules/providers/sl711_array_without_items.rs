@@ -1,5 +1,5 @@
 //! SL711 array-without-items: an array schema in a tool's input schema that says nothing of its
-//! items, which VS Code's Copilot chat and `OpenAI`'s strict mode refuse.
+//! items, which VS Code's Copilot chat refuses (SL701 reports it for OpenAI's strict mode).
 
 use super::listing;
 use crate::diagnostic::breaks::classes;
@@ -37,8 +37,7 @@ impl Rule for ArrayWithoutItems {
             let diagnostic = cx
                 .report(
                     ty.span,
-                    "Array schema has no `items`, which VS Code's Copilot chat and OpenAI's \
-                     strict mode refuse",
+                    "Array schema has no `items`, which VS Code's Copilot chat refuses",
                 )
                 .label("an array of what?")
                 .pointer(format!("{}/type", sub.pointer))
