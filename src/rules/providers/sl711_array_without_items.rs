@@ -1,5 +1,5 @@
 //! SL711 array-without-items: an array schema in a tool's input schema that says nothing of its
-//! items, which VS Code's Copilot chat refuses (SL701 reports it for OpenAI's strict mode).
+//! items, which VS Code's Copilot chat refuses (SL701 reports it for the strict mode of `openai-strict`).
 
 use super::listing;
 use crate::diagnostic::breaks::classes;
