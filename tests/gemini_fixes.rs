@@ -28,7 +28,12 @@ fn fixed(text: &str, code: &str, unsafe_fixes: bool) -> String {
     let source = SourceFile::new(FileId(0), "tools.json".into(), None, text, true);
     let settings = settings(code);
     let run = lint_loaded(vec![load_source(source, true)], &settings);
-    let outcome = fix_run(run, &settings, unsafe_fixes, &|_| Ok(()));
+    let outcome = fix_run(
+        run,
+        &settings,
+        schema_lint::fix::Offer { unsafe_fixes },
+        &|_| Ok(()),
+    );
     outcome.run.files[0].file.text.to_string()
 }
 
