@@ -5,6 +5,7 @@
 //! `$defs` entries its root reaches ([`reach`]).
 
 pub mod generator;
+pub mod node;
 pub mod reach;
 pub mod tree;
 

@@ -7,28 +7,10 @@ use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::tree::Tree;
 use crate::rules::UnitContext;
-use crate::syntax::document::{Member, Node, NodeKind};
+use crate::syntax::document::{Member, Node};
 use crate::syntax::source::Span;
 
-/// The one-byte span of an object's opening brace (the whole node for other values).
-#[must_use]
-pub fn opening(node: &Node) -> Span {
-    match node.kind {
-        NodeKind::Object(_) | NodeKind::Array(_) => Span::new(node.span.start, node.span.start + 1),
-        _ => node.span,
-    }
-}
-
-/// The `type` keyword's names (one string or an array of strings); `None` without a `type`.
-#[must_use]
-pub fn type_names(node: &Node) -> Option<Vec<&str>> {
-    let t = node.get("type")?;
-    match &t.kind {
-        NodeKind::String(s) => Some(vec![s.as_str()]),
-        NodeKind::Array(items) => Some(items.iter().filter_map(Node::as_str).collect()),
-        _ => Some(Vec::new()),
-    }
-}
+pub use crate::rules::analysis::node::{opening, type_names};
 
 /// Whether the schema's `type` allows objects (no `type` allows everything).
 #[must_use]

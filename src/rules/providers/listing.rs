@@ -5,8 +5,7 @@
 
 use crate::rules::UnitContext;
 use crate::schema::units::DUMP_META;
-use crate::syntax::document::{escape_pointer_token, Member, Node, NodeKind};
-use crate::syntax::source::Span;
+use crate::syntax::document::{escape_pointer_token, Member, Node};
 
 /// A JSON-pointer token for `key`.
 #[must_use]
@@ -52,27 +51,8 @@ pub fn server_name(root: &Node) -> Option<&str> {
         .as_str()
 }
 
-/// The one-byte span of an object's opening brace (the whole node for other values).
-#[must_use]
-pub fn opening(node: &Node) -> Span {
-    match node.kind {
-        NodeKind::Object(_) | NodeKind::Array(_) => Span::new(node.span.start, node.span.start + 1),
-        _ => node.span,
-    }
-}
-
-/// The span that removes `members[i]` with its separator, leaving the neighbours' layout as it
-/// was: from its key to the next key, or for the last member from the end of the previous value
-/// to its own end; the whole inside of the braces for a lone member.
-#[must_use]
-pub fn removal_span(object: &Node, members: &[Member], i: usize) -> Span {
-    let member = &members[i];
-    match (i.checked_sub(1).map(|p| &members[p]), members.get(i + 1)) {
-        (_, Some(next)) => Span::new(member.key_span.start, next.key_span.start),
-        (Some(prev), None) => Span::new(prev.value.span.end, member.value.span.end),
-        (None, None) => Span::new(object.span.start + 1, object.span.end - 1),
-    }
-}
+pub use crate::rules::analysis::node::opening;
+pub use crate::rules::edits::members::removal_span;
 
 /// Where and what to insert so that `"key": value` (`member`, already written) follows
 /// `members[i]`, laid out like the members around it: before the next member's key with the

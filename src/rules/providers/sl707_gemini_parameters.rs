@@ -14,7 +14,6 @@ use crate::rules::analysis::tree::Tree;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::walk::Subschema;
 use crate::syntax::document::{push_pointer_token, Member, Node, NodeKind};
-use crate::syntax::source::Span;
 
 pub struct GeminiParameters;
 
@@ -344,13 +343,7 @@ fn boolean(cx: &UnitContext<'_>, sub: &Subschema<'_>, value: bool) -> Diagnostic
     .class(classes::SL707_MISSING_TYPE)
 }
 
-/// The one-byte span of an object's opening brace (the whole node for other values).
-fn opening(node: &Node) -> Span {
-    match node.kind {
-        NodeKind::Object(_) | NodeKind::Array(_) => Span::new(node.span.start, node.span.start + 1),
-        _ => node.span,
-    }
-}
+use crate::rules::analysis::node::opening;
 
 /// The first subschema Gemini reads past [`MAX_LEVELS`], reported once per schema.
 fn depth(cx: &UnitContext<'_>, tree: &Tree<'_>) -> Option<Diagnostic> {

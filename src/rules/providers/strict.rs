@@ -5,7 +5,7 @@
 
 use crate::diagnostic::fix::Edit;
 use crate::rules::UnitContext;
-use crate::syntax::document::{Member, Node, NodeKind};
+use crate::syntax::document::{Member, Node};
 use crate::syntax::source::Span;
 
 /// The formats `OpenAI` strict mode accepts on a string (its documentation's list); any other
@@ -22,15 +22,7 @@ pub const FORMATS: [&str; 9] = [
     "uuid",
 ];
 
-/// The `type` keyword's names (one string or an array of strings); `None` without a `type`.
-fn type_names(node: &Node) -> Option<Vec<&str>> {
-    let t = node.get("type")?;
-    match &t.kind {
-        NodeKind::String(s) => Some(vec![s.as_str()]),
-        NodeKind::Array(items) => Some(items.iter().filter_map(Node::as_str).collect()),
-        _ => Some(Vec::new()),
-    }
-}
+use crate::rules::analysis::node::type_names;
 
 /// Whether `OpenAI` reads the subschema as an object schema: its `type` names `object`, or it has
 /// no `type` but declares `properties`.
