@@ -8,6 +8,8 @@
 #   FUZZ_SECONDS    fuzzing time over all targets, replays not counted (default 60)
 #   FUZZ_TARGETS    targets to run (default "bytes schemas")
 #   FUZZ_SANITIZER  none (default: the code is safe Rust, and builds and runs faster) or address
+#   FUZZ_BUILD_ONLY  1: install, seed and build, then stop (.ci/run starts this early, in the
+#                   background; the run that follows rebuilds nothing)
 #   CARGO_TARGET_DIR  where to build (default ~/.cache/schema-lint/fuzz-target, kept between runs
 #                   so that a run rebuilds only what changed)
 #
@@ -34,6 +36,10 @@ libfuzzer=(-rss_limit_mb=4096 -timeout=30 -max_len=16384 -print_final_stats=1)
 
 say "building ${targets[*]}"
 cargo fuzz build "${flags[@]}"
+if [ "${FUZZ_BUILD_ONLY:-0}" = 1 ]; then
+  say "built"
+  exit 0
+fi
 
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT

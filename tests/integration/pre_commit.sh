@@ -8,7 +8,10 @@
 #      unstaged one (from the root and from a subfolder);
 #   5. the fix hook, given only the file whose `$id` it renames, follows the rename into the
 #      unstaged file that names it, and says so; the whole repository then lints clean.
-# Usage: tests/integration/pre_commit.sh   (from the repository root; needs the commit checked in)
+# Usage: tests/integration/pre_commit.sh [--install-only]   (needs the commit checked in)
+#   --install-only  only installs pre-commit and the hooks' environment (the release build of
+#                   this commit), which a later full run reuses; .ci/run starts it early, in the
+#                   background, so that the build overlaps the steps that wait on the network.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 venv="$root/target/ci-venv-pre-commit"
@@ -50,6 +53,11 @@ JSON
 git add -A && git commit -qm "a schema with an invalid \$id"
 
 fail() { echo "pre-commit integration: $*" >&2; exit 1; }
+
+if [ "${1:-}" = "--install-only" ]; then
+  "$venv/bin/pre-commit" install-hooks
+  exit 0
+fi
 
 echo "== 1. the check hook fails with the finding"
 set +e
