@@ -239,8 +239,34 @@ fn bad_servers_are_one_clear_error_each() {
             printed.contains(wanted),
             "{mode}: wanted `{wanted}` in:\n{printed}"
         );
-        assert!(printed.contains("SL100"), "{printed}");
+        // A server, not a file: SL102, never the parse error of a file.
+        assert!(printed.contains("SL102"), "{printed}");
+        assert!(!printed.contains("SL100"), "{printed}");
     }
+    // A program that echoes its requests is not an MCP server (main: read as the server
+    // answering `initialize` with "Method not found", the reply it had echoed back).
+    let printed = bad(&["--server", "cat", "--output-format", "concise"]);
+    assert!(
+        printed.contains(
+            "the program sent back the `server/discover` request it was given: a program that \
+             echoes its input (such as `cat`) is not an MCP server"
+        ),
+        "{printed}"
+    );
+    // The human report names the server, shows no empty source box, and counts it as a server.
+    let printed = bad(&["--server", &fake("exit")]);
+    assert!(
+        printed.contains(&format!(
+            "{}: Cannot list the tools of the server",
+            fake("exit")
+        )),
+        "{printed}"
+    );
+    assert!(!printed.contains("╭"), "{printed}");
+    assert!(
+        printed.contains("Found 1 finding (1 error) in 1 server linted"),
+        "{printed}"
+    );
     let printed = bad(&["dump", "--server", "no-such-command-here --flag"]);
     assert!(
         printed.contains("command not found: `no-such-command-here`"),

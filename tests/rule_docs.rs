@@ -24,7 +24,7 @@ fn settings_for(example: &Example) -> (Settings, bool) {
         match option.as_str() {
             "fix-id=defs" => settings.fix_id = FixIdMode::Defs,
             "unsafe" => allow_unsafe = true,
-            "fix" | "audit" => {}
+            "fix" | "audit" | "server" => {}
             o if o.starts_with("also=") => {}
             o if o.starts_with("target=") => {
                 let name = &o["target=".len()..];
@@ -83,6 +83,60 @@ fn audit_codes(capture: &str) -> BTreeSet<&'static str> {
         .collect()
 }
 
+/// The findings of `check --server` on a stdio server that answers every request it reads with
+/// `answer` (a JSON-RPC message, given the request's id).
+fn server_codes(answer: &str, settings: &Settings) -> BTreeSet<&'static str> {
+    let (run, _) = server_run(answer, settings);
+    run.diagnostics().iter().map(|d| d.rule.code).collect()
+}
+
+/// The run of `check --server` on a stdio server that answers every request it reads with
+/// `answer`, and the server's command line.
+fn server_run(answer: &str, settings: &Settings) -> (schema_lint::Run, String) {
+    use schema_lint::workspace::live;
+    let dir = std::env::temp_dir().join(format!("schema-lint-doc-server-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{:016x}.json", fingerprint(answer)));
+    std::fs::write(&file, answer).unwrap();
+    let responder = dir.join("responder.py");
+    std::fs::write(
+        &responder,
+        "import json, sys\n\
+         answer = json.load(open(sys.argv[1]))\n\
+         for line in sys.stdin:\n    \
+             request = json.loads(line)\n    \
+             if 'id' in request:\n        \
+                 print(json.dumps(dict(answer, id=request['id'])), flush=True)\n",
+    )
+    .unwrap();
+    let command = format!(
+        "python3 {} {}",
+        shlex_quote(responder.to_str().unwrap()),
+        shlex_quote(file.to_str().unwrap())
+    );
+    let server = live::Server::command(&command, &[]).unwrap();
+    let options = live::Options {
+        protocol: None,
+        timeout: std::time::Duration::from_secs(30),
+    };
+    let input = live::input(&server, &options);
+    let run = schema_lint::engine::run_with(&[], None, vec![input], settings);
+    let _ = std::fs::remove_file(&file);
+    (run, command)
+}
+
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// `text` as one word of a POSIX shell command line.
+fn shlex_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 /// The text and the findings left after `--fix` on one file, SL901 included.
 fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeSet<&'static str>) {
     let run = lint_loaded(vec![load_source(source(text), true)], settings);
@@ -104,10 +158,10 @@ fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeS
     (outcome.run.files[0].file.text.to_string(), codes)
 }
 
-/// The rules reported elsewhere than by linting a schema: SL100 by the loader, `SL6xx` by the
+/// The rules reported elsewhere than by linting a schema: SL100 and SL102 by the loader, `SL6xx` by the
 /// audit, SL901 by the fix loop. Every other doc must have a rule that lints.
 const REPORTED_ELSEWHERE: &[&str] = &[
-    "SL100", "SL601", "SL602", "SL603", "SL604", "SL605", "SL901",
+    "SL100", "SL102", "SL601", "SL602", "SL603", "SL604", "SL605", "SL901",
 ];
 
 #[test]
@@ -177,6 +231,8 @@ fn every_doc_belongs_to_a_rule_and_every_file_is_embedded() {
 fn found_in(example: &Example, settings: &Settings) -> BTreeSet<&'static str> {
     if example.options.iter().any(|o| o == "audit") {
         audit_codes(&example.text)
+    } else if example.options.iter().any(|o| o == "server") {
+        server_codes(&example.text, settings)
     } else {
         codes_for(&example.text, settings)
     }
@@ -412,6 +468,16 @@ fn snapshot_of(example: &Example, name: &str) -> String {
     let human = |run: &schema_lint::Run| {
         schema_lint::report::render(run, schema_lint::report::OutputFormat::Human, style)
     };
+    if example.options.iter().any(|o| o == "server") {
+        // The responder's command line (a script and a temporary file) shows as what a user
+        // would have typed.
+        let (mut run, _) = server_run(&example.text, &settings);
+        "python3 server.py".clone_into(&mut run.files[0].file.name);
+        return format!(
+            "-- schema-lint --server 'python3 server.py'\n{}",
+            human(&run)
+        );
+    }
     let run = lint_loaded(
         vec![load_source(named_source(name, &example.text), true)],
         &settings,

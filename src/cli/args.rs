@@ -178,9 +178,13 @@ pub struct CheckArgs {
     #[arg(long)]
     pub show_fixes: bool,
 
-    /// Print only the findings: no summary lines
+    /// Print only errors and warnings: no infos, no summary lines
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// The least serious finding that fails the run (exit code 1)
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Warning)]
+    pub fail_on: FailOn,
 
     /// Exit with 0 even when findings are reported (2 still means an error)
     #[arg(long)]
@@ -191,6 +195,29 @@ pub struct CheckArgs {
     /// every file)
     #[arg(long, value_name = "MIB", default_value_t = crate::settings::DEFAULT_MEMORY_BUDGET_MIB)]
     pub memory_budget: usize,
+}
+
+/// `--fail-on`: the least serious finding that makes a run exit with 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Only errors fail the run
+    Error,
+    /// Errors and warnings fail the run (the default)
+    Warning,
+    /// Every finding fails the run, infos too
+    Info,
+}
+
+impl FailOn {
+    /// The severity this threshold names.
+    #[must_use]
+    pub fn severity(self) -> crate::diagnostic::Severity {
+        match self {
+            FailOn::Error => crate::diagnostic::Severity::Error,
+            FailOn::Warning => crate::diagnostic::Severity::Warning,
+            FailOn::Info => crate::diagnostic::Severity::Info,
+        }
+    }
 }
 
 /// How `schema-lint rules` prints.

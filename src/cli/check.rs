@@ -176,7 +176,7 @@ fn lint_report(run: Run, args: &CheckArgs, settings: &Settings, style: report::S
             report::render(&run, args.output_format, style)
         },
         stderr,
-        code: exit::of_run(&run),
+        code: exit::of_run(&run, args.fail_on.severity()),
     };
     // The process ends right after printing: freeing every span tree one allocation at a
     // time would only cost time (a tenth of a 10,000-file run).

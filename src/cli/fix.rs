@@ -162,7 +162,7 @@ pub(super) fn fix(
     out.code = match &written {
         Err(failure) if failure.interrupted => exit::INTERRUPTED,
         Err(_) => exit::ERROR,
-        Ok(()) => exit::of_run(&outcome.run),
+        Ok(()) => exit::of_run(&outcome.run, args.fail_on.severity()),
     };
     // The process ends right after printing (as after a check): freeing every tree and proof
     // one allocation at a time would only cost time.

@@ -28,7 +28,7 @@ fn options(args: &ServerArgs) -> Result<Options, String> {
 }
 
 /// What each named server advertises, as a document to lint (or the reason it could not be
-/// listed, reported as an SL100 error on the server).
+/// listed, reported as an SL102 error on the server).
 ///
 /// # Errors
 /// A server argument is malformed.
@@ -37,16 +37,7 @@ pub(super) fn inputs(args: &ServerArgs) -> Result<Vec<Input>, String> {
     let options = options(args)?;
     Ok(servers
         .iter()
-        .map(|server| match live::list_tools(server, &options) {
-            Ok(listing) => Input::Text {
-                name: server.label.clone(),
-                text: live::dump(server, &listing),
-            },
-            Err(why) => Input::Failed {
-                name: server.label.clone(),
-                message: format!("Cannot list the tools of the server: {why}"),
-            },
-        })
+        .map(|server| live::input(server, &options))
         .collect())
 }
 

@@ -71,7 +71,10 @@ pub(super) fn matrix(args: &MatrixArgs) -> Outcome {
         );
     }
     for d in run.diagnostics() {
-        if d.rule.code == crate::diagnostic::meta::PARSE_ERROR.code {
+        // A file that does not parse, a server that could not be listed.
+        if d.rule.code == crate::diagnostic::meta::PARSE_ERROR.code
+            || d.rule.code == crate::diagnostic::meta::SL102.code
+        {
             let name = &run.files[d.file.0].file.name;
             let _ = writeln!(
                 stderr,

@@ -28,7 +28,8 @@ pub struct Outcome {
 pub mod exit {
     /// Nothing left to report.
     pub const CLEAN: u8 = 0;
-    /// Errors or warnings reported (info findings alone do not fail a run).
+    /// A finding at least as serious as `--fail-on` reported (by default an error or a
+    /// warning: info findings alone do not fail a run).
     pub const FINDINGS: u8 = 1;
     /// A file could not be read or parsed, or the command line was wrong.
     pub const ERROR: u8 = 2;
@@ -37,17 +38,13 @@ pub mod exit {
     pub const INTERRUPTED: u8 = 130;
 
     /// The exit code of a run's report: [`ERROR`] when a file could not be loaded; else
-    /// [`FINDINGS`] when an error or a warning is reported; else [`CLEAN`] (info findings are
-    /// reported but do not fail a run).
+    /// [`FINDINGS`] when a finding at least as serious as `fail_on` is reported (`--fail-on`,
+    /// by default a warning); else [`CLEAN`].
     #[must_use]
-    pub fn of_run(run: &crate::engine::Run) -> u8 {
+    pub fn of_run(run: &crate::engine::Run, fail_on: crate::diagnostic::Severity) -> u8 {
         if run.has_load_errors() {
             ERROR
-        } else if run
-            .diagnostics()
-            .iter()
-            .any(|d| d.severity != crate::diagnostic::Severity::Info)
-        {
+        } else if run.diagnostics().iter().any(|d| d.severity <= fail_on) {
             FINDINGS
         } else {
             CLEAN

@@ -12,7 +12,11 @@ use std::sync::Arc;
 /// A finding as miette sees it.
 struct View<'a> {
     d: &'a Diagnostic,
-    source: Box<dyn miette::SourceCode + 'a>,
+    /// The file's text; `None` when it has none to show (a file that could not be read, a
+    /// server that could not be listed): the message then starts with its name instead of an
+    /// empty source box.
+    source: Option<Box<dyn miette::SourceCode + 'a>>,
+    name: String,
     /// The primary span and the related labels of the same file, in `source`'s offsets.
     primary: SourceSpan,
     related: Vec<(String, SourceSpan)>,
@@ -27,6 +31,9 @@ impl fmt::Debug for View<'_> {
 
 impl fmt::Display for View<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.source.is_none() {
+            write!(f, "{}: ", self.name)?;
+        }
         f.write_str(&printable(&self.d.message))
     }
 }
@@ -57,10 +64,11 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&*self.source)
+        self.source.as_deref()
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.source.as_ref()?;
         let label = (!self.d.label.is_empty()).then(|| printable(&self.d.label).into_owned());
         let primary = LabeledSpan::new_primary_with_span(label, self.primary);
         let related = self
@@ -130,7 +138,8 @@ fn view<'a>(
             let text = printable_source(excerpt.text()).into_owned();
             return View {
                 d,
-                source: Box::new(Shown { excerpt, text }),
+                source: Some(Box::new(Shown { excerpt, text })),
+                name,
                 primary,
                 related,
                 code,
@@ -142,9 +151,16 @@ fn view<'a>(
         std::borrow::Cow::Borrowed(_) => Arc::clone(&file.text),
         std::borrow::Cow::Owned(shown) => Arc::new(shown),
     };
+    let source = (!text.is_empty()).then(|| {
+        Box::new(CharColumns {
+            name: name.clone(),
+            text,
+        }) as Box<dyn miette::SourceCode>
+    });
     View {
         d,
-        source: Box::new(CharColumns { name, text }),
+        source,
+        name,
         primary: span(d.span),
         related: related
             .iter()
@@ -187,12 +203,12 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 fn summary_line(s: &Summary) -> String {
-    if s.findings == 0 && s.files == 0 {
+    if s.findings == 0 && s.files == 0 && s.servers == 0 {
         return "No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
             .to_owned();
     }
     if s.findings == 0 {
-        return format!("All checks passed ({} linted)\n", plural(s.files, "file"));
+        return format!("All checks passed ({} linted)\n", linted(s));
     }
     let mut parts = Vec::new();
     if s.errors > 0 {
@@ -208,6 +224,19 @@ fn summary_line(s: &Summary) -> String {
         "Found {} ({}) in {} linted\n",
         plural(s.findings, "finding"),
         parts.join(", "),
-        plural(s.files, "file")
+        linted(s)
     )
+}
+
+/// What was linted: `2 files`, `1 server`, `2 files and 1 server`.
+fn linted(s: &Summary) -> String {
+    match (s.files, s.servers) {
+        (files, 0) => plural(files, "file"),
+        (0, servers) => plural(servers, "server"),
+        (files, servers) => format!(
+            "{} and {}",
+            plural(files, "file"),
+            plural(servers, "server")
+        ),
+    }
 }

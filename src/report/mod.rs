@@ -45,7 +45,7 @@ pub struct Style {
     pub color: bool,
     /// Terminal width for wrapping the human format.
     pub width: usize,
-    /// No summary lines.
+    /// No summary lines, no infos (`-q`).
     pub quiet: bool,
 }
 
@@ -66,6 +66,11 @@ pub trait Sources {
     fn source(&self, id: FileId) -> &SourceFile;
     /// The files that were linted, clean ones too: a `JUnit` suite each, counted in summaries.
     fn linted(&self) -> Vec<FileId>;
+    /// Whether the file with id `id` is what a running server advertised (or its failure to):
+    /// summaries count servers apart from files.
+    fn is_server(&self, _id: FileId) -> bool {
+        false
+    }
 }
 
 impl Sources for Run {
@@ -79,6 +84,10 @@ impl Sources for Run {
             .filter(|f| f.is_linted())
             .map(|f| f.file.id)
             .collect()
+    }
+
+    fn is_server(&self, id: FileId) -> bool {
+        self.files[id.0].is_server()
     }
 }
 
@@ -152,8 +161,11 @@ impl LineCache {
 /// Counts for the closing summary.
 #[derive(Debug, Default, Clone, Copy, serde::Serialize)]
 pub struct Summary {
-    /// Files that held something to lint, or failed to load.
+    /// Files that held something to lint, or failed to load (servers not counted).
     pub files: usize,
+    /// Running servers linted, or that could not be listed (`--server`, `--url`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub servers: usize,
     /// Findings of every severity.
     pub findings: usize,
     /// Findings of severity error.
@@ -176,10 +188,14 @@ impl Summary {
     /// The counts of what is rendered.
     #[must_use]
     pub fn of_findings(findings: &Findings) -> Self {
-        let mut s = Summary {
-            files: findings.sources.linted().len(),
-            ..Summary::default()
-        };
+        let mut s = Summary::default();
+        for id in findings.sources.linted() {
+            if findings.sources.is_server(id) {
+                s.servers += 1;
+            } else {
+                s.files += 1;
+            }
+        }
         for d in &findings.diagnostics {
             s.findings += 1;
             match d.severity {
@@ -193,6 +209,11 @@ impl Summary {
         }
         s
     }
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// `--show-fixes`: the fixes `--fix` applied, per file.
@@ -272,6 +293,25 @@ pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {
 /// Renders `findings` in `format`: the one entry point of every format.
 #[must_use]
 pub fn render_findings(findings: &Findings, format: OutputFormat, style: Style) -> String {
+    if style.quiet
+        && findings
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Info)
+    {
+        // `-q` prints what needs acting on: errors and warnings.
+        let shown = Findings {
+            diagnostics: findings
+                .diagnostics
+                .iter()
+                .copied()
+                .filter(|d| d.severity != Severity::Info)
+                .collect(),
+            sources: findings.sources,
+            rules: findings.rules,
+        };
+        return render_findings(&shown, format, style);
+    }
     match format {
         OutputFormat::Human => human::render(findings, style),
         OutputFormat::Concise => concise::render(findings),

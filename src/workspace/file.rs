@@ -48,7 +48,7 @@ pub enum State {
         /// references resolves elsewhere once every file's ids are known.
         settled: bool,
     },
-    /// Reading or parsing it failed, and is reported: its SL100 finding says why.
+    /// Reading or parsing it failed, and is reported: its SL100 finding (SL102 for a server) says why.
     Failed,
     /// It holds nothing to lint: JSON that is neither a schema nor a `tools/list` document (its
     /// tree while the run keeps it), or a walked file that is not JSON, not reported.
@@ -69,6 +69,10 @@ pub enum Origin {
     /// project, and a fix may follow a renamed `$id` into it; it is never linted, and nothing
     /// is reported about it.
     Context,
+    /// A running server named on the command line (`--server`, `--url`): the `tools/list`
+    /// document it advertised, or why it could not be listed. Linted and reported like a named
+    /// file; summaries count servers apart from files.
+    Server,
 }
 
 impl LintedFile {
@@ -130,6 +134,12 @@ impl LintedFile {
     #[must_use]
     pub fn is_linted(&self) -> bool {
         !self.is_context() && !matches!(self.state, State::NotSchema { .. })
+    }
+
+    /// Whether the file is what a running server advertised (see [`Origin::Server`]).
+    #[must_use]
+    pub fn is_server(&self) -> bool {
+        self.origin == Origin::Server
     }
 
     /// Whether reading or parsing the file failed.

@@ -1,9 +1,10 @@
 //! Loading: reading a file (or standard input), decoding it, parsing it strictly and deciding
-//! what it holds. A file that cannot be loaded carries its SL100 finding.
+//! what it holds. A file that cannot be loaded carries its SL100 finding, a server that cannot
+//! be listed its SL102 finding.
 
 use super::discover::{meant_as_schema, Candidate};
 use super::file::{LintedFile, Origin, State};
-use crate::diagnostic::meta::PARSE_ERROR;
+use crate::diagnostic::meta::{PARSE_ERROR, SL102 as SERVER_FAILED};
 use crate::diagnostic::Diagnostic;
 use crate::schema::units::{classify, FileKind};
 use crate::syntax::document;
@@ -20,16 +21,17 @@ pub enum Input {
         /// The name reports show for it (`--stdin-filename`, else `<stdin>`).
         name: String,
     },
-    /// A document already in memory: what a live server advertised (`check --server`).
-    Text {
+    /// What a live server advertised (`check --server`, `--url`), as a document.
+    Server {
         /// The name reports show for it (the server's command line or URL).
         name: String,
         /// The document.
         text: String,
     },
-    /// A source that could not be read, with the reason (a server that could not be listed).
-    Failed {
-        /// The name reports show for it.
+    /// A live server that could not be started, reached or listed, with the reason: reported
+    /// as SL102, not as a file that does not parse.
+    ServerFailed {
+        /// The name reports show for it (the server's command line or URL).
         name: String,
         /// Why, in one line.
         message: String,
@@ -47,12 +49,21 @@ pub fn display_name(path: &std::path::Path) -> String {
 #[must_use]
 pub fn load_input(id: FileId, input: Input) -> LintedFile {
     let (name, path, explicit, bytes) = match input {
-        Input::Text { name, text } => {
-            return load_source(SourceFile::from_string(id, name, None, text, true), true);
+        Input::Server { name, text } => {
+            let mut loaded = load_source(SourceFile::from_string(id, name, None, text, true), true);
+            loaded.origin = Origin::Server;
+            return loaded;
         }
-        Input::Failed { name, message } => {
+        Input::ServerFailed { name, message } => {
             let file = SourceFile::new(id, name, None, "", true);
-            return load_failure(file, Span::new(0, 0), message);
+            let diagnostic = Diagnostic::new(&SERVER_FAILED, file.id, Span::new(0, 0), message)
+                .label("this server");
+            return LintedFile {
+                file,
+                state: State::Failed,
+                diagnostics: vec![diagnostic],
+                origin: Origin::Server,
+            };
         }
         Input::Stdin { name } => {
             let read = read_to_end_bounded(std::io::stdin(), MAX_FILE);

@@ -260,6 +260,22 @@ pub fn list_tools(server: &Server, options: &Options) -> Result<Listing, String>
     result
 }
 
+/// What `server` advertises, as an input of a run: its `tools/list` document, or why it could not
+/// be listed (reported as SL102 on the server).
+#[must_use]
+pub fn input(server: &Server, options: &Options) -> super::Input {
+    match list_tools(server, options) {
+        Ok(listing) => super::Input::Server {
+            name: server.label.clone(),
+            text: dump(server, &listing),
+        },
+        Err(why) => super::Input::ServerFailed {
+            name: server.label.clone(),
+            message: format!("Cannot list the tools of the server: {why}"),
+        },
+    }
+}
+
 /// The document `schema-lint dump` prints for a listing: a JSON-RPC response whose `result`
 /// holds every tool, with the server and the protocol noted in `result._meta`, pretty-printed.
 /// It is the text findings of a live server point into.
@@ -295,6 +311,14 @@ fn answer_for(value: &Value, id: &Value) -> Option<Value> {
         }
         _ => None,
     }
+}
+
+/// Whether `value` is the request `sent` coming back: the same method and id, which no server
+/// sends (its own requests have ids of its own), and which a program echoing its input does.
+fn is_echo(value: &Value, sent: &Value) -> bool {
+    value.get("method").is_some()
+        && value.get("method") == sent.get("method")
+        && value.get("id") == sent.get("id")
 }
 
 /// The answer to a request the server sent us: `ping` is answered, anything else is declined.

@@ -49,6 +49,32 @@ impl Tail {
     }
 }
 
+/// How many of the kept lines a failure quotes.
+pub const TOLD: usize = 3;
+
+/// The last [`TOLD`] of `lines` that say something: a traceback's or a stack trace's frames
+/// and code excerpts (indented lines, `^~~~` markers, `Traceback (most recent call last):`) are
+/// left out, so that what is quoted is the error itself and what the server logged before it.
+/// When nothing else is left, the last lines as they are.
+#[must_use]
+pub fn telling(lines: &[String]) -> Vec<String> {
+    let says_something = |line: &&String| {
+        !line.starts_with([' ', '\t'])
+            && !line.trim().chars().all(|c| matches!(c, '^' | '~' | ' '))
+            && line.as_str() != "Traceback (most recent call last):"
+    };
+    let kept: Vec<&String> = lines.iter().filter(says_something).collect();
+    let kept = if kept.is_empty() {
+        lines.iter().collect()
+    } else {
+        kept
+    };
+    kept[kept.len().saturating_sub(TOLD)..]
+        .iter()
+        .map(|line| (*line).clone())
+        .collect()
+}
+
 /// Reads `pipe` to its end into `tail`.
 pub fn keep(mut pipe: impl Read, tail: &Mutex<Tail>) {
     let mut buffer = vec![0; 64 << 10];
@@ -69,6 +95,48 @@ pub fn keep(mut pipe: impl Read, tail: &Mutex<Tail>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failure_quotes_the_lines_that_say_something() {
+        let python: Vec<String> = [
+            "INFO starting",
+            "Traceback (most recent call last):",
+            "  File \"/srv/server.py\", line 3, in <module>",
+            "    import nothere",
+            "    ^^^^^^^^^^^^^^",
+            "ModuleNotFoundError: No module named 'nothere'",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            telling(&python),
+            [
+                "INFO starting",
+                "ModuleNotFoundError: No module named 'nothere'"
+            ]
+        );
+        let node: Vec<String> = [
+            "file:///srv/index.js:1",
+            "Error: Cannot find module 'x'",
+            "    at Module._resolveFilename (node:internal/modules/cjs/loader:1145:15)",
+            "    at Module._load (node:internal/modules/cjs/loader:986:27)",
+            "Node.js v22.1.0",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            telling(&node),
+            [
+                "file:///srv/index.js:1",
+                "Error: Cannot find module 'x'",
+                "Node.js v22.1.0"
+            ]
+        );
+        // Only frames: the last lines as they are.
+        let frames: Vec<String> = ["  a", "  b", "  c", "  d"].map(str::to_owned).to_vec();
+        assert_eq!(telling(&frames), ["  b", "  c", "  d"]);
+        assert!(telling(&[]).is_empty());
+    }
 
     #[test]
     fn keeps_the_last_lines_and_the_start_of_each() {

@@ -141,6 +141,7 @@ impl StdioServer {
         // Give the stderr thread a moment to catch the last lines of a server that just exited.
         std::thread::sleep(Duration::from_millis(50));
         let lines = self.stderr.lock().map(|k| k.lines()).unwrap_or_default();
+        let lines = super::stderr::telling(&lines);
         if lines.is_empty() {
             String::new()
         } else {
@@ -266,6 +267,14 @@ impl Transport for StdioServer {
             match line {
                 Line::Message(value, number, size) => {
                     self.received = self.received.saturating_add(size);
+                    if super::is_echo(&value, message) {
+                        self.stopped = true;
+                        return Err(Failure::broken(format!(
+                            "the program sent back the `{}` request it was given: a program that \
+                             echoes its input (such as `cat`) is not an MCP server",
+                            super::excerpt(message["method"].as_str().unwrap_or_default())
+                        )));
+                    }
                     if let Some(answer) = super::answer_for(&value, &id) {
                         return Ok(answer);
                     }
