@@ -209,6 +209,42 @@ fn every_input_case_claims_what_the_hosts_and_providers_do() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Two converters are observed on every input-role case (tests/integration/providers/hosts.mjs):
+/// `@ai-sdk/openai` (its default, Responses API model, the tool offered with `strict` on and off)
+/// and `@langchain/core`'s `convertToOpenAITool(tool, {strict: true})`. Each must send the
+/// provider the server's schema and name unchanged, with `strict` as asked: that is what lets the
+/// rules' claims of `openai-strict` and `openai` stand for a host built on either, the provider
+/// getting the very schema the rules lint (rules/clients/openai-strict.md says so).
+#[test]
+fn the_openai_converters_send_the_servers_schema_unchanged() {
+    let observed = observed();
+    let mut problems = Vec::new();
+    let inputs: Vec<_> = case_files("cases")
+        .into_iter()
+        .filter(|(_, c)| c["role"] == "input")
+        .collect();
+    assert!(inputs.len() >= 30, "only {} input-role cases", inputs.len());
+    for (name, _) in &inputs {
+        let row = &observed[name];
+        let paths = [
+            ("ai-sdk-openai", "strict", "request", "sent", true),
+            ("ai-sdk-openai", "non-strict", "request", "sent", false),
+            ("langchain", "convertToOpenAITool", "convert", "ok", true),
+        ];
+        for (engine, path, outcome, ok, strict) in paths {
+            let result = &row[engine][path];
+            let unchanged = result[outcome] == ok
+                && result["strict"] == strict
+                && result["changes"] == json!([])
+                && result.get("name").is_none();
+            if !unchanged {
+                problems.push(format!("{name}: {engine} ({path}) did not send the server's schema as it is, strict {strict}: {result}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
     let observed = observed();

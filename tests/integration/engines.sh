@@ -21,9 +21,12 @@
 #   openai-agents      the OpenAI Agents SDK's strict conversion: openai-agents 0.24.0 (Python,
 #                      MCPUtil.to_function_tool) and @openai/agents-core 0.20.0 (mcpToFunctionTool)
 #   gemini             google-genai 3.6.1: types.FunctionDeclaration(parameters=...) and its MCP
-#                      path (mcp_to_gemini_tool), each up to the request generate_content sends
+#                      path (mcp_to_gemini_tool), each up to the request generate_content sends,
+#                      and @ai-sdk/google 3.0.141's request (its convertJSONSchemaToOpenAPISchema)
 #   gemini-cli         @google/gemini-cli-core 0.61.0 discoverTools, with the MCP SDK client it uses
-#   ai-sdk-google      @ai-sdk/google 3.0.141's request (observed only)
+# and, observed only (no client of the rules): @ai-sdk/openai 3.0.141's request (strict on and
+# off), each provider layer of @mastra/schema-compat 1.3.11, @langchain/core 1.4.0's
+# convertToOpenAITool(tool, {strict: true}).
 # Ajv, ajv-formats and fast-uri are the versions bundled in @modelcontextprotocol/client 2.4.0
 # (8.18.0, 3.0.1, 3.1.8), installed with `npm ci` from tests/integration/engines/package-lock.json
 # into target/engines/js; the Python packages are pinned in tests/integration/engines/
@@ -32,8 +35,9 @@
 # tests/integration/listing/package-lock.json and requirements-*.txt, installed into
 # target/engines/listing-js and two more venvs; the hosts' and providers' packages in
 # tests/integration/providers/package-lock.json and requirements.txt, into
-# target/engines/providers-js and target/engines/providers-py (about 1.5 minutes the first time,
-# most of it gemini-cli-core's 450 packages).
+# target/engines/providers-js and target/engines/providers-py. The installs run at once, beside
+# the build of examples/engines.rs (most of the first run's time is gemini-cli-core's 450 packages
+# and the venvs).
 #
 # Writes target/engines/observed.json (what each engine did with each case) and
 # target/engines/breaks.json (per case class, which clients break and how), then compares them
@@ -63,89 +67,117 @@ fail() {
 for tool in cargo python3 node npm; do
     command -v "$tool" >/dev/null || fail "$tool is required"
 done
-mkdir -p "$OUT/js"
+mkdir -p "$OUT"
 
-# Ajv as the TypeScript clients bundle it.
-if ! cmp -s "$HERE/package-lock.json" "$OUT/js/node_modules/.installed-package-lock.json"; then
-    echo "engines: npm ci in $OUT/js"
-    cp "$HERE/package.json" "$HERE/package-lock.json" "$OUT/js/"
-    (cd "$OUT/js" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $OUT/js"
-    cp "$HERE/package-lock.json" "$OUT/js/node_modules/.installed-package-lock.json"
-fi
-cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
-
-# The TypeScript SDK clients, for the listing cases.
-LIST="tests/integration/listing"
-mkdir -p "$OUT/listing-js"
-if ! cmp -s "$LIST/package-lock.json" "$OUT/listing-js/node_modules/.installed-package-lock.json"; then
-    echo "engines: npm ci in $OUT/listing-js"
-    cp "$LIST/package.json" "$LIST/package-lock.json" "$OUT/listing-js/"
-    (cd "$OUT/listing-js" && npm ci --no-audit --no-fund --loglevel=error) || fail "npm ci failed in $OUT/listing-js"
-    cp "$LIST/package-lock.json" "$OUT/listing-js/node_modules/.installed-package-lock.json"
-fi
-cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
-
-# The hosts' and providers' conversions of input schemas.
-PROV="tests/integration/providers"
-mkdir -p "$OUT/providers-js"
-if ! cmp -s "$PROV/package-lock.json" "$OUT/providers-js/node_modules/.installed-package-lock.json"; then
-    echo "engines: npm ci in $OUT/providers-js"
-    cp "$PROV/package.json" "$PROV/package-lock.json" "$OUT/providers-js/"
-    (cd "$OUT/providers-js" && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts) \
-        || fail "npm ci failed in $OUT/providers-js"
-    cp "$PROV/package-lock.json" "$OUT/providers-js/node_modules/.installed-package-lock.json"
-fi
-cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
-
-# Python's jsonschema, without and with the format extras.
+# Each install, and the build of the Rust engine, runs in the background: they are independent,
+# and the installs mostly wait on the registries. Each logs to $OUT/setup-<name>.log, shown when
+# it ends.
+names=()
+pids=()
+background() { # name command...
+    local name="$1"
+    shift
+    "$@" >"$OUT/setup-$name.log" 2>&1 &
+    names+=("$name")
+    pids+=("$!")
+}
+# npm ci of a package-lock.json into a directory of $OUT, unless it is installed already.
+npm_dir() { # dir source-dir [npm ci options...]
+    local dir="$OUT/$1" src="$2"
+    shift 2
+    mkdir -p "$dir"
+    cmp -s "$src/package-lock.json" "$dir/node_modules/.installed-package-lock.json" && return 0
+    echo "engines: npm ci in $dir"
+    cp "$src/package.json" "$src/package-lock.json" "$dir/"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error "$@") || return 1
+    cp "$src/package-lock.json" "$dir/node_modules/.installed-package-lock.json"
+}
+# A venv of $OUT with a requirements file's pins, unless it is installed already.
 venv() { # name requirements
     local dir="$OUT/$1" req="$2"
-    if ! cmp -s "$req" "$dir/.installed-requirements.txt"; then
-        echo "engines: installing $req into $dir"
-        rm -rf "$dir"
-        python3 -m venv "$dir" || fail "could not create a venv (is python3-venv installed?)"
-        "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$req" \
-            || fail "pip could not install $req"
-        cp "$req" "$dir/.installed-requirements.txt"
-    fi
+    cmp -s "$req" "$dir/.installed-requirements.txt" && return 0
+    echo "engines: installing $req into $dir"
+    rm -rf "$dir"
+    python3 -m venv "$dir" || { echo "could not create a venv (is python3-venv installed?)"; return 1; }
+    "$dir/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -r "$req" || return 1
+    cp "$req" "$dir/.installed-requirements.txt"
 }
-venv py-plain "$HERE/requirements-plain.txt"
-venv py-format "$HERE/requirements-format.txt"
-venv listing-py "$LIST/requirements-plain.txt"
-venv listing-py-format "$LIST/requirements-format.txt"
-venv providers-py "$PROV/requirements.txt"
 
+LIST="tests/integration/listing"
+PROV="tests/integration/providers"
+# Ajv as the TypeScript clients bundle it.
+background js npm_dir js "$HERE"
+# The TypeScript SDK clients, for the listing cases.
+background listing-js npm_dir listing-js "$LIST"
+# The hosts' and providers' conversions of input schemas (no install scripts needed).
+background providers-js npm_dir providers-js "$PROV" --ignore-scripts
+# Python's jsonschema, without and with the format extras; the Python SDK client, the same; the
+# Python hosts and providers.
+background py-plain venv py-plain "$HERE/requirements-plain.txt"
+background py-format venv py-format "$HERE/requirements-format.txt"
+background listing-py venv listing-py "$LIST/requirements-plain.txt"
+background listing-py-format venv listing-py-format "$LIST/requirements-format.txt"
+background providers-py venv providers-py "$PROV/requirements.txt"
 # The cases, and the Rust engine.
-cargo build --quiet --locked --example engines || fail "cargo could not build examples/engines.rs"
+background cargo cargo build --quiet --locked --example engines
+failed=()
+for i in "${!pids[@]}"; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    [ -s "$OUT/setup-${names[$i]}.log" ] && cat "$OUT/setup-${names[$i]}.log"
+    [ "$status" -eq 0 ] || failed+=("${names[$i]}")
+done
+[ "${#failed[@]}" -eq 0 ] || fail "could not set up: ${failed[*]} (see $OUT/setup-<name>.log)"
+cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
+cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
+cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
+echo "engines: set up ($((SECONDS - start)) s)"
+
 ENGINES_BIN="target/debug/examples/engines"
 "$ENGINES_BIN" cases >"$OUT/cases.json" || fail "could not gather the cases"
-
-node "$OUT/js/ajv.mjs" "$OUT/cases.json" >"$OUT/ajv.json" || fail "the Ajv engines failed"
-# Python's string hashing is randomised per process; the runner sorts what it reports anyway.
-export PYTHONHASHSEED=0
-"$OUT/py-plain/bin/python" "$HERE/python_client.py" python-sdk "$OUT/cases.json" >"$OUT/python.json" \
-    || fail "the python-sdk engine failed"
-"$OUT/py-format/bin/python" "$HERE/python_client.py" python-sdk+format "$OUT/cases.json" \
-    >"$OUT/python-format.json" || fail "the python-sdk+format engine failed"
-"$ENGINES_BIN" run "$OUT/cases.json" >"$OUT/rust.json" || fail "the jsonschema-rs engine failed"
-# The input-role cases through the hosts' and providers' conversions (nothing leaves the process).
-"$OUT/providers-py/bin/python" -W ignore "$PROV/providers.py" "$OUT/cases.json" >"$OUT/providers-py.json" \
-    || fail "the Python provider conversions failed"
-node "$OUT/providers-js/hosts.mjs" "$OUT/cases.json" >"$OUT/providers-js.json" 2>"$OUT/providers-js.log" \
-    || fail "the JavaScript host conversions failed (see $OUT/providers-js.log)"
-
-# The listing cases through the SDK clients (and their output schemas through the crate).
 python3 "$HERE/observe.py" listings "$DATA/listings" >"$OUT/listings.json" || fail "observe.py listings"
-node "$OUT/listing-js/ts_clients.mjs" "$OUT/listings.json" >"$OUT/listing-ts.json" \
-    || fail "the TypeScript SDK clients failed"
-"$OUT/listing-py/bin/python" "$LIST/python_client.py" python-sdk "$OUT/listings.json" \
-    >"$OUT/listing-python.json" || fail "the python-sdk client failed"
-"$OUT/listing-py-format/bin/python" "$LIST/python_client.py" python-sdk+format "$OUT/listings.json" \
-    >"$OUT/listing-python-format.json" || fail "the python-sdk+format client failed"
 python3 "$HERE/observe.py" listing-schemas "$OUT/listings.json" >"$OUT/listing-schemas.json" \
     || fail "observe.py listing-schemas"
-"$ENGINES_BIN" run "$OUT/listing-schemas.json" >"$OUT/listing-schemas-rust.json" \
-    || fail "the jsonschema-rs engine failed on the listings"
+
+# Every engine and client at once (each reads the cases and writes its own results; the results
+# do not depend on the order they run in), each one's standard error in $OUT/run-<name>.log.
+# Python's string hashing is randomised per process; the runners sort what they report anyway.
+export PYTHONHASHSEED=0
+names=()
+pids=()
+run() { # name results command...
+    local name="$1" results="$2"
+    shift 2
+    "$@" >"$OUT/$results" 2>"$OUT/run-$name.log" &
+    names+=("$name")
+    pids+=("$!")
+}
+# The schema cases through the SDK clients' engines.
+run ajv ajv.json node "$OUT/js/ajv.mjs" "$OUT/cases.json"
+run python-sdk python.json "$OUT/py-plain/bin/python" "$HERE/python_client.py" python-sdk "$OUT/cases.json"
+run python-sdk+format python-format.json \
+    "$OUT/py-format/bin/python" "$HERE/python_client.py" python-sdk+format "$OUT/cases.json"
+run jsonschema-rs rust.json "$ENGINES_BIN" run "$OUT/cases.json"
+# The input-role cases through the hosts' and providers' conversions (nothing leaves the process).
+run providers-py providers-py.json "$OUT/providers-py/bin/python" -W ignore "$PROV/providers.py" "$OUT/cases.json"
+run providers-js providers-js.json node "$OUT/providers-js/hosts.mjs" "$OUT/cases.json"
+# The listing cases through the SDK clients (and their output schemas through the crate).
+run listing-ts listing-ts.json node "$OUT/listing-js/ts_clients.mjs" "$OUT/listings.json"
+run listing-python listing-python.json \
+    "$OUT/listing-py/bin/python" "$LIST/python_client.py" python-sdk "$OUT/listings.json"
+run listing-python+format listing-python-format.json \
+    "$OUT/listing-py-format/bin/python" "$LIST/python_client.py" python-sdk+format "$OUT/listings.json"
+run listing-jsonschema-rs listing-schemas-rust.json "$ENGINES_BIN" run "$OUT/listing-schemas.json"
+failed=()
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${names[$i]}")
+done
+for name in "${failed[@]}"; do
+    echo "engines: $name failed:" >&2
+    tail -n 20 "$OUT/run-$name.log" >&2
+done
+[ "${#failed[@]}" -eq 0 ] || fail "the runners failed: ${failed[*]} (see $OUT/run-<name>.log)"
+echo "engines: ran the engines and clients ($((SECONDS - start)) s)"
 python3 "$HERE/observe.py" rust-listing "$OUT/listings.json" "$OUT/listing-schemas-rust.json" \
     >"$OUT/listing-rust.json" || fail "observe.py rust-listing"
 

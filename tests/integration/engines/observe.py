@@ -57,11 +57,13 @@ import sys
 ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonschema-rs"]
 # The hosts' and providers' conversions of a tool's input schema (tests/integration/providers/),
 # run on the input-role cases only (`"role": "input"`); each client's row holds one result per
-# code path (`python`, `js`, `FunctionDeclaration`, ...). `ai-sdk-google` is observed only: it is
-# no client of the rules. In the order of the Client enum (src/diagnostic/client.rs: the hosts,
-# then the providers), which breaks.json keeps.
+# code path (`python`, `js`, `FunctionDeclaration`, ...). In the order of the Client enum
+# (src/diagnostic/client.rs: the hosts, then the providers), which breaks.json keeps.
 PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
-OBSERVED_ONLY = ["ai-sdk-google"]
+# Converters no client of the rules stands for, observed only: what `@ai-sdk/openai`, the layers
+# of `@mastra/schema-compat` and LangChain's `convertToOpenAITool` make of each input schema
+# (tests/engines.rs checks what they do against the rules' claims).
+OBSERVED_ONLY = ["ai-sdk-openai", "mastra", "langchain"]
 # The server and tool names the provider runners use (a case may name its tool: `tool`).
 SERVER = "server"
 # How the TS clients word a `structuredContent` that fails the output schema.
@@ -252,7 +254,7 @@ def without_wait(case, sent):
 # The order a provider client's code paths are judged in: the first that breaks gives the detail.
 PATHS = {
     "openai-agents": ["python", "js"],
-    "gemini": ["FunctionDeclaration", "mcp_to_gemini_tool"],
+    "gemini": ["FunctionDeclaration", "mcp_to_gemini_tool", "@ai-sdk/google"],
     "gemini-cli": ["discoverTools"],
 }
 
@@ -264,7 +266,8 @@ def judge_provider(client, case, result):
       error); else `rewrites-schema` when the strict schema requires a property the server's
       left optional (the model must then always send it; the `additionalProperties: false` strict
       mode adds to every object is how strict mode works, and not counted);
-    - gemini: `rejects-request` when a path raises before the request is sent;
+    - gemini: `rejects-request` when a path raises before the request is sent (google-genai's
+      two, then @ai-sdk/google's: a host on either SDK then never offers the tool);
     - gemini-cli: `loses-tool-list` when the listing fails, `loses-tool` when the tool is not
       sent, `rewrites-schema` when what it sends differs from the server's schema other than by
       the `wait_for_previous` property it adds to every tool and the `mcp_server_` prefix of the

@@ -12,10 +12,25 @@
 // - openai-agents (js): `mcpToFunctionTool(tool, server, true)` of @openai/agents-core; when the
 //   strict conversion fails, the SDK logs it (console.warn) and returns a non-strict tool:
 //   `{strict: true, sent: the schema it sends}` or `{strict: false, error: the logged error}`.
-// - ai-sdk-google: the request `@ai-sdk/google`'s language model sends (`doGenerate`, to a fetch
-//   in this process that records it), whose `parameters` come from its
+// - gemini (`@ai-sdk/google`): the request `@ai-sdk/google`'s language model sends (`doGenerate`,
+//   to a fetch in this process that records it), whose `parameters` come from its
 //   `convertJSONSchemaToOpenAPISchema`: `{request: "sent", sent: parameters}` or
-//   `{request: "error", error}`. No client of the rules: observed only.
+//   `{request: "error", error}`, one more code path of the `gemini` provider beside
+//   google-genai's (providers.py): a host on the AI SDK that cannot build the request never
+//   offers the tool.
+// - ai-sdk-openai: the request `@ai-sdk/openai`'s default (Responses API) language model sends,
+//   the tool offered with `strict: true` (`strict`) and `strict: false` (`non-strict`):
+//   `{request: "sent", strict: the strict flag sent, sent: parameters}` or `{request: "error",
+//   error}`. Observed only: no client of the rules (it sends OpenAI the server's schema).
+// - mastra: `applyCompatLayer({schema, compatLayers: [layer], mode: "jsonSchema"})` of
+//   @mastra/schema-compat, once per provider layer it exports (`openai`, `openai-reasoning`,
+//   `google`, `anthropic`, `deepseek`, `meta`, each given a model it applies to), as Mastra's
+//   tool builder runs it on an MCP tool's input schema: `{convert: "ok", sent: the schema}` or
+//   `{convert: "error", error}`. Observed only.
+// - langchain: `convertToOpenAITool(tool, {strict: true})` of @langchain/core, the tool a
+//   `DynamicStructuredTool` with the input schema as its `schema` (as @langchain/mcp-adapters
+//   builds MCP tools): `{convert: "ok", strict, sent: function.parameters, name}` or
+//   `{convert: "error", error}`. Observed only.
 //
 // The tool is named by the case's `tool` (default `report`), on a server named `server`.
 //
@@ -28,6 +43,10 @@ import { discoverTools } from "@google/gemini-cli-core/dist/src/tools/mcp-client
 import { DiscoveredMCPTool } from "@google/gemini-cli-core/dist/src/tools/mcp-tool.js";
 import { mcpToFunctionTool } from "@openai/agents-core";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
+import { createOpenAI } from "@ai-sdk/openai";
+import * as mastra from "@mastra/schema-compat";
+import { DynamicStructuredTool } from "@langchain/core/tools";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 
 const installed = (name) =>
     JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), "utf8")).version;
@@ -36,6 +55,9 @@ const want = {
     "@modelcontextprotocol/sdk": "1.23.0",
     "@openai/agents-core": "0.20.0",
     "@ai-sdk/google": "3.0.141",
+    "@ai-sdk/openai": "3.0.141",
+    "@mastra/schema-compat": "1.3.11",
+    "@langchain/core": "1.4.0",
 };
 for (const [name, version] of Object.entries(want)) {
     if (installed(name) !== version) throw new Error(`${name} is ${installed(name)}, not ${version}`);
@@ -164,13 +186,81 @@ async function aiSdkGoogle(tool) {
     return { request: "sent", sent: declaration.parameters ?? null };
 }
 
+async function aiSdkOpenai(tool, strict) {
+    let body;
+    const fetch = async (_url, init) => {
+        body = JSON.parse(init.body);
+        const reply = {
+            id: "resp_offline",
+            object: "response",
+            created_at: 0,
+            model: "gpt-4.1",
+            status: "completed",
+            output: [{ type: "message", id: "msg", role: "assistant", status: "completed", content: [{ type: "output_text", text: "ok", annotations: [] }] }],
+            usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 },
+        };
+        return new Response(JSON.stringify(reply), { status: 200, headers: { "content-type": "application/json" } });
+    };
+    const openai = createOpenAI({ apiKey: "offline", fetch });
+    try {
+        await openai("gpt-4.1").doGenerate({
+            prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+            tools: [{ type: "function", name: tool.name, description: tool.description, inputSchema: tool.inputSchema, strict }],
+        });
+    } catch (e) {
+        return { request: "error", error: errorText(e) };
+    }
+    const sent = body.tools[0];
+    return { request: "sent", strict: sent.strict ?? null, sent: sent.parameters ?? null };
+}
+
+/** Each provider layer of @mastra/schema-compat, with a model it applies to. */
+const MASTRA_LAYERS = {
+    openai: () => new mastra.OpenAISchemaCompatLayer({ provider: "openai.responses", modelId: "gpt-4.1", supportsStructuredOutputs: false }),
+    "openai-reasoning": () => new mastra.OpenAIReasoningSchemaCompatLayer({ provider: "openai.responses", modelId: "o3", supportsStructuredOutputs: false }),
+    google: () => new mastra.GoogleSchemaCompatLayer({ provider: "google.generative-ai", modelId: "gemini-2.5-flash", supportsStructuredOutputs: false }),
+    anthropic: () => new mastra.AnthropicSchemaCompatLayer({ provider: "anthropic.messages", modelId: "claude-sonnet-4-5", supportsStructuredOutputs: false }),
+    deepseek: () => new mastra.DeepSeekSchemaCompatLayer({ provider: "deepseek.chat", modelId: "deepseek-chat", supportsStructuredOutputs: false }),
+    meta: () => new mastra.MetaSchemaCompatLayer({ provider: "meta", modelId: "meta-llama/llama-4-maverick", supportsStructuredOutputs: false }),
+};
+
+function mastraLayers(tool) {
+    const out = {};
+    for (const [name, make] of Object.entries(MASTRA_LAYERS)) {
+        const layer = make();
+        if (!layer.shouldApply()) throw new Error(`the ${name} layer of @mastra/schema-compat does not apply to its model`);
+        try {
+            const sent = mastra.applyCompatLayer({ schema: structuredClone(tool.inputSchema), compatLayers: [layer], mode: "jsonSchema" });
+            out[name] = { convert: "ok", sent };
+        } catch (e) {
+            out[name] = { convert: "error", error: errorText(e) };
+        }
+    }
+    return out;
+}
+
+function langchain(tool) {
+    try {
+        const lc = new DynamicStructuredTool({ name: tool.name, description: tool.description, schema: tool.inputSchema, func: async () => "" });
+        const fn = convertToOpenAITool(lc, { strict: true }).function;
+        const result = { convert: "ok", strict: fn.strict ?? null, sent: fn.parameters ?? null };
+        if (fn.name !== tool.name) result.name = fn.name;
+        return result;
+    } catch (e) {
+        return { convert: "error", error: errorText(e) };
+    }
+}
+
 const cases = JSON.parse(readFileSync(process.argv[2], "utf8")).filter((c) => c.role === "input");
-const out = { "gemini-cli": {}, "openai-agents": {}, "ai-sdk-google": {} };
+const out = { "gemini-cli": {}, "openai-agents": {}, gemini: {}, "ai-sdk-openai": {}, mastra: {}, langchain: {} };
 for (const c of cases) {
     const tool = () => ({ name: c.tool ?? "report", description: "A tool.", inputSchema: structuredClone(c.schema) });
     out["gemini-cli"][c.name] = { discoverTools: await geminiCli(tool()) };
     out["openai-agents"][c.name] = { js: await openaiAgents(tool()) };
-    out["ai-sdk-google"][c.name] = { doGenerate: await aiSdkGoogle(tool()) };
+    out.gemini[c.name] = { "@ai-sdk/google": await aiSdkGoogle(tool()) };
+    out["ai-sdk-openai"][c.name] = { strict: await aiSdkOpenai(tool(), true), "non-strict": await aiSdkOpenai(tool(), false) };
+    out.mastra[c.name] = mastraLayers(tool());
+    out.langchain[c.name] = { convertToOpenAITool: langchain(tool()) };
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);
 process.exit(0);
