@@ -85,6 +85,19 @@ impl Effect {
         )
     }
 
+    /// What the clients do, for more than one of them (`ts-sdk-v1 and ts-sdk-v2 reject ...`).
+    fn words_of_many(self) -> &'static str {
+        match self {
+            Effect::WrongBinding => "bind the reference to another subschema",
+            Effect::RejectsValidOutput => "reject valid output",
+            Effect::AcceptsInvalidOutput => "let invalid output pass",
+            Effect::RejectsRequest => "reject every request that offers the tool",
+            Effect::LosesStrict => "serve the tool without strict mode",
+            Effect::RewritesSchema => "send the model another schema",
+            other => other.words(),
+        }
+    }
+
     fn words(self) -> &'static str {
         match self {
             Effect::CompileError => "cannot compile it",
@@ -285,7 +298,11 @@ fn describe_sdk(breaks: &[Break]) -> String {
         let mut part = format!(
             "{} {}",
             listed(&names, b.effect.is_listing()),
-            b.effect.words()
+            if names.len() > 1 {
+                b.effect.words_of_many()
+            } else {
+                b.effect.words()
+            }
         );
         details.retain(|d| !d.is_empty());
         if !details.is_empty() {

@@ -91,6 +91,12 @@ impl Rule for FormatAssertedByTsClients {
                     } else {
                         "2026-12-01T11:00:00"
                     };
+                    // The schema's own `pattern`, `const` or `enum` already refuses the naive
+                    // value (zod's `z.iso.datetime()` writes a `pattern` that requires `Z`):
+                    // every client rejects it alike, and no valid output is at stake.
+                    if excludes(sub.node, example) {
+                        continue;
+                    }
                     let naive = cx.report(member.value.span,
                         format!(
                             "`\"format\": \"{format}\"` is asserted by the TypeScript clients, which reject a \
@@ -99,25 +105,14 @@ impl Rule for FormatAssertedByTsClients {
                     )
                     .label("values need an offset (`Z`, `+01:00`)")
                     .help(naive_help(format, made_by))
-                    .note(format!(
-                        "RFC 3339 requires an offset in a `{format}`, and Ajv with ajv-formats (3.0.1, \
-                         `addFormats(ajv)` as the TS SDK clients call it) checks it; JSON Schema 2020-12 makes \
-                         `format` an annotation, and the Python client does not check it. Pydantic writes \
-                         `\"format\": \"{format}\"` for a `{format_type}` field and serialises a naive value \
-                         without an offset (`{example}`): the server passes its own tests and every call fails in \
-                         a TypeScript client. A schema does not show whether the values carry an offset, so \
-                         this is not an error; `schema-lint audit` checks the values a server really sends (SL605)",
-                        format_type = if format == "time" { "time" } else { "datetime" },
-                    ))
+                    .note(naive_note(format, example, made_by))
                     .class(class)
                     .depends_on_output();
-                    // zod and chrono write an offset unless told not to, and zod's own check runs
-                    // in the server: naive values are unlikely, so only info.
-                    if matches!(made_by, Some(Generator::Zod | Generator::Schemars)) {
-                        naive.severity(Severity::Info)
-                    } else {
-                        naive
-                    }
+                    // Whether the values carry an offset is not in the schema: no change to it
+                    // clears the finding (Pydantic's `AwareDatetime` writes the same schema), so
+                    // it is advice; `schema-lint audit` sees the values and reports a naive one
+                    // as an SL605 error.
+                    naive.severity(Severity::Info)
                 }
                 f if !AJV_FORMATS.contains(&f) => cx.report(member.value.span,
                     format!(
@@ -153,6 +148,58 @@ fn ajv_path<'p>(pointer: &'p str, unit: &str) -> &'p str {
     pointer.strip_prefix(unit).unwrap_or(pointer)
 }
 
+/// Whether the schema's own `pattern`, `const` or `enum` refuses `value`, as the jsonschema
+/// crate reads them (a `pattern` it cannot compile refuses nothing here).
+fn excludes(node: &Node, value: &str) -> bool {
+    let Some(members) = node.as_object() else {
+        return false;
+    };
+    let mut own = serde_json::Map::new();
+    for m in members {
+        if matches!(m.key.as_str(), "pattern" | "const" | "enum") {
+            own.insert(m.key.to_string(), m.value.to_value());
+        }
+    }
+    if own.is_empty() {
+        return false;
+    }
+    jsonschema::validator_for(&serde_json::Value::Object(own))
+        .is_ok_and(|v| !v.is_valid(&serde_json::Value::String(value.to_owned())))
+}
+
+/// Why the TypeScript clients reject a naive value, with what the detected generator does.
+fn naive_note(format: &str, example: &str, made_by: Option<Generator>) -> String {
+    let why = format!(
+        "RFC 3339 requires an offset in a `{format}`, and Ajv with ajv-formats (3.0.1, \
+         `addFormats(ajv)` as the TS SDK clients call it) checks it; JSON Schema 2020-12 makes \
+         `format` an annotation, and the Python client does not check it."
+    );
+    let field = if format == "time" { "time" } else { "datetime" };
+    let generator = match made_by {
+        Some(Generator::Pydantic) => format!(
+            " Pydantic writes `\"format\": \"{format}\"` for a `{field}` field and serialises a naive \
+             value without an offset (`{example}`): the server passes its own tests and every call fails \
+             in a TypeScript client."
+        ),
+        None => format!(
+            " Pydantic, for one, writes `\"format\": \"{format}\"` for a `{field}` field and serialises \
+             a naive value without an offset (`{example}`): such a server passes its own tests and every \
+             call fails in a TypeScript client."
+        ),
+        Some(Generator::Zod) => format!(
+            " zod checks the string in the server before it is sent, so a `{format}` without an offset \
+             fails there first unless the schema allows one (`local: true`)."
+        ),
+        Some(Generator::Schemars) => " chrono serialises a `DateTime<Utc>` with an offset and a \
+             `NaiveDateTime` without one; the schema is the same for both."
+            .to_owned(),
+    };
+    format!(
+        "{why}{generator} A schema does not show whether the values carry an offset, so this is \
+         advice (info); `schema-lint audit` checks the values a server really sends (SL605)"
+    )
+}
+
 fn naive_help(format: &str, made_by: Option<Generator>) -> String {
     match (made_by, format) {
         (Some(Generator::Pydantic), "time") => {
@@ -164,17 +211,19 @@ fn naive_help(format: &str, made_by: Option<Generator>) -> String {
         (Some(Generator::Pydantic), _) => {
             "Pydantic writes this for a `datetime` field: declare it as `pydantic.AwareDatetime` and return \
              timezone-aware values (`datetime.now(timezone.utc)`, serialised `2026-12-01T11:00:00Z`), so that \
-             a naive one fails in the server instead of in every TypeScript client"
+             a naive one fails in the server instead of in every TypeScript client. The schema stays the \
+             same, and so does this info: silence it on the field with `x-schema-lint-ignore` once the \
+             values carry an offset, and let `schema-lint audit` check what the server sends"
                 .to_owned()
         }
         (Some(Generator::Zod), _) => format!(
             "zod wrote this schema, and its checks run in the server: keep the string's `{format}` check \
              without `local: true` (`z.iso.datetime()` accepts only `Z`, `z.iso.datetime({{ offset: true }})` \
-             also `+01:00`) and the server cannot send a naive value (info, not a warning)"
+             also `+01:00`) and the server cannot send a naive value"
         ),
         (Some(Generator::Schemars), _) => {
             "schemars wrote this schema: keep a `chrono::DateTime<Utc>` (or `DateTime<FixedOffset>`) for the \
-             field, which serialises with an offset, rather than a `NaiveDateTime` (info, not a warning)"
+             field, which serialises with an offset, rather than a `NaiveDateTime`"
                 .to_owned()
         }
         (None, _) => format!(
