@@ -305,7 +305,7 @@ fn header(doc: &str) -> Result<Header, String> {
     };
     let mut summary = lines.next().ok_or("missing the summary line")?;
     let mut scope_line = None;
-    if ["Targets: ", "Roles: ", "Clients: "]
+    if ["Targets: ", "Roles: ", "Clients: ", "Grouped: "]
         .iter()
         .any(|k| summary.starts_with(k))
     {
@@ -378,7 +378,8 @@ const EFFECTS: [(&str, &str); 10] = [
 /// `mcp`, every MCP revision), each possibly with the rule's severity for it in parentheses
 /// (`mcp-2026-07-28 (warning)`); `Roles:` lists `input`, `output` (a tool's schemas) and
 /// `schema` (a schema file); `Clients:` lists clients. What the line leaves out is every one,
-/// each target at the rule's severity.
+/// each target at the rule's severity. `Grouped: listing` makes the findings of the rule that
+/// share a class in several tools of a `tools/list` document one finding (`engine::group`).
 fn scope(header: &Header) -> String {
     let code = &header.code;
     let mut targets: Vec<(String, String)> = TARGETS
@@ -393,14 +394,15 @@ fn scope(header: &Header) -> String {
             |(_, v)| *v,
         )
     };
-    let mut expected = ["Targets", "Roles", "Clients"].iter();
+    let mut grouped = false;
+    let mut expected = ["Targets", "Roles", "Clients", "Grouped"].iter();
     for field in header.scope_line.iter().flat_map(|l| l.split(" · ")) {
         let (key, list) = field
             .split_once(": ")
             .unwrap_or_else(|| panic!("rules/{code}.md: `{field}` is not `Key: …`"));
         assert!(
             expected.any(|k| *k == key),
-            "rules/{code}.md: `{key}` out of place in the scope line (Targets · Roles · Clients)"
+            "rules/{code}.md: `{key}` out of place in the scope line (Targets · Roles · Clients · Grouped)"
         );
         let items = list.split(", ").map(str::trim);
         match key {
@@ -421,6 +423,13 @@ fn scope(header: &Header) -> String {
                 }
             }
             "Roles" => roles = items.map(|r| pick(&ROLES, r)).collect(),
+            "Grouped" => {
+                assert!(
+                    list == "listing",
+                    "rules/{code}.md: `Grouped: {list}`: the one grouping is `Grouped: listing`"
+                );
+                grouped = true;
+            }
             _ => clients = items.map(|c| pick(&CLIENTS, c)).collect(),
         }
     }
@@ -431,7 +440,7 @@ fn scope(header: &Header) -> String {
     let roles: Vec<String> = roles.iter().map(|r| format!("Role::{r}")).collect();
     let clients: Vec<String> = clients.iter().map(|c| format!("Client::{c}")).collect();
     format!(
-        "Scope {{ targets: &[{}], roles: &[{}], clients: &[{}] }}",
+        "Scope {{ targets: &[{}], roles: &[{}], clients: &[{}], grouped: {grouped} }}",
         targets.join(", "),
         roles.join(", "),
         clients.join(", ")

@@ -573,7 +573,7 @@ fn fixture_snapshots() {
     );
 }
 
-/// A doc's scope line (`Targets: … · Roles: … · Clients: …`, after the `Category:` line) is
+/// A doc's scope line (`Targets: … · Roles: … · Clients: … · Grouped: …`, after the `Category:` line) is
 /// metadata: the embedded doc, which `schema-lint rule` prints and SARIF carries, is the file
 /// without it, and a rule without one lints every target.
 #[test]
@@ -584,7 +584,7 @@ fn the_scope_line_is_metadata_not_prose() {
         let file = std::fs::read_to_string(format!("{dir}/{}.md", meta.code)).unwrap();
         let served = docs::doc_for(meta).unwrap();
         let line = file.lines().nth(4).filter(|l| {
-            ["Targets: ", "Roles: ", "Clients: "]
+            ["Targets: ", "Roles: ", "Clients: ", "Grouped: "]
                 .iter()
                 .any(|k| l.starts_with(k))
         });

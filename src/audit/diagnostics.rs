@@ -40,6 +40,7 @@ pub static CALL_FAILS: RuleMeta = RuleMeta {
         ],
         roles: &[crate::schema::units::Role::OutputSchema],
         clients: &crate::diagnostic::breaks::Client::DEFAULT,
+        grouped: false,
     },
 };
 

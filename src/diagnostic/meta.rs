@@ -103,6 +103,10 @@ pub struct Scope {
     pub roles: &'static [Role],
     /// The clients its findings are about: it runs when one of them is selected.
     pub clients: &'static [Client],
+    /// Whether its findings of one class in several tools of a `tools/list` document are one
+    /// finding, with every tool as a related place (`Grouped: listing`): one root cause, such
+    /// as a server that stamps a dialect on every schema, is reported once.
+    pub grouped: bool,
 }
 
 /// The severity of a rule's findings for one target, before the clients they break decide

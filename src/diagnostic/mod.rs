@@ -48,6 +48,18 @@ pub struct Label {
     pub span: Span,
     /// Text of the label shown at the place.
     pub message: String,
+    /// JSON pointer of the place within its file, where it is a value of the document (the
+    /// other tools of a grouped finding); empty otherwise.
+    pub pointer: String,
+}
+
+/// The tool of a `tools/list` document a finding is in, and which of its schemas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolOf {
+    /// The tool's name.
+    pub name: String,
+    /// `inputSchema` or `outputSchema`.
+    pub schema: &'static str,
 }
 
 /// One finding of a rule: what is wrong, where, and possibly how to fix it.
@@ -89,6 +101,8 @@ pub struct Diagnostic {
     /// send (a date-time without an offset), which the schema does not show: then the finding
     /// is at most a warning, or the rule's own lower severity (an error with `strict`).
     pub depends_on_output: bool,
+    /// The tool the finding is in, in a `tools/list` document (the message then names it).
+    pub tool: Option<ToolOf>,
 }
 
 impl Diagnostic {
@@ -117,6 +131,7 @@ impl Diagnostic {
             class: None,
             breaks: &[],
             depends_on_output: false,
+            tool: None,
         }
     }
 
@@ -143,6 +158,7 @@ impl Diagnostic {
             file,
             span,
             message: message.into(),
+            pointer: String::new(),
         });
         self
     }

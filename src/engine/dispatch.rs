@@ -1,11 +1,12 @@
 //! Dispatch: runs the selected rules over one file and each schema in it, each only where its
 //! scope says it lints ([`crate::diagnostic::meta::Scope`]), decides the severity of each finding
-//! ([`severity::decide`]), names the tool in findings of a `tools/list` document, and drops what
-//! `x-schema-lint-ignore` and `per-file-ignores` suppress.
+//! ([`severity::decide`]), drops what `x-schema-lint-ignore` and `per-file-ignores` suppress,
+//! and in a `tools/list` document groups findings by cause and names their tools
+//! ([`super::group`]).
 
 use crate::diagnostic::breaks::Client;
 use crate::diagnostic::severity::{self, Inputs};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, ToolOf};
 use crate::rules::analysis::Analyses;
 use crate::rules::{self, FileContext, FileMemo, RunView, UnitContext};
 use crate::schema::units::{units, FileKind, Role};
@@ -23,6 +24,7 @@ pub(super) fn lint_document(
     settings: &Settings,
     out: &mut Vec<Diagnostic>,
 ) {
+    let file_start = out.len();
     let rules: Vec<&dyn rules::Rule> = rules::all()
         .iter()
         .copied()
@@ -105,13 +107,16 @@ pub(super) fn lint_document(
             decide(&mut out[from..], default, clients, settings.strict);
         }
         if let Some(tool) = &unit.tool {
-            let which = match unit.role {
+            let schema = match unit.role {
                 Role::InputSchema => "inputSchema",
                 Role::OutputSchema => "outputSchema",
                 Role::Schema => "schema",
             };
             for d in &mut out[first..] {
-                d.message = format!("{} (tool `{tool}`, {which})", d.message);
+                d.tool = Some(ToolOf {
+                    name: tool.clone(),
+                    schema,
+                });
             }
         }
     }
@@ -122,6 +127,7 @@ pub(super) fn lint_document(
         });
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
+    super::group::by_cause(out, file_start);
 }
 
 /// An `x-schema-lint-ignore`: the pointer of the subschema that holds it, and the rules it names.

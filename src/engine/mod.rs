@@ -3,6 +3,7 @@
 //! ([`stream`]); `--fix` and `--diff` keep every file ([`lint_loaded`]).
 
 mod dispatch;
+mod group;
 mod held;
 mod project;
 mod stream;

@@ -9,6 +9,9 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+/// How many related places of a finding the human format shows.
+const MAX_RELATED_SHOWN: usize = 3;
+
 /// A finding as miette sees it.
 struct View<'a> {
     d: &'a Diagnostic,
@@ -119,7 +122,14 @@ fn view<'a>(
     lines: &mut HashMap<usize, Lines>,
 ) -> View<'a> {
     let file = findings.source(d.file);
-    let related: Vec<_> = d.related.iter().filter(|l| l.file == d.file).collect();
+    // A finding grouped over many tools shows its first places; the message counts them all,
+    // and the JSON output lists every one.
+    let related: Vec<_> = d
+        .related
+        .iter()
+        .filter(|l| l.file == d.file)
+        .take(MAX_RELATED_SHOWN)
+        .collect();
     let code = format!("{} {}", d.rule.code, d.rule.name);
     let name = printable(&file.name).into_owned();
     if file.text.len() > super::excerpt::MAX_LINE {

@@ -35,6 +35,22 @@ struct JsonDiagnostic<'a> {
     /// The clients that break, each `{client, effect, detail}`; empty when none does.
     breaks: &'a [Break],
     fix: Option<JsonFix<'a>>,
+    /// The other places of the finding (the other tools of a grouped finding, the first of
+    /// two duplicate keys ...); left out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related: Vec<JsonRelated<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    path: &'a str,
+    line: usize,
+    column: usize,
+    start: usize,
+    end: usize,
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pointer: &'a str,
+    message: &'a str,
 }
 
 #[derive(Serialize)]
@@ -89,6 +105,25 @@ pub(crate) fn render(findings: &Findings) -> String {
                         })
                         .collect(),
                 }),
+                related: d
+                    .related
+                    .iter()
+                    .map(|l| {
+                        let source = findings.source(l.file);
+                        let at = cache
+                            .get(findings.sources, l.file)
+                            .line_col(&source.text, l.span.start);
+                        JsonRelated {
+                            path: &source.name,
+                            line: at.line,
+                            column: at.column,
+                            start: source.disk_offset(l.span.start),
+                            end: source.disk_offset(l.span.end),
+                            pointer: &l.pointer,
+                            message: &l.message,
+                        }
+                    })
+                    .collect(),
             }
         })
         .collect();

@@ -101,9 +101,17 @@ impl Matrix {
                 (Some(FileKind::ToolsList), Some(root)) => {
                     let from = rows.len();
                     for tool in units::tools(root) {
+                        let inside = |pointer: &str| {
+                            pointer == tool.pointer
+                                || pointer.starts_with(&format!("{}/", tool.pointer))
+                        };
+                        // A finding grouped over several tools is about each of them: its
+                        // related places hold the others.
                         let within = |d: &&Diagnostic| {
-                            d.pointer == tool.pointer
-                                || d.pointer.starts_with(&format!("{}/", tool.pointer))
+                            inside(&d.pointer)
+                                || d.related
+                                    .iter()
+                                    .any(|l| l.file == d.file && inside(&l.pointer))
                         };
                         let mine: Vec<&Diagnostic> = found.iter().copied().filter(within).collect();
                         rows.push(Row {
