@@ -4,7 +4,7 @@
 use super::shape as mcp;
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
-use crate::diagnostic::meta::{SL507 as META, SL704, SL708};
+use crate::diagnostic::meta::{SL507 as META, SL704, SL707, SL708};
 use crate::diagnostic::Diagnostic;
 use crate::rules::edits::inline::inline_root_ref;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -102,7 +102,7 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
         return diagnostic.help(HELP);
     };
     if root.get("$ref").is_some() {
-        if let Some(fix) = inline_root_ref(cx) {
+        if let Some(fix) = inline_root_ref(cx).filter(|_| !hides_refs_from_gemini(cx)) {
             return diagnostic
                 .help(
                     "Write the object schema the root `$ref` names at the root, in place of the \
@@ -125,6 +125,27 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
              whose root `$ref` moved into an `anyOf` (SL704)",
         ),
     }
+}
+
+/// Whether SL707's clients (Gemini's `parameters`) are selected and the object the root's `$ref`
+/// names holds references itself: SL707 does not look under `$defs`, so written out at the
+/// root those references would be findings the proof counts as new (SL707's own fix, which
+/// inlines every reference, is what Gemini needs there).
+fn hides_refs_from_gemini(cx: &UnitContext<'_>) -> bool {
+    if !SL707.scope.clients.iter().any(|c| cx.clients.contains(c)) {
+        return false;
+    }
+    let tree = cx.tree();
+    let Some(&Some(target)) = tree.refs_of(0).first() else {
+        return false;
+    };
+    let span = cx.subschemas[target].node.span;
+    cx.subschemas.iter().enumerate().any(|(i, s)| {
+        i != 0
+            && !tree.refs_of(i).is_empty()
+            && span.start <= s.node.span.start
+            && s.node.span.end <= span.end
+    })
 }
 
 /// The `"type": "object"` fix for a root without `type` that accepts objects only (and whose
