@@ -3,7 +3,8 @@
 //! subschema now at the reference's holder is the holder with its `$ref` replaced by the members
 //! of what it named, every reference inside that written out the same way; or it moved, alone,
 //! into a one-branch `anyOf` of its holder (SL708, for Gemini's `parametersJsonSchema`), which
-//! applies it to the same instance. Either schema validates exactly the same instances.
+//! applies it to the same instance; or, for a root `$ref` (SL507), its target's members took
+//! its place at the root ([`lifted`]). Each schema validates exactly the same instances.
 
 use crate::engine::Run;
 use crate::index::{RefEntry, Resolution};
@@ -50,6 +51,109 @@ pub fn written_out(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> boo
     };
     expanded(before, r.file, holder, &mut Vec::new())
         .is_some_and(|expected| expected == now.to_value())
+}
+
+/// Members a root may hold beside the `$ref` whose target's members take its place: the
+/// dialect, the containers of named subschemas and annotations, none of which reads its
+/// neighbours (as `additionalProperties` reads `properties`) or is ignored in one draft and
+/// asserted in another.
+const LIFT_SIBLINGS: [&str; 11] = [
+    "$schema",
+    "$defs",
+    "definitions",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Members of a target that name it or set its dialect, which its place decides.
+const NAMING: [&str; 8] = [
+    "$id",
+    "id",
+    "$schema",
+    "$anchor",
+    "$dynamicAnchor",
+    "$recursiveAnchor",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+/// Whether the reference `r`, gone from `holder`, had its target's members written in its place
+/// (SL507 writes a root `$ref`'s target at the root, for the hosts that refuse a `type` beside
+/// a `$ref` and a root `anyOf`): `after` holds at `holder` the holder's members but the `$ref`,
+/// with the members of the object the `$ref` named in the holder's own `$defs` or
+/// `definitions`, and those containers lost at most some of their entries (every reference that
+/// still leads into them is checked on its own, and one that led into a removed entry no
+/// longer resolves). The holder's other members are only those of [`LIFT_SIBLINGS`], so the
+/// `$ref` applied its target to the holder's instance alone, and now its members do.
+#[must_use]
+pub fn lifted(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> bool {
+    let held = |run: &Run| {
+        run.files
+            .get(r.file.0)
+            .and_then(|f| f.tree())
+            .and_then(|root| root.pointer(holder))
+            .map(crate::syntax::document::Node::to_value)
+    };
+    let (Some(Value::Object(mut expected)), Some(Value::Object(mut now))) =
+        (held(before), held(after))
+    else {
+        return false;
+    };
+    if r.keyword != "$ref" || expected.get("$ref").and_then(Value::as_str) != Some(&r.raw) {
+        return false;
+    }
+    expected.remove("$ref");
+    if !expected.keys().all(|k| LIFT_SIBLINGS.contains(&k.as_str())) {
+        return false;
+    }
+    let Resolution::Found { file, pointer } = before
+        .index
+        .resolve(r, |f| before.files.get(f.0).and_then(|f| f.tree()))
+    else {
+        return false;
+    };
+    let in_defs = ["$defs", "definitions"].iter().any(|c| {
+        pointer
+            .strip_prefix(holder)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .and_then(|rest| rest.strip_prefix(c))
+            .and_then(|rest| rest.strip_prefix('/'))
+            .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+    });
+    let target = before
+        .files
+        .get(file.0)
+        .and_then(|f| f.tree())
+        .and_then(|root| root.pointer(&pointer))
+        .map(crate::syntax::document::Node::to_value);
+    let (true, true, Some(Value::Object(target))) = (file == r.file, in_defs, target) else {
+        return false;
+    };
+    for (k, v) in target {
+        if NAMING.contains(&k.as_str()) || expected.contains_key(&k) {
+            return false;
+        }
+        expected.insert(k, v);
+    }
+    for c in ["$defs", "definitions"] {
+        let was = expected.remove(c);
+        match (now.remove(c), was) {
+            (None, _) => {}
+            (Some(Value::Object(kept)), Some(Value::Object(was))) => {
+                if !kept.iter().all(|(k, v)| was.get(k) == Some(v)) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    expected == now
 }
 
 /// The value at `pointer` in `file` of `run`, with every `$ref` in it replaced by its target's

@@ -181,4 +181,40 @@ mod tests {
             assert_eq!(unsafe_too.includes(&fix), unsafe_, "{fix:?}");
         }
     }
+
+    /// A root `$ref` whose target's members take its place passes, with or without the target
+    /// left in `$defs`; one beside a keyword that reads its neighbours does not (beside the
+    /// `$ref`, `additionalProperties` sees no `properties`; beside the members, it does).
+    #[test]
+    fn a_root_ref_may_give_way_to_its_targets_members() {
+        let defs = r#""$defs": {"A": {"type": "object", "properties": {"a": {"type": "string"}}}}"#;
+        let members = r#""type": "object", "properties": {"a": {"type": "string"}}"#;
+        for (before, after, passes) in [
+            (
+                format!(r##"{{"$ref": "#/$defs/A", {defs}}}"##),
+                format!("{{{members}}}"),
+                true,
+            ),
+            (
+                format!(r##"{{"$ref": "#/$defs/A", {defs}}}"##),
+                format!("{{{members}, {defs}}}"),
+                true,
+            ),
+            (
+                format!(r##"{{"$ref": "#/$defs/A", "additionalProperties": false, {defs}}}"##),
+                format!(r#"{{"additionalProperties": false, {members}}}"#),
+                false,
+            ),
+            (
+                format!(r##"{{"$ref": "#/$defs/A", {defs}}}"##),
+                r#"{"type": "object", "properties": {"a": {"type": "integer"}}}"#.to_owned(),
+                false,
+            ),
+        ] {
+            let run = run_of(&[&before]);
+            let lift = edit(0, 0, before.len(), &after);
+            let proof = prove(&run, &[&lift], &Settings::default()).unwrap();
+            assert_eq!(proof.passed(), passes, "{after}: {:?}", proof.failures);
+        }
+    }
 }

@@ -213,6 +213,7 @@ fn check_references(
         let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
             if super::inlined::written_out(before, after, r, &schema_pointer)
                 || super::inlined::wrapped(after, r, &schema_pointer)
+                || super::inlined::lifted(before, after, r, &schema_pointer)
             {
                 continue;
             }

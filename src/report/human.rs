@@ -188,6 +188,9 @@ pub(crate) fn render(findings: &Findings, style: Style) -> String {
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
+        .with_word_separator(super::wrap::separator())
+        .with_word_splitter(super::wrap::splitter())
+        .with_break_words(false)
         .with_links(false)
         .with_urls(false)
         .with_primary_span_start();

@@ -12,6 +12,7 @@ pub mod matrix;
 mod printable;
 mod sarif;
 pub mod sections;
+mod wrap;
 
 pub use printable::printable;
 

@@ -4,8 +4,9 @@
 use super::shape as mcp;
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
-use crate::diagnostic::meta::SL507 as META;
+use crate::diagnostic::meta::{SL507 as META, SL704, SL707, SL708};
 use crate::diagnostic::Diagnostic;
+use crate::rules::edits::inline::inline_root_ref;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::document::{Member, Node, NodeKind};
 
@@ -92,35 +93,85 @@ fn missing_type(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Diagno
         (!MAY_EXCLUDE_OBJECTS.iter().any(|k| root.get(k).is_some()))
             .then(|| "tool arguments are always an object".to_owned())
     });
-    let fix = reason.and_then(|r| {
-        let fix = mcp::add_object_type(cx, root, members, Applicability::Safe)?;
-        Some((r, wrap_root_ref(cx, root, members, fix)))
-    });
-    match fix {
-        Some((reason, fix)) => diagnostic
+    if members.is_empty() {
+        return diagnostic
+            .help("Write `{\"type\": \"object\"}`: a tool without arguments takes an empty object")
+            .fix(replace_root(cx, root, "{}"));
+    }
+    let Some(reason) = reason else {
+        return diagnostic.help(HELP);
+    };
+    if root.get("$ref").is_some() {
+        if let Some(fix) = inline_root_ref(cx).filter(|_| !hides_refs_from_gemini(cx)) {
+            return diagnostic
+                .help(
+                    "Write the object schema the root `$ref` names at the root, in place of the \
+                     reference: it validates the same arguments, and no host sees a `type` \
+                     beside a `$ref` (which gemini-cli refuses) or a root `anyOf` (which Claude \
+                     Code drops)",
+                )
+                .fix(fix);
+        }
+    }
+    match type_fix(cx, root, members) {
+        Some(fix) => diagnostic
             .help(format!(
                 "Add `\"type\": \"object\"` to the root ({reason}): it validates the same arguments"
             ))
             .fix(fix),
-        None if members.is_empty() => diagnostic
-            .help("Write `{\"type\": \"object\"}`: a tool without arguments takes an empty object")
-            .fix(replace_root(cx, root, "{}")),
-        None => diagnostic.help(HELP),
+        None => diagnostic.help(
+            "Write the object the root `$ref` names at the root, with `\"type\": \"object\"`: \
+             gemini-cli refuses a `type` beside a `$ref` (SL708) and Claude Code drops a tool \
+             whose root `$ref` moved into an `anyOf` (SL704)",
+        ),
     }
 }
 
-/// Where the root holds a `$ref` (and no `anyOf`), the type fix also moves the `$ref` into a
-/// one-branch `anyOf`: a `type` beside a `$ref` is what Gemini refuses in `parametersJsonSchema`
-/// (SL708), and the branch applies the reference to the same instance, so the root validates the
-/// same arguments in every draft (the type now applies beside it in draft-07 too, where the
-/// reference already accepts objects only).
-fn wrap_root_ref(cx: &UnitContext<'_>, root: &Node, members: &[Member], mut fix: Fix) -> Fix {
-    let Some(r) = members.iter().find(|m| m.key == "$ref") else {
-        return fix;
-    };
-    if root.get("anyOf").is_some() || mcp::count_members(root, "$ref") != 1 {
-        return fix;
+/// Whether SL707's clients (Gemini's `parameters`) are selected and the object the root's `$ref`
+/// names holds references itself: SL707 does not look under `$defs`, so written out at the
+/// root those references would be findings the proof counts as new (SL707's own fix, which
+/// inlines every reference, is what Gemini needs there).
+fn hides_refs_from_gemini(cx: &UnitContext<'_>) -> bool {
+    if !SL707.scope.clients.iter().any(|c| cx.clients.contains(c)) {
+        return false;
     }
+    let tree = cx.tree();
+    let Some(&Some(target)) = tree.refs_of(0).first() else {
+        return false;
+    };
+    let span = cx.subschemas[target].node.span;
+    cx.subschemas.iter().enumerate().any(|(i, s)| {
+        i != 0
+            && !tree.refs_of(i).is_empty()
+            && span.start <= s.node.span.start
+            && s.node.span.end <= span.end
+    })
+}
+
+/// The `"type": "object"` fix for a root without `type` that accepts objects only (and whose
+/// `$ref`, if it holds one, cannot be inlined). Where SL708's clients are selected (gemini-cli,
+/// a default host, refuses a `type` beside a `$ref`), the root's `$ref` moves into a
+/// one-branch `anyOf`, unless SL704's are selected too (Claude Code, a default host, drops a
+/// tool with a root `anyOf`): then no edit short of inlining passes the proof, and none is
+/// offered.
+fn type_fix(cx: &UnitContext<'_>, root: &Node, members: &[Member]) -> Option<Fix> {
+    let fix = mcp::add_object_type(cx, root, members, Applicability::Safe)?;
+    let selected = |meta: &RuleMeta| meta.scope.clients.iter().any(|c| cx.clients.contains(c));
+    let Some(r) = members.iter().find(|m| m.key == "$ref") else {
+        return Some(fix);
+    };
+    if !selected(&SL708) {
+        return Some(fix);
+    }
+    let wraps = root.get("anyOf").is_none() && mcp::count_members(root, "$ref") == 1;
+    (wraps && !selected(&SL704)).then(|| wrap_root_ref(cx, r, fix))
+}
+
+/// The type fix, with the root's `$ref` moved into a one-branch `anyOf`, which applies the
+/// reference to the same instance, so the root validates the same arguments in every draft (the
+/// type now applies beside it in draft-07 too, where the reference already accepts objects
+/// only).
+fn wrap_root_ref(cx: &UnitContext<'_>, r: &Member, mut fix: Fix) -> Fix {
     let text = cx.text();
     let colon = &text[r.key_span.end..r.value.span.start];
     let reference = &text[r.value.span.start..r.value.span.end];

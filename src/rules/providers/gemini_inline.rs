@@ -5,32 +5,10 @@
 
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::rules::analysis::tree::Tree;
+use crate::rules::edits::inline::{reindent, ANNOTATIONS, DEFS, IDENTIFYING};
 use crate::rules::edits::members::removal_span;
 use crate::rules::UnitContext;
 use crate::syntax::source::Span;
-
-/// Keywords a `$ref` may stand beside for the fix to merge them into the copied target: they
-/// annotate and never change which instances validate, in any draft.
-const ANNOTATIONS: [&str; 8] = [
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
-
-/// Keywords whose presence anywhere in the unit leaves the fix out: they give subschemas names
-/// or dynamic scopes that copying would change.
-const IDENTIFYING: [&str; 5] = [
-    "$dynamicAnchor",
-    "$dynamicRef",
-    "$recursiveAnchor",
-    "$recursiveRef",
-    "$anchor",
-];
 
 /// The inlined schema may grow to this many times the size of the unit's text (a target named
 /// many times is copied as many times) before the fix is left out.
@@ -53,7 +31,7 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
     }
     let nested_defs = subs[1..]
         .iter()
-        .any(|s| s.node.get("$defs").is_some() || s.node.get("definitions").is_some());
+        .any(|s| DEFS.iter().any(|k| s.node.get(k).is_some()));
     let identifying = subs.iter().enumerate().any(|(i, s)| {
         IDENTIFYING.iter().any(|k| s.node.get(k).is_some()) || (i > 0 && s.id().is_some())
     });
@@ -75,7 +53,7 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
         });
     }
     for (i, m) in members.iter().enumerate() {
-        if m.key == "$defs" || m.key == "definitions" {
+        if DEFS.contains(&m.key.as_str()) {
             edits.push(Edit {
                 file: cx.file.id,
                 span: removal_span(root, members, i),
@@ -85,7 +63,7 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
     }
     let removed = members
         .iter()
-        .find(|m| m.key == "$defs" || m.key == "definitions")
+        .find(|m| DEFS.contains(&m.key.as_str()))
         .map_or("`$ref`", |m| {
             if m.key == "$defs" {
                 "`$defs`"
@@ -103,8 +81,7 @@ pub fn inline_defs(cx: &UnitContext<'_>) -> Option<Fix> {
 
 /// Whether subschema `i` lies under the root's `$defs` or `definitions`.
 fn under_defs(tree: &Tree<'_>, i: usize) -> bool {
-    tree.keywords_above(i)
-        .any(|k| k == "$defs" || k == "definitions")
+    tree.keywords_above(i).any(|k| DEFS.contains(&k))
 }
 
 struct Inliner<'c, 'a> {
@@ -209,31 +186,4 @@ impl Inliner<'_, '_> {
         }
         (out.len() <= self.limit).then_some(out)
     }
-}
-
-/// `written`, the text of a subschema that started at byte `from` of `text`, laid out to stand
-/// at byte `to`: every line after the first is moved by the difference of the two lines'
-/// indentations (where that many spaces are there to take away).
-fn reindent(text: &str, from: usize, to: usize, written: &str) -> String {
-    let indent = |at: usize| {
-        let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
-        text[line..].len() - text[line..].trim_start_matches(' ').len()
-    };
-    let (old, new) = (indent(from), indent(to));
-    if old == new || !written.contains('\n') {
-        return written.to_owned();
-    }
-    let mut lines = written.split('\n');
-    let mut out = lines.next().unwrap_or_default().to_owned();
-    for line in lines {
-        out.push('\n');
-        let spaces = line.len() - line.trim_start_matches(' ').len();
-        if new > old {
-            out.push_str(&" ".repeat(new - old));
-            out.push_str(line);
-        } else {
-            out.push_str(&line[spaces.min(old - new)..]);
-        }
-    }
-    out
 }

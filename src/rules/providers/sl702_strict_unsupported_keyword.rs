@@ -1,7 +1,8 @@
 //! SL702 strict-unsupported-keyword: a keyword or `format` of a tool's input schema that `OpenAI`
 //! strict mode does not support (`allOf`, `not`, `if`/`then`/`else`, `dependentRequired`,
 //! `dependentSchemas`, `patternProperties`; formats outside its list), and a root that is not
-//! an object or is an `anyOf`.
+//! an object. A root `anyOf`, `oneOf` or `allOf` is SL704's (root-combinator), which names
+//! `openai-strict` among the clients that refuse it: one cause, one finding.
 
 use super::strict;
 use crate::diagnostic::breaks::classes;
@@ -67,6 +68,10 @@ impl Rule for StrictUnsupportedKeyword {
     }
 }
 
+/// The combinators SL704 reports at the root, for every client that refuses them there
+/// (`openai-strict` among them, and SL704 runs whenever SL702 does).
+const ROOT_COMBINATORS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
+
 /// Reports the keywords and formats strict mode refuses, and the root's shape.
 fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     let Some(root) = cx.subschemas.first() else {
@@ -75,11 +80,14 @@ fn check(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
     if let Some(d) = root_shape(cx, root) {
         out.push(d);
     }
-    for sub in cx.subschemas {
+    for (i, sub) in cx.subschemas.iter().enumerate() {
         let Some(members) = sub.node.as_object() else {
             continue;
         };
         for (index, member) in members.iter().enumerate() {
+            if i == 0 && ROOT_COMBINATORS.contains(&member.key.as_str()) {
+                continue;
+            }
             if let Some((_, instead)) = UNSUPPORTED.iter().find(|(k, _)| member.key == *k) {
                 out.push(keyword(cx, sub, member, instead));
             } else if member.key == "format" {
@@ -215,24 +223,11 @@ fn drop_format(
     })
 }
 
-/// A root that is not `"type": "object"`, or that has an `anyOf`.
+/// A root that is not `"type": "object"`. A root with a combinator is SL704's, whose help (one
+/// object for the arguments) also gives it the type.
 fn root_shape(cx: &UnitContext<'_>, root: &Subschema<'_>) -> Option<Diagnostic> {
-    if let Some(any_of) = root.node.member("anyOf") {
-        return Some(
-            cx.report(
-                any_of.key_span,
-                "Input schema root has `anyOf`, which OpenAI strict mode refuses at the root",
-            )
-            .label("not at the root")
-            .note(NOTE)
-            .class(classes::SL702_ROOT_ANY_OF)
-            .help(
-                "Make the root one object: merge the branches' properties (the ones a branch lacks made \
-                 nullable), or move the union into a property (`{\"type\": \"object\", \"properties\": \
-                 {\"query\": {\"anyOf\": [...]}}}`)",
-            )
-            .pointer(format!("{}/anyOf", root.pointer)),
-        );
+    if ROOT_COMBINATORS.iter().any(|k| root.node.get(k).is_some()) {
+        return None;
     }
     let t = root.node.get("type");
     if t.and_then(Node::as_str) == Some("object") {

@@ -5,9 +5,10 @@
 use super::gemini::{JSON_KEYWORDS, JSON_SCHEMA_KEYWORDS};
 use crate::diagnostic::breaks::{classes, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
-use crate::diagnostic::meta::SL708 as META;
+use crate::diagnostic::meta::{SL704, SL708 as META};
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::tree::Tree;
+use crate::rules::edits::inline::DEFS;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::schema::walk::Subschema;
@@ -138,13 +139,21 @@ fn ref_siblings(
 /// The fix of keywords beside a `$ref`. From 2019-09 on they apply with the reference, so the
 /// reference moves into a one-branch `anyOf` beside them (Safe: one branch is the branch); in
 /// older drafts they are ignored beside a `$ref`, so they go (Safe too). `None` where the node
-/// has an `anyOf` already.
+/// has an `anyOf` already, where a `$defs` or `definitions` stands beside the `$ref` (it may
+/// hold the target: SL507 writes a root `$ref`'s target out at the root), and at the root where
+/// SL704's clients are selected (a root `anyOf` is what they refuse).
 fn ref_fix(
     cx: &UnitContext<'_>,
     sub: &Subschema<'_>,
     members: &[Member],
     offending: &[usize],
 ) -> Option<(String, Fix)> {
+    if offending
+        .iter()
+        .any(|&i| DEFS.contains(&members[i].key.as_str()))
+    {
+        return None;
+    }
     let edit = |span: Span, content: String| Edit {
         file: cx.file.id,
         span,
@@ -167,7 +176,9 @@ fn ref_fix(
             },
         ));
     }
-    if sub.node.get("anyOf").is_some() {
+    let at_root = sub.pointer == cx.unit.pointer;
+    let combinator_refused = SL704.scope.clients.iter().any(|c| cx.clients.contains(c));
+    if sub.node.get("anyOf").is_some() || (at_root && combinator_refused) {
         return None;
     }
     let r = members.iter().find(|m| m.key == "$ref")?;
