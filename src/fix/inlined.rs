@@ -54,22 +54,14 @@ pub fn written_out(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> boo
 }
 
 /// Members a root may hold beside the `$ref` whose target's members take its place: the
-/// dialect, the containers of named subschemas and annotations, none of which reads its
-/// neighbours (as `additionalProperties` reads `properties`) or is ignored in one draft and
-/// asserted in another.
-const LIFT_SIBLINGS: [&str; 11] = [
-    "$schema",
-    "$defs",
-    "definitions",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "$comment",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
+/// dialect and the containers of named subschemas, and annotations
+/// ([`crate::rules::edits::inline::ANNOTATIONS`]), none of which reads its neighbours (as
+/// `additionalProperties` reads `properties`) or is ignored in one draft and asserted in another.
+const LIFT_CONTAINERS: [&str; 3] = ["$schema", "$defs", "definitions"];
+
+fn may_lift_beside(key: &str) -> bool {
+    LIFT_CONTAINERS.contains(&key) || crate::rules::edits::inline::ANNOTATIONS.contains(&key)
+}
 
 /// Members of a target that name it or set its dialect, which its place decides.
 const NAMING: [&str; 8] = [
@@ -89,7 +81,7 @@ const NAMING: [&str; 8] = [
 /// with the members of the object the `$ref` named in the holder's own `$defs` or
 /// `definitions`, and those containers lost at most some of their entries (every reference that
 /// still leads into them is checked on its own, and one that led into a removed entry no
-/// longer resolves). The holder's other members are only those of [`LIFT_SIBLINGS`], so the
+/// longer resolves). The holder's other members are only those of [`may_lift_beside`], so the
 /// `$ref` applied its target to the holder's instance alone, and now its members do.
 #[must_use]
 pub fn lifted(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> bool {
@@ -109,7 +101,7 @@ pub fn lifted(before: &Run, after: &Run, r: &RefEntry, holder: &str) -> bool {
         return false;
     }
     expected.remove("$ref");
-    if !expected.keys().all(|k| LIFT_SIBLINGS.contains(&k.as_str())) {
+    if !expected.keys().all(|k| may_lift_beside(k)) {
         return false;
     }
     let Resolution::Found { file, pointer } = before
