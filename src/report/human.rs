@@ -9,8 +9,36 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-/// How many related places of a finding the human format shows.
-const MAX_RELATED_SHOWN: usize = 3;
+/// How many of a grouped finding's other places the human format lists.
+const MAX_ALSO_SHOWN: usize = 5;
+
+/// `also at 311:11 (tool `get_summary`), ...`: where else a grouped finding is, by line and
+/// column, the first [`MAX_ALSO_SHOWN`] and how many more.
+fn also_at(findings: &Findings, d: &Diagnostic) -> Option<String> {
+    let places: Vec<_> = d.related.iter().filter(|l| !l.pointer.is_empty()).collect();
+    if places.is_empty() {
+        return None;
+    }
+    let mut cache = super::LineCache::default();
+    let shown: Vec<String> = places
+        .iter()
+        .take(MAX_ALSO_SHOWN)
+        .map(|l| {
+            let source = findings.source(l.file);
+            let at = cache
+                .get(findings.sources, l.file)
+                .line_col(&source.text, l.span.start);
+            let what = l.message.split(':').next().unwrap_or_default();
+            format!("{}:{} ({what})", at.line, at.column)
+        })
+        .collect();
+    let more = places.len().saturating_sub(MAX_ALSO_SHOWN);
+    Some(if more > 0 {
+        format!("also at {} and {more} more", shown.join(", "))
+    } else {
+        format!("also at {}", shown.join(", "))
+    })
+}
 
 /// A finding as miette sees it.
 struct View<'a> {
@@ -24,6 +52,8 @@ struct View<'a> {
     primary: SourceSpan,
     related: Vec<(String, SourceSpan)>,
     code: String,
+    /// Where else a grouped finding is ([`also_at`]), shown before the help.
+    also: Option<String>,
 }
 
 impl fmt::Debug for View<'_> {
@@ -61,9 +91,14 @@ impl miette::Diagnostic for View<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        super::sections::Sections::of(self.d)
-            .after_message(printable)
-            .map(|text| Box::new(text) as Box<dyn fmt::Display>)
+        let sections = super::sections::Sections::of(self.d).after_message(printable);
+        let text = match (&self.also, sections) {
+            (Some(also), Some(text)) => format!("{also}\n{text}"),
+            (Some(also), None) => also.clone(),
+            (None, Some(text)) => text.to_string(),
+            (None, None) => return None,
+        };
+        Some(Box::new(text) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -122,14 +157,14 @@ fn view<'a>(
     lines: &mut HashMap<usize, Lines>,
 ) -> View<'a> {
     let file = findings.source(d.file);
-    // A finding grouped over many tools shows its first places; the message counts them all,
-    // and the JSON output lists every one.
+    // Places far apart (the other tools of a grouped finding, which carry a pointer) are listed
+    // after the help, not drawn: one drawing would hold every line between them.
     let related: Vec<_> = d
         .related
         .iter()
-        .filter(|l| l.file == d.file)
-        .take(MAX_RELATED_SHOWN)
+        .filter(|l| l.file == d.file && l.pointer.is_empty())
         .collect();
+    let also = also_at(findings, d);
     let code = format!("{} {}", d.rule.code, d.rule.name);
     let name = printable(&file.name).into_owned();
     if file.text.len() > super::excerpt::MAX_LINE {
@@ -153,6 +188,7 @@ fn view<'a>(
                 primary,
                 related,
                 code,
+                also,
             };
         }
     }
@@ -177,6 +213,7 @@ fn view<'a>(
             .map(|l| (l.message.clone(), span(l.span)))
             .collect(),
         code,
+        also,
     }
 }
 

@@ -6,6 +6,7 @@ use super::shape as mcp;
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL504 as META;
 use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::document::{unescape_pointer_token, Node, NodeKind};
 
@@ -39,7 +40,7 @@ impl Rule for ResultWrapper {
                 format!("Output is wrapped in `{{\"result\": ...}}`; the result is `{inner}`"),
             )
             .label(format!("`structuredContent.result` holds `{inner}`"))
-            .help("Read and validate the value at `structuredContent.result`, not the object around it")
+            .help(help(root, &inner, cx.generator()))
             .note(
                 "The Python SDK wraps scalars, lists, tuples, unions and `dict[int, T]` this way (title \
                  `<tool>Output`), and the TS v2 server wraps non-object results on 2025 sessions; the TS v2 \
@@ -49,6 +50,36 @@ impl Rule for ResultWrapper {
             .pointer(format!("{}/properties/result", cx.unit.pointer))
             .class(classes::SL504_RESULT_WRAPPER),
         );
+    }
+}
+
+/// What the server's author can do, for the generator that wrote the schema: the wrapper is how
+/// the SDKs send a result that is not an object, so the change, if one is wanted, is the tool's
+/// return type; clients read `structuredContent.result` either way.
+fn help(root: &Node, inner: &str, made_by: Option<Generator>) -> String {
+    let keep = "or keep it: clients then read the value at `structuredContent.result`";
+    if root.get("x-fastmcp-wrap-result").is_some() {
+        return format!(
+            "FastMCP wraps a result that is not an object by design (`x-fastmcp-wrap-result`) and \
+             unwraps it for its own clients: to send fields at the root, return a Pydantic model or a \
+             `dict[str, Any]`; {keep}"
+        );
+    }
+    match made_by {
+        Some(Generator::Pydantic) if inner.starts_with("object") => format!(
+            "The Python SDK wraps a bare `-> Dict` result: annotate the tool `-> dict[str, Any]`, or \
+             return a Pydantic model, to send its fields at the root; {keep}"
+        ),
+        Some(Generator::Pydantic) => format!(
+            "The Python SDK wraps a result that is not a model or a dict: return a Pydantic model (or a \
+             `TypedDict`) to send its fields at the root; {keep}"
+        ),
+        Some(Generator::Zod) => format!(
+            "The TS server wraps a result that is not an object on 2025 sessions: give the tool an \
+             object `outputSchema` (`z.object({{...}})`) to send its fields at the root; {keep}"
+        ),
+        _ => "Read and validate the value at `structuredContent.result`, not the object around it"
+            .to_owned(),
     }
 }
 
@@ -109,9 +140,11 @@ fn describe(node: &Node, depth: usize) -> String {
             Some(values) if node.get("properties").is_none() && values.as_object().is_some() => {
                 format!("object of {}", deeper(values))
             }
+            // Pydantic titles the wrapper's property `Result`, which names nothing.
             _ => node
                 .get("title")
                 .and_then(Node::as_str)
+                .filter(|t| *t != "Result")
                 .unwrap_or("object")
                 .to_owned(),
         },
