@@ -12,7 +12,7 @@ use std::sync::Arc;
 /// How many of a grouped finding's other places the human format lists.
 const MAX_ALSO_SHOWN: usize = 5;
 
-/// `also at 311:11 (tool `get_summary`), ...`: where else a grouped finding is, by line and
+/// "also at 311:11 (tool `get_summary`), ...": where else a grouped finding is, by line and
 /// column, the first [`MAX_ALSO_SHOWN`] and how many more.
 fn also_at(findings: &Findings, d: &Diagnostic) -> Option<String> {
     let places: Vec<_> = d.related.iter().filter(|l| !l.pointer.is_empty()).collect();
@@ -95,7 +95,7 @@ impl miette::Diagnostic for View<'_> {
         let text = match (&self.also, sections) {
             (Some(also), Some(text)) => format!("{also}\n{text}"),
             (Some(also), None) => also.clone(),
-            (None, Some(text)) => text.to_string(),
+            (None, Some(text)) => text,
             (None, None) => return None,
         };
         Some(Box::new(text) as Box<dyn fmt::Display>)
