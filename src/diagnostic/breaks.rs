@@ -48,6 +48,10 @@ pub enum Effect {
     /// The client sends the model another schema than the server's: keywords dropped or
     /// changed, the name cut.
     RewritesSchema,
+    /// The client resolves the schema by fetching a remote document over the network (a
+    /// plain-schema consumer's retriever): it works where that host serves the document, and
+    /// only there. Not a failure.
+    FetchesRemote,
 }
 
 impl Effect {
@@ -65,6 +69,7 @@ impl Effect {
             Effect::RejectsRequest => "rejects-request",
             Effect::LosesStrict => "loses-strict",
             Effect::RewritesSchema => "rewrites-schema",
+            Effect::FetchesRemote => "fetches-remote",
         }
     }
 
@@ -75,13 +80,16 @@ impl Effect {
         matches!(self, Effect::LosesToolList | Effect::LosesTool)
     }
 
-    /// Whether the client fails on the schema or its output (rather than checking less, or
-    /// changing what the model sees).
+    /// Whether the client fails on the schema or its output (rather than checking less,
+    /// changing what the model sees, or fetching what it references).
     #[must_use]
     pub fn is_failure(self) -> bool {
         !matches!(
             self,
-            Effect::AcceptsInvalidOutput | Effect::LosesStrict | Effect::RewritesSchema
+            Effect::AcceptsInvalidOutput
+                | Effect::LosesStrict
+                | Effect::RewritesSchema
+                | Effect::FetchesRemote
         )
     }
 
@@ -99,6 +107,7 @@ impl Effect {
             Effect::RejectsRequest => "rejects every request that offers the tool",
             Effect::LosesStrict => "serves the tool without strict mode",
             Effect::RewritesSchema => "sends the model another schema",
+            Effect::FetchesRemote => "fetches the remote schema and resolves the reference",
         }
     }
 }
@@ -185,6 +194,23 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
     classes::ALL.iter().map(|c| c.name)
 }
 
+/// The breaks of a class as a schema linted for an MCP target (`plain` false) or for the
+/// `json-schema` target (`plain` true) has them: the plain-schema consumers ([`Kind::Plain`],
+/// last in [`Client`]'s order) read schema files, not a server's tools, so an MCP target leaves
+/// them out.
+#[must_use]
+pub fn read_by(breaks: &'static [Break], plain: bool) -> &'static [Break] {
+    if plain {
+        return breaks;
+    }
+    let end = breaks
+        .iter()
+        .position(|b| b.client.kind() == Kind::Plain)
+        .unwrap_or(breaks.len());
+    debug_assert!(breaks[end..].iter().all(|b| b.client.kind() == Kind::Plain));
+    &breaks[..end]
+}
+
 /// The client note of a finding, written from its breaks only: which clients break and how, in
 /// their own words, and which do not. A client whose engine fails on the schema and whose SDK
 /// client the listing tier ran has both breaks: what that costs it (the listing, or the tool)
@@ -194,15 +220,43 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
 /// their open code, or what their documentation says, quoting the error and naming the source.
 /// A class only hosts or providers break, which the tier has no SDK case of, says nothing of
 /// the SDK clients.
+///
+/// The consumers of plain schema files (on the `json-schema` target, [`read_by`]) come last,
+/// with what the tier measured them do.
 #[must_use]
 pub fn describe(breaks: &[Break]) -> String {
+    let (plain, breaks): (Vec<Break>, Vec<Break>) =
+        breaks.iter().partition(|b| b.client.kind() == Kind::Plain);
     let (sdk, beyond): (Vec<Break>, Vec<Break>) =
         breaks.iter().partition(|b| b.client.kind() == Kind::Sdk);
-    match (sdk.is_empty(), beyond.is_empty()) {
+    let text = match (sdk.is_empty(), beyond.is_empty()) {
         (true, false) => describe_beyond(&beyond),
         (_, true) => describe_sdk(&sdk),
         (false, false) => format!("{}. {}", describe_sdk(&sdk), describe_beyond(&beyond)),
+    };
+    if plain.is_empty() {
+        return text;
     }
+    format!("{text}. {}", describe_plain(&plain))
+}
+
+/// What the consumers of plain schema files do, in their words (`vscode-json fetches the remote
+/// schema and resolves the reference (requested `...`)`).
+fn describe_plain(breaks: &[Break]) -> String {
+    let of: Vec<String> = breaks
+        .iter()
+        .map(|b| {
+            let mut part = format!("{} {}", b.client.name(), b.effect.words());
+            if !b.detail.is_empty() {
+                let _ = write!(part, " (`{}`)", b.detail);
+            }
+            part
+        })
+        .collect();
+    format!(
+        "Measured on the consumers of plain schema files: {}",
+        of.join("; ")
+    )
 }
 
 /// What hosts and providers do, in their words, with the evidence of each claim.

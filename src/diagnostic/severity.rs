@@ -1,7 +1,7 @@
 //! How serious a finding is: decided in one place ([`decide`]), after the rule ran, from what the
 //! rule declared and measured, never by the rule itself.
 
-use super::breaks::{Break, Client};
+use super::breaks::{Break, Client, Kind};
 use super::{Diagnostic, Severity};
 
 /// What the severity of a finding is decided from.
@@ -24,6 +24,10 @@ pub struct Inputs<'a> {
     pub depends_on_output: bool,
     /// `--strict`: a warning of any engine is an error.
     pub strict: bool,
+    /// Whether the schema is linted for the `json-schema` target: a plain schema file, whose
+    /// readers are the consumers of plain schemas ([`Kind::Plain`]) where the tier measured them
+    /// on the finding's class ([`plain`]).
+    pub plain: bool,
 }
 
 impl<'a> Inputs<'a> {
@@ -38,6 +42,7 @@ impl<'a> Inputs<'a> {
             clients,
             depends_on_output: d.depends_on_output,
             strict,
+            plain: false,
         }
     }
 }
@@ -46,14 +51,22 @@ impl<'a> Inputs<'a> {
 /// target); for a finding with a class, who breaks decides ([`measured`]): an error only when a
 /// selected client fails on it (or, `strict`, any engine), never one when no client breaks (then
 /// at most a warning), nor when the clients fail only on some of the values the server may send
-/// (then a warning, or the rule's own lower severity).
+/// (then a warning, or the rule's own lower severity). On the `json-schema` target, a class the
+/// tier ran through a consumer of plain schemas is weighed by those consumers instead
+/// ([`plain`]).
 #[must_use]
 pub fn decide(inputs: &Inputs<'_>) -> Severity {
     let own = inputs.requested.unwrap_or(inputs.default);
     if !inputs.measured {
         return own;
     }
-    let severity = measured(inputs.breaks, inputs.clients, inputs.strict)
+    let weighed = if inputs.plain {
+        plain(inputs.breaks, inputs.strict)
+    } else {
+        None
+    };
+    let severity = weighed
+        .or_else(|| measured(inputs.breaks, inputs.clients, inputs.strict))
         .unwrap_or_else(|| own.max(Severity::Warning));
     if inputs.depends_on_output && !inputs.strict {
         severity.max(Severity::Warning).max(own)
@@ -77,6 +90,34 @@ pub fn measured(breaks: &[Break], clients: &[Client], strict: bool) -> Option<Se
         return None;
     }
     Some(if strict {
+        Severity::Error
+    } else {
+        Severity::Warning
+    })
+}
+
+/// How serious a finding on a plain schema file is whose class the tier ran through a consumer
+/// of plain schemas (a [`Kind::Plain`] client among `breaks`): an error when such a consumer
+/// fails on it; a warning when only others do, the MCP clients' engines and the Rust crate,
+/// which resolve nothing over the network (a portability warning: an error with `strict`).
+/// `None` for a class no plain consumer was measured on: then the SDK clients decide, as on
+/// every target ([`measured`]).
+#[must_use]
+pub fn plain(breaks: &[Break], strict: bool) -> Option<Severity> {
+    let consumers: Vec<&Break> = breaks
+        .iter()
+        .filter(|b| b.client.kind() == Kind::Plain)
+        .collect();
+    if consumers.is_empty() {
+        return None;
+    }
+    if consumers.iter().any(|b| b.effect.is_failure()) {
+        return Some(Severity::Error);
+    }
+    let others_fail = breaks
+        .iter()
+        .any(|b| b.client.kind() != Kind::Plain && b.effect.is_failure());
+    Some(if strict && others_fail {
         Severity::Error
     } else {
         Severity::Warning
@@ -133,6 +174,7 @@ mod tests {
             clients: &Client::DEFAULT,
             depends_on_output: false,
             strict: false,
+            plain: false,
         };
         // Without a class: the rule's own severity, what it asked for first.
         assert_eq!(decide(&inputs), Severity::Warning);
@@ -163,6 +205,52 @@ mod tests {
             decide(&Inputs {
                 strict: true,
                 ..some_values
+            }),
+            Severity::Error
+        );
+    }
+
+    #[test]
+    fn plain_schema_consumers_weigh_their_classes_on_the_json_schema_target() {
+        let offline = b(Client::TsSdkV1, Effect::UnresolvedReference);
+        let fetches = b(Client::VscodeJson, Effect::FetchesRemote);
+        let remote = [offline, fetches];
+        let inputs = Inputs {
+            default: Severity::Error,
+            requested: None,
+            measured: true,
+            breaks: &remote,
+            clients: &Client::DEFAULT,
+            depends_on_output: false,
+            strict: false,
+            plain: true,
+        };
+        // The editor resolves it, the offline engines cannot: a portability warning.
+        assert_eq!(decide(&inputs), Severity::Warning);
+        assert_eq!(
+            decide(&Inputs {
+                strict: true,
+                ..inputs
+            }),
+            Severity::Error
+        );
+        // On an MCP target the SDK clients decide, as measured.
+        assert_eq!(
+            decide(&Inputs {
+                plain: false,
+                ..inputs
+            }),
+            Severity::Error
+        );
+        // A plain consumer that fails makes it an error.
+        let failing = [offline, b(Client::VscodeJson, Effect::UnresolvedReference)];
+        assert_eq!(plain(&failing, false), Some(Severity::Error));
+        // A class no plain consumer was measured on: the SDK clients decide.
+        assert_eq!(plain(&[offline], false), None);
+        assert_eq!(
+            decide(&Inputs {
+                breaks: &[offline],
+                ..inputs
             }),
             Severity::Error
         );
