@@ -240,15 +240,16 @@ pub fn describe(breaks: &[Break]) -> String {
     format!("{text}. {}", describe_plain(&plain))
 }
 
-/// What the consumers of plain schema files do, in their words (`vscode-json fetches the remote
-/// schema and resolves the reference (requested `...`)`).
+/// What the consumers of plain schema files do (`vscode-json fetches the remote schema and
+/// resolves the reference`), a failure in their words. What a consumer fetched on the class's
+/// case is another URI than the finding's, and not quoted.
 fn describe_plain(breaks: &[Break]) -> String {
     let of: Vec<String> = breaks
         .iter()
         .map(|b| {
             let mut part = format!("{} {}", b.client.name(), b.effect.words());
-            if !b.detail.is_empty() {
-                let _ = write!(part, " (`{}`)", b.detail);
+            if b.effect.is_failure() && !b.detail.is_empty() {
+                let _ = write!(part, " (as in `{}`)", b.detail);
             }
             part
         })
@@ -533,6 +534,34 @@ mod tests {
         // Failures decide severity; a rewritten schema or a lost strict mode does not.
         assert!(Effect::RejectsRequest.is_failure());
         assert!(!Effect::RewritesSchema.is_failure() && !Effect::LosesStrict.is_failure());
+    }
+
+    #[test]
+    fn plain_schema_consumers_follow_and_an_mcp_target_leaves_them_out() {
+        static REMOTE: [Break; 2] = [
+            Break {
+                client: Client::TsSdkV1,
+                effect: Effect::UnresolvedReference,
+                detail: "can't resolve reference",
+                evidence: Evidence::Measured,
+            },
+            Break {
+                client: Client::VscodeJson,
+                effect: Effect::FetchesRemote,
+                detail: "requested https://example.com/a.json",
+                evidence: Evidence::Measured,
+            },
+        ];
+        let note = describe(&REMOTE);
+        assert!(note.starts_with("Measured on the engines of the MCP clients: ts-sdk-v1 cannot"));
+        assert!(note.ends_with(
+            ". Measured on the consumers of plain schema files: vscode-json fetches the remote \
+             schema and resolves the reference"
+        ));
+        assert!(!Effect::FetchesRemote.is_failure());
+        assert_eq!(read_by(&REMOTE, true), &REMOTE[..]);
+        assert_eq!(read_by(&REMOTE, false), &REMOTE[..1]);
+        assert_eq!(Client::VscodeJson.kind(), Kind::Plain);
     }
 
     #[test]
