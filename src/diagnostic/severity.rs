@@ -2,6 +2,7 @@
 //! rule declared and measured, never by the rule itself.
 
 use super::breaks::{Break, Client, Kind};
+use super::target::Target;
 use super::{Diagnostic, Severity};
 
 /// What the severity of a finding is decided from.
@@ -24,16 +25,21 @@ pub struct Inputs<'a> {
     pub depends_on_output: bool,
     /// `--strict`: a warning of any engine is an error.
     pub strict: bool,
-    /// Whether the schema is linted for the `json-schema` target: a plain schema file, whose
-    /// readers are the consumers of plain schemas ([`Kind::Plain`]) where the tier measured them
-    /// on the finding's class ([`plain`]).
-    pub plain: bool,
+    /// The target the schema is linted for: on `json-schema` (a plain schema file) the consumers
+    /// of plain schemas ([`Kind::Plain`]) weigh the classes the tier measured them on ([`plain`]).
+    pub target: Target,
 }
 
 impl<'a> Inputs<'a> {
-    /// The inputs of a finding, at `default` for the target, for `clients`.
+    /// The inputs of a finding, at `default` for `target`, for `clients`.
     #[must_use]
-    pub fn of(d: &'a Diagnostic, default: Severity, clients: &'a [Client], strict: bool) -> Self {
+    pub fn of(
+        d: &'a Diagnostic,
+        default: Severity,
+        target: Target,
+        clients: &'a [Client],
+        strict: bool,
+    ) -> Self {
         Inputs {
             default,
             requested: d.requested,
@@ -42,7 +48,7 @@ impl<'a> Inputs<'a> {
             clients,
             depends_on_output: d.depends_on_output,
             strict,
-            plain: false,
+            target,
         }
     }
 }
@@ -60,7 +66,7 @@ pub fn decide(inputs: &Inputs<'_>) -> Severity {
     if !inputs.measured {
         return own;
     }
-    let weighed = if inputs.plain {
+    let weighed = if inputs.target == Target::JsonSchema {
         plain(inputs.breaks, inputs.strict)
     } else {
         None
@@ -174,7 +180,7 @@ mod tests {
             clients: &Client::DEFAULT,
             depends_on_output: false,
             strict: false,
-            plain: false,
+            target: Target::Mcp20251125,
         };
         // Without a class: the rule's own severity, what it asked for first.
         assert_eq!(decide(&inputs), Severity::Warning);
@@ -223,7 +229,7 @@ mod tests {
             clients: &Client::DEFAULT,
             depends_on_output: false,
             strict: false,
-            plain: true,
+            target: Target::JsonSchema,
         };
         // The editor resolves it, the offline engines cannot: a portability warning.
         assert_eq!(decide(&inputs), Severity::Warning);
@@ -237,7 +243,7 @@ mod tests {
         // On an MCP target the SDK clients decide, as measured.
         assert_eq!(
             decide(&Inputs {
-                plain: false,
+                target: Target::Mcp20260728,
                 ..inputs
             }),
             Severity::Error

@@ -56,7 +56,7 @@ pub(super) fn lint_document(
         for d in &mut out[from..] {
             d.severity = severity::decide(&Inputs {
                 measured: false,
-                ..Inputs::of(d, default, clients, settings.strict)
+                ..Inputs::of(d, default, target, clients, settings.strict)
             });
         }
     }
@@ -144,9 +144,6 @@ fn decide(
     let plain = target == Target::JsonSchema;
     for d in found {
         d.breaks = breaks::read_by(d.breaks, plain);
-        d.severity = severity::decide(&Inputs {
-            plain,
-            ..Inputs::of(d, default, clients, strict)
-        });
+        d.severity = severity::decide(&Inputs::of(d, default, target, clients, strict));
     }
 }
