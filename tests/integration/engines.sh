@@ -216,4 +216,4 @@ for name in observed breaks; do
     fi
 done
 [ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
-echo "engines: ok: $cases cases, the 5 engines, the SDK clients and the hosts' and providers' conversions behave as recorded ($((SECONDS - start)) s)"
+echo "engines: ok: $cases cases, the 5 engines, the SDK clients, the hosts' and providers' conversions and vscode-json behave as recorded ($((SECONDS - start)) s)"
