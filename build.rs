@@ -337,7 +337,7 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 21] = [
+const CLIENTS: [(&str, &str); 22] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
@@ -359,9 +359,10 @@ const CLIENTS: [(&str, &str); 21] = [
     ("bedrock", "Bedrock"),
     ("mistral", "Mistral"),
     ("ollama", "Ollama"),
+    ("vscode-json", "VscodeJson"),
 ];
 /// Every effect, as `Effect` names them.
-const EFFECTS: [(&str, &str); 10] = [
+const EFFECTS: [(&str, &str); 11] = [
     ("compile-error", "CompileError"),
     ("unresolved-reference", "UnresolvedReference"),
     ("wrong-binding", "WrongBinding"),
@@ -372,6 +373,7 @@ const EFFECTS: [(&str, &str); 10] = [
     ("rejects-request", "RejectsRequest"),
     ("loses-strict", "LosesStrict"),
     ("rewrites-schema", "RewritesSchema"),
+    ("fetches-remote", "FetchesRemote"),
 ];
 
 /// The `Scope { .. }` of a rule from its header's scope line: `Targets:` lists target names (or

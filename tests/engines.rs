@@ -411,6 +411,57 @@ fn severity_follows_who_breaks() {
     assert_eq!(malformed[0].severity, Severity::Error);
 }
 
+/// The plain-schema cases (`"target": "json-schema"`, run through `vscode-json` too): a class
+/// that `vscode-json` resolves (it fetched the remote) is a warning on the `json-schema` target,
+/// whose note names it, while on an MCP target the MCP clients' failure keeps it an error and the
+/// plain consumer is left out of the finding.
+#[test]
+fn plain_schema_consumers_decide_on_the_json_schema_target() {
+    use schema_lint::settings::target::Target;
+    let seen = observed();
+    let mut checked = 0;
+    for (name, case) in case_files("cases") {
+        let Some(class) = case["class"].as_str() else {
+            continue;
+        };
+        if case["target"] != "json-schema" {
+            continue;
+        }
+        let vscode = &seen[name.as_str()]["vscode-json"];
+        assert_eq!(vscode["effect"], "fetches-remote", "{name}: {vscode}");
+        let on = |target| {
+            let settings = Settings {
+                target: Some(target),
+                ..Settings::default()
+            };
+            lint(&case["schema"], &[], &settings)
+                .into_iter()
+                .find(|d| d.class == Some(class))
+                .unwrap_or_else(|| panic!("{name}: no finding of `{class}` for {target}"))
+        };
+        let plain = on(Target::JsonSchema);
+        assert_eq!(plain.severity, Severity::Warning, "{name}");
+        let note = plain.full_note().unwrap_or_default();
+        assert!(
+            note.contains("vscode-json fetches the remote schema"),
+            "{name}: {note}"
+        );
+        assert!(
+            note.contains("ts-sdk-v1 and ts-sdk-v2 cannot resolve"),
+            "{name}: {note}"
+        );
+        let mcp = on(Target::Mcp20251125);
+        assert_eq!(mcp.severity, Severity::Error, "{name}");
+        assert!(
+            mcp.breaks.iter().all(|b| b.client != Client::VscodeJson),
+            "{name}: {:?}",
+            mcp.breaks
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} plain-schema cases");
+}
+
 /// The bullets of a rule doc that start with a class (`` - `SL201/invalid`, ...: breaks `a`,
 /// `b`. ``), each with the clients named after its first `breaks` (up to the end of that
 /// sentence); `breaks no client` names none.

@@ -3,15 +3,15 @@
 
 use super::args::{Cli, Command, MatrixArgs, MatrixFormat};
 use super::{exit, Outcome};
-use crate::diagnostic::breaks::Client;
+use crate::diagnostic::breaks::{Client, Kind};
 use crate::report::matrix::{self, Matrix};
 use crate::report::Style;
 use clap::Parser;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Lints what `args` names for the selected clients (every client unless `--clients` says
-/// otherwise) and prints the table. Exit 1 when some client breaks on some tool, 2 when an
+/// Lints what `args` names for the selected clients (every reader of tools unless `--clients`
+/// says otherwise) and prints the table. Exit 1 when some client breaks on some tool, 2 when an
 /// input could not be read.
 pub(super) fn matrix(args: &MatrixArgs) -> Outcome {
     let error = |message: String| Outcome {
@@ -30,8 +30,13 @@ pub(super) fn matrix(args: &MatrixArgs) -> Outcome {
     };
     check.paths.clone_from(&args.paths);
     check.live = args.live.clone();
+    // Every reader of a server's tools: the consumers of plain schema files read none.
     check.clients = if args.clients.is_empty() {
-        Client::ALL.iter().map(|c| c.name().to_owned()).collect()
+        Client::ALL
+            .iter()
+            .filter(|c| c.kind() != Kind::Plain)
+            .map(|c| c.name().to_owned())
+            .collect()
     } else {
         args.clients.clone()
     };

@@ -48,6 +48,10 @@ pub enum Effect {
     /// The client sends the model another schema than the server's: keywords dropped or
     /// changed, the name cut.
     RewritesSchema,
+    /// The client resolves the schema by fetching a remote document over the network (a
+    /// plain-schema consumer's retriever): it works where that host serves the document, and
+    /// only there. Not a failure.
+    FetchesRemote,
 }
 
 impl Effect {
@@ -65,6 +69,7 @@ impl Effect {
             Effect::RejectsRequest => "rejects-request",
             Effect::LosesStrict => "loses-strict",
             Effect::RewritesSchema => "rewrites-schema",
+            Effect::FetchesRemote => "fetches-remote",
         }
     }
 
@@ -75,13 +80,16 @@ impl Effect {
         matches!(self, Effect::LosesToolList | Effect::LosesTool)
     }
 
-    /// Whether the client fails on the schema or its output (rather than checking less, or
-    /// changing what the model sees).
+    /// Whether the client fails on the schema or its output (rather than checking less,
+    /// changing what the model sees, or fetching what it references).
     #[must_use]
     pub fn is_failure(self) -> bool {
         !matches!(
             self,
-            Effect::AcceptsInvalidOutput | Effect::LosesStrict | Effect::RewritesSchema
+            Effect::AcceptsInvalidOutput
+                | Effect::LosesStrict
+                | Effect::RewritesSchema
+                | Effect::FetchesRemote
         )
     }
 
@@ -112,6 +120,7 @@ impl Effect {
             Effect::RejectsRequest => "rejects every request that offers the tool",
             Effect::LosesStrict => "serves the tool without strict mode",
             Effect::RewritesSchema => "sends the model another schema",
+            Effect::FetchesRemote => "fetches the remote schema and resolves the reference",
         }
     }
 }
@@ -198,6 +207,23 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
     classes::ALL.iter().map(|c| c.name)
 }
 
+/// The breaks of a class as a schema linted for an MCP target (`plain` false) or for the
+/// `json-schema` target (`plain` true) has them: the plain-schema consumers ([`Kind::Plain`],
+/// last in [`Client`]'s order) read schema files, not a server's tools, so an MCP target leaves
+/// them out.
+#[must_use]
+pub fn read_by(breaks: &'static [Break], plain: bool) -> &'static [Break] {
+    if plain {
+        return breaks;
+    }
+    let end = breaks
+        .iter()
+        .position(|b| b.client.kind() == Kind::Plain)
+        .unwrap_or(breaks.len());
+    debug_assert!(breaks[end..].iter().all(|b| b.client.kind() == Kind::Plain));
+    &breaks[..end]
+}
+
 /// The client note of a finding, written from its breaks only: which clients break and how, in
 /// their own words, and which do not. A client whose engine fails on the schema and whose SDK
 /// client the listing tier ran has both breaks: what that costs it (the listing, or the tool)
@@ -207,15 +233,44 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
 /// their open code, or what their documentation says, quoting the error and naming the source.
 /// A class only hosts or providers break, which the tier has no SDK case of, says nothing of
 /// the SDK clients.
+///
+/// The consumers of plain schema files (on the `json-schema` target, [`read_by`]) come last,
+/// with what the tier measured them do.
 #[must_use]
 pub fn describe(breaks: &[Break]) -> String {
+    let (plain, breaks): (Vec<Break>, Vec<Break>) =
+        breaks.iter().partition(|b| b.client.kind() == Kind::Plain);
     let (sdk, beyond): (Vec<Break>, Vec<Break>) =
         breaks.iter().partition(|b| b.client.kind() == Kind::Sdk);
-    match (sdk.is_empty(), beyond.is_empty()) {
+    let text = match (sdk.is_empty(), beyond.is_empty()) {
         (true, false) => describe_beyond(&beyond),
         (_, true) => describe_sdk(&sdk),
         (false, false) => format!("{}. {}", describe_sdk(&sdk), describe_beyond(&beyond)),
+    };
+    if plain.is_empty() {
+        return text;
     }
+    format!("{text}. {}", describe_plain(&plain))
+}
+
+/// What the consumers of plain schema files do (`vscode-json fetches the remote schema and
+/// resolves the reference`), a failure in their words. What a consumer fetched on the class's
+/// case is another URI than the finding's, and not quoted.
+fn describe_plain(breaks: &[Break]) -> String {
+    let of: Vec<String> = breaks
+        .iter()
+        .map(|b| {
+            let mut part = format!("{} {}", b.client.name(), b.effect.words());
+            if b.effect.is_failure() && !b.detail.is_empty() {
+                let _ = write!(part, " (as in `{}`)", b.detail);
+            }
+            part
+        })
+        .collect();
+    format!(
+        "Measured on the consumers of plain schema files: {}",
+        of.join("; ")
+    )
 }
 
 /// What hosts and providers do, in their words, with the evidence of each claim.
@@ -496,6 +551,34 @@ mod tests {
         // Failures decide severity; a rewritten schema or a lost strict mode does not.
         assert!(Effect::RejectsRequest.is_failure());
         assert!(!Effect::RewritesSchema.is_failure() && !Effect::LosesStrict.is_failure());
+    }
+
+    #[test]
+    fn plain_schema_consumers_follow_and_an_mcp_target_leaves_them_out() {
+        static REMOTE: [Break; 2] = [
+            Break {
+                client: Client::TsSdkV1,
+                effect: Effect::UnresolvedReference,
+                detail: "can't resolve reference",
+                evidence: Evidence::Measured,
+            },
+            Break {
+                client: Client::VscodeJson,
+                effect: Effect::FetchesRemote,
+                detail: "requested https://example.com/a.json",
+                evidence: Evidence::Measured,
+            },
+        ];
+        let note = describe(&REMOTE);
+        assert!(note.starts_with("Measured on the engines of the MCP clients: ts-sdk-v1 cannot"));
+        assert!(note.ends_with(
+            ". Measured on the consumers of plain schema files: vscode-json fetches the remote \
+             schema and resolves the reference"
+        ));
+        assert!(!Effect::FetchesRemote.is_failure());
+        assert_eq!(read_by(&REMOTE, true), &REMOTE[..]);
+        assert_eq!(read_by(&REMOTE, false), &REMOTE[..1]);
+        assert_eq!(Client::VscodeJson.kind(), Kind::Plain);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Who reads a tool's schema ([`Client`]): the MCP SDK clients' schema engines, which the engine
-//! tier runs, the hosts that load MCP tools, and the model providers the hosts forward them to.
+//! tier runs, the hosts that load MCP tools, and the model providers the hosts forward them to;
+//! and who reads a plain schema file (the `json-schema` target): the editors' JSON language
+//! service.
 //! Each client has a page, `rules/clients/<name>.md`, which `build.rs` embeds
 //! (`schema-lint clients NAME` prints it).
 
@@ -74,6 +76,11 @@ pub enum Client {
     /// Ollama's tool calling.
     #[serde(rename = "ollama")]
     Ollama,
+    /// vscode-json-languageservice, VS Code's JSON language service, which reads plain schema
+    /// files (SchemaStore's) and fetches the remote schemas they reference. Last of all: a
+    /// finding on an MCP target leaves the plain-schema consumers out ([`super::breaks::read_by`]).
+    #[serde(rename = "vscode-json")]
+    VscodeJson,
 }
 
 /// What kind of reader a [`Client`] is.
@@ -86,6 +93,9 @@ pub enum Kind {
     Host,
     /// A model provider's API, which receives the tools' schemas as functions.
     Provider,
+    /// A consumer of plain schema files (the `json-schema` target): an editor's JSON language
+    /// service, which the engine tier runs on the plain-schema cases.
+    Plain,
 }
 
 impl Kind {
@@ -96,13 +106,15 @@ impl Kind {
             Kind::Sdk => "sdk",
             Kind::Host => "host",
             Kind::Provider => "provider",
+            Kind::Plain => "plain",
         }
     }
 }
 
 impl Client {
-    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers.
-    pub const ALL: [Client; 21] = [
+    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
+    /// the consumers of plain schema files.
+    pub const ALL: [Client; 22] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -124,6 +136,7 @@ impl Client {
         Client::Bedrock,
         Client::Mistral,
         Client::Ollama,
+        Client::VscodeJson,
     ];
 
     /// The SDK clients' engines, which the engine tier runs on every case.
@@ -176,6 +189,7 @@ impl Client {
             Client::Bedrock => "bedrock",
             Client::Mistral => "mistral",
             Client::Ollama => "ollama",
+            Client::VscodeJson => "vscode-json",
         }
     }
 
@@ -201,6 +215,7 @@ impl Client {
             | Client::GeminiCli
             | Client::Codex
             | Client::OpenaiAgents => Kind::Host,
+            Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }
     }

@@ -1,7 +1,8 @@
 //! How serious a finding is: decided in one place ([`decide`]), after the rule ran, from what the
 //! rule declared and measured, never by the rule itself.
 
-use super::breaks::{Break, Client};
+use super::breaks::{Break, Client, Kind};
+use super::target::Target;
 use super::{Diagnostic, Severity};
 
 /// What the severity of a finding is decided from.
@@ -24,12 +25,21 @@ pub struct Inputs<'a> {
     pub depends_on_output: bool,
     /// `--strict`: a warning of any engine is an error.
     pub strict: bool,
+    /// The target the schema is linted for: on `json-schema` (a plain schema file) the consumers
+    /// of plain schemas ([`Kind::Plain`]) weigh the classes the tier measured them on ([`plain`]).
+    pub target: Target,
 }
 
 impl<'a> Inputs<'a> {
-    /// The inputs of a finding, at `default` for the target, for `clients`.
+    /// The inputs of a finding, at `default` for `target`, for `clients`.
     #[must_use]
-    pub fn of(d: &'a Diagnostic, default: Severity, clients: &'a [Client], strict: bool) -> Self {
+    pub fn of(
+        d: &'a Diagnostic,
+        default: Severity,
+        target: Target,
+        clients: &'a [Client],
+        strict: bool,
+    ) -> Self {
         Inputs {
             default,
             requested: d.requested,
@@ -38,6 +48,7 @@ impl<'a> Inputs<'a> {
             clients,
             depends_on_output: d.depends_on_output,
             strict,
+            target,
         }
     }
 }
@@ -46,14 +57,22 @@ impl<'a> Inputs<'a> {
 /// target); for a finding with a class, who breaks decides ([`measured`]): an error only when a
 /// selected client fails on it (or, `strict`, any engine), never one when no client breaks (then
 /// at most a warning), nor when the clients fail only on some of the values the server may send
-/// (then a warning, or the rule's own lower severity).
+/// (then a warning, or the rule's own lower severity). On the `json-schema` target, a class the
+/// tier ran through a consumer of plain schemas is weighed by those consumers instead
+/// ([`plain`]).
 #[must_use]
 pub fn decide(inputs: &Inputs<'_>) -> Severity {
     let own = inputs.requested.unwrap_or(inputs.default);
     if !inputs.measured {
         return own;
     }
-    let severity = measured(inputs.breaks, inputs.clients, inputs.strict)
+    let weighed = if inputs.target == Target::JsonSchema {
+        plain(inputs.breaks, inputs.strict)
+    } else {
+        None
+    };
+    let severity = weighed
+        .or_else(|| measured(inputs.breaks, inputs.clients, inputs.strict))
         .unwrap_or_else(|| own.max(Severity::Warning));
     if inputs.depends_on_output && !inputs.strict {
         severity.max(Severity::Warning).max(own)
@@ -77,6 +96,34 @@ pub fn measured(breaks: &[Break], clients: &[Client], strict: bool) -> Option<Se
         return None;
     }
     Some(if strict {
+        Severity::Error
+    } else {
+        Severity::Warning
+    })
+}
+
+/// How serious a finding on a plain schema file is whose class the tier ran through a consumer
+/// of plain schemas (a [`Kind::Plain`] client among `breaks`): an error when such a consumer
+/// fails on it; a warning when only others do, the MCP clients' engines and the Rust crate,
+/// which resolve nothing over the network (a portability warning: an error with `strict`).
+/// `None` for a class no plain consumer was measured on: then the SDK clients decide, as on
+/// every target ([`measured`]).
+#[must_use]
+pub fn plain(breaks: &[Break], strict: bool) -> Option<Severity> {
+    let consumers: Vec<&Break> = breaks
+        .iter()
+        .filter(|b| b.client.kind() == Kind::Plain)
+        .collect();
+    if consumers.is_empty() {
+        return None;
+    }
+    if consumers.iter().any(|b| b.effect.is_failure()) {
+        return Some(Severity::Error);
+    }
+    let others_fail = breaks
+        .iter()
+        .any(|b| b.client.kind() != Kind::Plain && b.effect.is_failure());
+    Some(if strict && others_fail {
         Severity::Error
     } else {
         Severity::Warning
@@ -133,6 +180,7 @@ mod tests {
             clients: &Client::DEFAULT,
             depends_on_output: false,
             strict: false,
+            target: Target::Mcp20251125,
         };
         // Without a class: the rule's own severity, what it asked for first.
         assert_eq!(decide(&inputs), Severity::Warning);
@@ -163,6 +211,52 @@ mod tests {
             decide(&Inputs {
                 strict: true,
                 ..some_values
+            }),
+            Severity::Error
+        );
+    }
+
+    #[test]
+    fn plain_schema_consumers_weigh_their_classes_on_the_json_schema_target() {
+        let offline = b(Client::TsSdkV1, Effect::UnresolvedReference);
+        let fetches = b(Client::VscodeJson, Effect::FetchesRemote);
+        let remote = [offline, fetches];
+        let inputs = Inputs {
+            default: Severity::Error,
+            requested: None,
+            measured: true,
+            breaks: &remote,
+            clients: &Client::DEFAULT,
+            depends_on_output: false,
+            strict: false,
+            target: Target::JsonSchema,
+        };
+        // The editor resolves it, the offline engines cannot: a portability warning.
+        assert_eq!(decide(&inputs), Severity::Warning);
+        assert_eq!(
+            decide(&Inputs {
+                strict: true,
+                ..inputs
+            }),
+            Severity::Error
+        );
+        // On an MCP target the SDK clients decide, as measured.
+        assert_eq!(
+            decide(&Inputs {
+                target: Target::Mcp20260728,
+                ..inputs
+            }),
+            Severity::Error
+        );
+        // A plain consumer that fails makes it an error.
+        let failing = [offline, b(Client::VscodeJson, Effect::UnresolvedReference)];
+        assert_eq!(plain(&failing, false), Some(Severity::Error));
+        // A class no plain consumer was measured on: the SDK clients decide.
+        assert_eq!(plain(&[offline], false), None);
+        assert_eq!(
+            decide(&Inputs {
+                breaks: &[offline],
+                ..inputs
             }),
             Severity::Error
         );

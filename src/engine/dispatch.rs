@@ -4,8 +4,9 @@
 //! and in a `tools/list` document groups findings by cause and names their tools
 //! ([`super::group`]).
 
-use crate::diagnostic::breaks::Client;
+use crate::diagnostic::breaks::{self, Client};
 use crate::diagnostic::severity::{self, Inputs};
+use crate::diagnostic::target::Target;
 use crate::diagnostic::{Diagnostic, ToolOf};
 use crate::rules::analysis::Analyses;
 use crate::rules::{self, FileContext, FileMemo, RunView, UnitContext};
@@ -57,7 +58,7 @@ pub(super) fn lint_document(
         for d in &mut out[from..] {
             d.severity = severity::decide(&Inputs {
                 measured: false,
-                ..Inputs::of(d, default, clients, settings.strict)
+                ..Inputs::of(d, default, target, clients, settings.strict)
             });
         }
     }
@@ -104,7 +105,7 @@ pub(super) fn lint_document(
             };
             let from = out.len();
             rule.check_unit(&cx, out);
-            decide(&mut out[from..], default, clients, settings.strict);
+            decide(&mut out[from..], default, clients, settings.strict, target);
         }
         if let Some(tool) = &unit.tool {
             let schema = match unit.role {
@@ -136,9 +137,19 @@ struct Ignored<'a> {
     selectors: Vec<&'a str>,
 }
 
-/// The severity of each finding a rule just made, at `default` for the target.
-fn decide(found: &mut [Diagnostic], default: crate::Severity, clients: &[Client], strict: bool) {
+/// The severity of each finding a rule just made, at `default` for `target`. A plain schema file
+/// (the `json-schema` target) is read by the consumers of plain schemas too; a schema linted for
+/// an MCP target, not: its findings leave their breaks out ([`breaks::read_by`]).
+fn decide(
+    found: &mut [Diagnostic],
+    default: crate::Severity,
+    clients: &[Client],
+    strict: bool,
+    target: Target,
+) {
+    let plain = target == Target::JsonSchema;
     for d in found {
-        d.severity = severity::decide(&Inputs::of(d, default, clients, strict));
+        d.breaks = breaks::read_by(d.breaks, plain);
+        d.severity = severity::decide(&Inputs::of(d, default, target, clients, strict));
     }
 }

@@ -24,6 +24,11 @@
 #                      path (mcp_to_gemini_tool), each up to the request generate_content sends,
 #                      and @ai-sdk/google 3.0.141's request (its convertJSONSchemaToOpenAPISchema)
 #   gemini-cli         @google/gemini-cli-core 0.61.0 discoverTools, with the MCP SDK client it uses
+# and the plain-schema cases (`"target": "json-schema"`: a schema file, as SchemaStore holds them)
+# also through the consumers of plain schemas (tests/integration/plain/):
+#   vscode-json        vscode-json-languageservice 5.7.2 (VS Code's JSON language service), its
+#                      schemaRequestService a fake that records each URI and serves the case's
+#                      `remote` documents (VS Code fetches them: `json.schemaDownload.enable`)
 # and, observed only (no client of the rules): @ai-sdk/openai 3.0.141's request (strict on and
 # off), each provider layer of @mastra/schema-compat 1.3.11, @langchain/core 1.4.0's
 # convertToOpenAITool(tool, {strict: true}).
@@ -105,12 +110,15 @@ venv() { # name requirements
 
 LIST="tests/integration/listing"
 PROV="tests/integration/providers"
+PLAIN="tests/integration/plain"
 # Ajv as the TypeScript clients bundle it.
 background js npm_dir js "$HERE"
 # The TypeScript SDK clients, for the listing cases.
 background listing-js npm_dir listing-js "$LIST"
 # The hosts' and providers' conversions of input schemas (no install scripts needed).
 background providers-js npm_dir providers-js "$PROV" --ignore-scripts
+# The consumers of plain schema files.
+background plain-js npm_dir plain-js "$PLAIN"
 # Python's jsonschema, without and with the format extras; the Python SDK client, the same; the
 # Python hosts and providers.
 background py-plain venv py-plain "$HERE/requirements-plain.txt"
@@ -131,6 +139,7 @@ done
 cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
 cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
 cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
+cp "$PLAIN/vscode_json.mjs" "$OUT/plain-js/vscode_json.mjs"
 echo "engines: set up ($((SECONDS - start)) s)"
 
 ENGINES_BIN="target/debug/examples/engines"
@@ -161,6 +170,8 @@ run jsonschema-rs rust.json "$ENGINES_BIN" run "$OUT/cases.json"
 # The input-role cases through the hosts' and providers' conversions (nothing leaves the process).
 run providers-py providers-py.json "$OUT/providers-py/bin/python" -W ignore "$PROV/providers.py" "$OUT/cases.json"
 run providers-js providers-js.json node "$OUT/providers-js/hosts.mjs" "$OUT/cases.json"
+# The plain-schema cases through the editors' JSON language service (nothing leaves the process).
+run vscode-json plain.json node "$OUT/plain-js/vscode_json.mjs" "$OUT/cases.json"
 # The listing cases through the SDK clients (and their output schemas through the crate).
 run listing-ts listing-ts.json node "$OUT/listing-js/ts_clients.mjs" "$OUT/listings.json"
 run listing-python listing-python.json \
@@ -184,7 +195,7 @@ python3 "$HERE/observe.py" rust-listing "$OUT/listings.json" "$OUT/listing-schem
 python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/listings.json" "$OUT/ajv.json" \
     "$OUT/python.json" "$OUT/python-format.json" "$OUT/rust.json" "$OUT/listing-ts.json" \
     "$OUT/listing-python.json" "$OUT/listing-python-format.json" "$OUT/listing-rust.json" \
-    "$OUT/providers-py.json" "$OUT/providers-js.json" \
+    "$OUT/providers-py.json" "$OUT/providers-js.json" "$OUT/plain.json" \
     >"$OUT/observed.json" || fail "observe.py observed"
 python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/listings.json" "$OUT/observed.json" \
     >"$OUT/breaks.json" || fail "observe.py breaks"
@@ -205,4 +216,4 @@ for name in observed breaks; do
     fi
 done
 [ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
-echo "engines: ok: $cases cases, the 5 engines, the SDK clients and the hosts' and providers' conversions behave as recorded ($((SECONDS - start)) s)"
+echo "engines: ok: $cases cases, the 5 engines, the SDK clients, the hosts' and providers' conversions and vscode-json behave as recorded ($((SECONDS - start)) s)"

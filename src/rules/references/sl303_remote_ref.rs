@@ -5,6 +5,7 @@
 
 use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::meta::SL303 as META;
+use crate::diagnostic::target::Target;
 use crate::diagnostic::Diagnostic;
 use crate::index::Resolution;
 use crate::rules::{Rule, RuleMeta, UnitContext};
@@ -81,7 +82,11 @@ impl Rule for RemoteRef {
                     "Copy the part of the meta-schema you need into this schema's `$defs`, or \
                      describe the value with a schema of your own"
                 })
-                .note(if remote {
+                .note(if remote && cx.target == Target::JsonSchema {
+                    "A plain schema file is read by editors and validators with a retriever, \
+                     which fetch the remote schema, and by validators that work offline, which \
+                     cannot resolve it: the schema then depends on that host serving it"
+                } else if remote {
                     "MCP 2026-07-28 says a `$ref` to a network URI MUST NOT be dereferenced \
                      automatically, and SHOULD be rejected when it does not resolve"
                 } else {

@@ -30,6 +30,12 @@ with a key twice): the peers then hand the clients the bytes as their own transp
 `listing` being Python's reading of it (what the crate is given), and a client's result records
 the output schemas it read (`read`).
 
+Plain-schema cases (`"target": "json-schema"`: a schema file, as SchemaStore holds them) also go
+through the consumers of plain schemas (`PLAIN`, tests/integration/plain/), judged by `judge_plain`:
+an effect of `judge`, or `fetches-remote` where the consumer resolved the schema by asking its
+schemaRequestService for a remote document (what it requested), a difference of portability, not
+a failure.
+
 Input-role cases (`"role": "input"`: the schema is a tool's `inputSchema`, which no SDK client
 compiles) are judged by what the hosts' and providers' conversions did with it
 (tests/integration/providers/, `judge_provider`): `loses-strict` (the OpenAI Agents SDK serves
@@ -64,6 +70,10 @@ PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
 # of `@mastra/schema-compat` and LangChain's `convertToOpenAITool` make of each input schema
 # (tests/engines.rs checks what they do against the rules' claims).
 OBSERVED_ONLY = ["ai-sdk-openai", "mastra", "langchain"]
+# The consumers of plain JSON Schema files (tests/integration/plain/), run on the cases linted for
+# the `json-schema` target (`"target": "json-schema"`) beside the SDK engines: vscode-json-
+# languageservice with a schemaRequestService that serves the case's `remote` documents.
+PLAIN = ["vscode-json"]
 # The server and tool names the provider runners use (a case may name its tool: `tool`).
 SERVER = "server"
 # How the TS clients word a `structuredContent` that fails the output schema.
@@ -106,10 +116,24 @@ def judge(case, result):
 def engines_of(case):
     """The engines whose results count for a case: for a tool's input schema (`"role": "input"`)
     the hosts' and providers' conversions (no SDK client compiles an input schema: the SDK
-    engines' results on it are left out), for any other the SDK engines."""
+    engines' results on it are left out), for a plain schema file (`"target": "json-schema"`)
+    the SDK engines and the plain-schema consumers, for any other the SDK engines."""
     if case.get("role") == "input":
         return PROVIDERS + OBSERVED_ONLY
+    if case.get("target") == "json-schema":
+        return ENGINES + PLAIN
     return ENGINES
+
+
+def judge_plain(case, result):
+    """The effect of a plain-schema consumer's reading of a case, with its detail, or (None,
+    None): what `judge` says of its verdicts; else `fetches-remote` when it asked its
+    schemaRequestService for a document (what it requested): the schema then resolves where that
+    host serves it, and only there."""
+    effect, detail = judge(case, result)
+    if effect is None and result.get("requested"):
+        return "fetches-remote", "requested " + ", ".join(result["requested"])
+    return effect, detail
 
 
 def observed(cases_path, listings_path, result_paths):
@@ -126,7 +150,9 @@ def observed(cases_path, listings_path, result_paths):
     wanted = set(ENGINES)
     if any(c.get("role") == "input" for c in cases.values()):
         wanted.update(PROVIDERS + OBSERVED_ONLY)
-    missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY if e in wanted and e not in merged]
+    if any(c.get("target") == "json-schema" for c in cases.values()):
+        wanted.update(PLAIN)
+    missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY + PLAIN if e in wanted and e not in merged]
     if missing:
         sys.exit(f"observe.py: no results for {', '.join(missing)}")
     out = {}
@@ -137,6 +163,8 @@ def observed(cases_path, listings_path, result_paths):
             if engine in PROVIDERS + OBSERVED_ONLY:
                 effect, detail = judge_provider(engine, case, result) if engine in PROVIDERS else (None, None)
                 result = summarize(case, result)
+            elif engine in PLAIN:
+                effect, detail = judge_plain(case, result)
             else:
                 effect, detail = (judge_listing if "listing" in case else judge)(case, result)
             if effect is not None:
@@ -325,7 +353,7 @@ def breaks(cases_path, listings_path, observed_path):
                 key = (engine, row["effect"] in LISTING_EFFECTS)
                 if key not in entries:
                     entries[key] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
-    dump({k: [v[(e, listing)] for e in ENGINES + PROVIDERS for listing in (False, True) if (e, listing) in v]
+    dump({k: [v[(e, listing)] for e in ENGINES + PROVIDERS + PLAIN for listing in (False, True) if (e, listing) in v]
           for k, v in sorted(classes.items())})
 
 
