@@ -52,7 +52,16 @@ fn sarif_output_follows_the_official_schema() {
         assert!(rules
             .iter()
             .all(|r| r["helpUri"].is_string() && r["fullDescription"]["text"].is_string()));
-        for result in run["results"].as_array().unwrap() {
+        let found = run["results"].as_array().unwrap();
+        // Only the rules that have a result are listed, each once.
+        for rule in rules {
+            assert!(
+                found.iter().any(|r| r["ruleId"] == rule["id"]),
+                "{dir}: {} is listed without a result",
+                rule["id"]
+            );
+        }
+        for result in found {
             results += 1;
             let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
             assert_eq!(rules[index]["id"], result["ruleId"]);

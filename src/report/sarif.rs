@@ -1,4 +1,4 @@
-//! SARIF 2.1.0 for code-scanning tabs: the rules from our metadata and docs, one result per
+//! SARIF 2.1.0 for code-scanning tabs: the rules found, from our metadata and docs, one result per
 //! finding with its region (1-based, columns in Unicode code points), and fixes as
 //! `artifactChanges` with byte regions.
 
@@ -48,7 +48,15 @@ fn uri(path: &str) -> String {
 }
 
 pub(crate) fn render(findings: &Findings) -> String {
-    let metas = findings.rules;
+    // The rules that have a result, as ESLint's and clippy's SARIF list them: each entry carries
+    // the rule's whole doc, which code scanning shows beside its alerts and nothing reads for a
+    // rule without one.
+    let metas: Vec<&RuleMeta> = findings
+        .rules
+        .iter()
+        .copied()
+        .filter(|m| findings.diagnostics.iter().any(|d| d.rule.code == m.code))
+        .collect();
     let mut cache = LineCache::default();
     let results: Vec<Value> = findings
         .diagnostics
