@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
 pub mod engine;
@@ -47,6 +48,7 @@ pub mod settings;
 pub mod syntax;
 pub mod workspace;
 
+#[cfg(feature = "cli")]
 pub use cli::{execute, exit, Outcome};
 pub use diagnostic::{Diagnostic, Severity};
 pub use engine::{lint_loaded, lint_source, run, Run};

@@ -7,6 +7,7 @@
 //! fetched.
 
 pub mod children;
+#[cfg(feature = "http")]
 mod http;
 mod session;
 pub mod sse;
@@ -185,6 +186,7 @@ impl Failure {
         }
     }
 
+    #[cfg(feature = "http")]
     fn rejected(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
@@ -240,7 +242,14 @@ pub fn list_tools(server: &Server, options: &Options) -> Result<Listing, String>
             children::stop_on_interrupt();
             Box::new(stdio::StdioServer::start(argv, env).map_err(|f| f.message)?)
         }
+        #[cfg(feature = "http")]
         Endpoint::Url { url, headers } => Box::new(http::HttpServer::new(url, headers)),
+        #[cfg(not(feature = "http"))]
+        Endpoint::Url { url, .. } => {
+            return Err(format!(
+                "`--url {url}`: this build of schema-lint has no HTTP client (the `http` feature)"
+            ))
+        }
     };
     let result = session::list(transport.as_mut(), options, deadline);
     let result = result.map_err(|failure| {
