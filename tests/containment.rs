@@ -618,7 +618,11 @@ fn two_fix_runs_at_once_leave_each_file_as_it_was_or_fully_fixed() {
             loop {
                 if let Some(status) = child.try_wait().unwrap() {
                     let code = status.code().expect("no signal");
-                    assert!(matches!(code, 0 | 1), "round {round}: exit {code}");
+                    let mut err = String::new();
+                    if let Some(mut e) = child.stderr.take() {
+                        std::io::Read::read_to_string(&mut e, &mut err).unwrap();
+                    }
+                    assert!(matches!(code, 0 | 1), "round {round}: exit {code}\n{err}");
                     break;
                 }
                 assert!(std::time::Instant::now() < deadline, "round {round}: hung");

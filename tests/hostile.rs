@@ -753,6 +753,38 @@ fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
     assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
 }
 
+#[test]
+fn a_file_replaced_while_the_fixes_are_renamed_puts_its_set_back_alone() {
+    let dir = Scratch::new("replaced");
+    let files = tied_set(&dir, "work");
+    let work = dir.join("work");
+    let edited = "{\n  \"$ref\": \"my_tool:output\",\n  \"title\": \"saved by another run\"\n}\n";
+    // `a.json` is renamed; then `b.json`, checked as read a moment before, is replaced (another
+    // `--fix`, an editor): the set of the two goes back to what was read, with the new `b.json`
+    // kept, and `c.json`, a set of its own, is still fixed.
+    let b = files[1].clone();
+    let ran = paused(&work, CONCISE_FIX, "renamed-one", move |_| {
+        let temp = b.with_file_name("b.json.new");
+        std::fs::write(&temp, edited).unwrap();
+        std::fs::rename(&temp, &b).unwrap();
+        true
+    });
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    let [old_a, _, _] = tied_old();
+    let [_, _, new_c] = tied_new();
+    assert_eq!(texts(&files), [old_a, edited.to_owned(), new_c], "{ran:#?}");
+    assert_eq!(
+        lines(&ran.stdout),
+        [
+            "a.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+            "a.json:2:18: error: SL901 Fix for SL201 not applied: `b.json` changed on disk while the fixes were written",
+            "b.json:2:19: error: SL301 `$ref` `my_tool:output` is not a valid URI reference",
+        ],
+        "{ran:#?}"
+    );
+    assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_set_with_an_immutable_file_is_not_half_written() {

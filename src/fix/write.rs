@@ -2,8 +2,10 @@
 //! folder (same permissions, owner and group, byte order mark kept). Only when every temporary
 //! file is written, each target is checked: still the bytes that were read (a file another
 //! program changed meanwhile is not overwritten: its set is refused), still one link, writable,
-//! and its original kept under a second name. Then one rename each; should one fail, or an
-//! interrupt come, the files already renamed get their originals back. A file is either as it was
+//! and its original kept under a second name. Then one rename each, set after set; a file
+//! replaced between its check and its rename (another `--fix` run, an editor) puts its set back
+//! and refuses it, and the other sets are still written. Should a rename fail, or an interrupt
+//! come, the files already renamed get their originals back. A file is either as it was
 //! or fully fixed, and a set is either all old or all new; when that cannot be restored, the
 //! failure names each file that stays changed.
 
@@ -335,10 +337,11 @@ fn discard(staged: &[Staged]) {
     }
 }
 
-/// Puts the originals of renamed files back, last first; what cannot be put back is returned.
-fn restore(renamed: &[Staged], targets: &[Target]) -> Vec<Unrestored> {
+/// Puts the originals of the renamed files (`renamed`, indices into `staged`) back, last first;
+/// what cannot be put back is returned.
+fn restore(staged: &[Staged], renamed: &[usize], targets: &[Target]) -> Vec<Unrestored> {
     let mut unrestored = Vec::new();
-    for s in renamed.iter().rev() {
+    for s in renamed.iter().rev().map(|&r| &staged[r]) {
         let Some(backup) = &s.backup else { continue };
         if let Err(e) = fs::rename(backup, &targets[s.index].path) {
             unrestored.push(Unrestored {
@@ -416,39 +419,79 @@ pub fn write_sets(targets: &[Target]) -> Result<Vec<Refusal>, Failure> {
             return Err(f);
         }
     }
-    for i in 0..staged.len() {
-        if i == 1 {
-            pause("renamed-one");
-        }
-        let s = &staged[i];
-        let t = &targets[s.index];
-        let renamed = if children::interrupted() {
-            Err(Failure::interrupted(t))
-        } else if fs::symlink_metadata(&t.path).ok().map(|m| stamp(&m)) != s.stamp {
-            Err(Failure::new(
-                t,
-                format!("`{}` changed on disk while the fixes were written", t.name),
-            ))
-        } else {
-            fs::rename(&s.temp, &t.path).map_err(|e| Failure::new(t, e.to_string()))
-        };
-        if let Err(mut f) = renamed {
-            f.unrestored = restore(&staged[..i], targets);
-            let kept: HashSet<usize> = f.unrestored.iter().map(|u| u.target).collect();
-            // What was restored consumed its kept original; what was not keeps it.
-            for s in &staged[..i] {
-                if !kept.contains(&s.index) {
-                    staged_done(s);
-                }
-            }
-            discard(&staged[i..]);
-            return Err(f);
-        }
-    }
-    for s in &staged {
-        staged_done(s);
+    let renamed = rename_sets(&mut staged, targets, &mut refused)?;
+    for &r in &renamed {
+        staged_done(&staged[r]);
     }
     Ok(refused)
+}
+
+/// Renames the staged files over their targets, one set after another, so that a set whose file
+/// another program replaces meanwhile is put back alone (and refused) while the other sets are
+/// still written; the files renamed.
+fn rename_sets(
+    staged: &mut [Staged],
+    targets: &[Target],
+    refused: &mut Vec<Refusal>,
+) -> Result<Vec<usize>, Failure> {
+    staged.sort_by_key(|s| (targets[s.index].set, s.index));
+    // The files renamed so far, in the sets not put back.
+    let mut renamed: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < staged.len() {
+        let set = targets[staged[i].index].set;
+        let end = i + staged[i..]
+            .iter()
+            .take_while(|s| targets[s.index].set == set)
+            .count();
+        let first = renamed.len();
+        for j in i..end {
+            if j == 1 {
+                pause("renamed-one");
+            }
+            let s = &staged[j];
+            let t = &targets[s.index];
+            let (failure, restored) = if children::interrupted() {
+                (Failure::interrupted(t), 0)
+            } else if fs::symlink_metadata(&t.path).ok().map(|m| stamp(&m)) != s.stamp {
+                let reason = format!("`{}` changed on disk while the fixes were written", t.name);
+                // The set goes back to the files as read; the other program's file stays.
+                let unrestored = restore(staged, &renamed[first..], targets);
+                if unrestored.is_empty() {
+                    renamed.truncate(first);
+                    discard(&staged[j..end]);
+                    refused.push(Refusal { set, reason });
+                    break;
+                }
+                let mut f = Failure::new(t, reason);
+                f.unrestored = unrestored;
+                (f, renamed.len() - first)
+            } else {
+                match fs::rename(&s.temp, &t.path) {
+                    Ok(()) => {
+                        renamed.push(j);
+                        continue;
+                    }
+                    Err(e) => (Failure::new(t, e.to_string()), 0),
+                }
+            };
+            let mut f = failure;
+            let left = renamed.len() - restored;
+            f.unrestored
+                .extend(restore(staged, &renamed[..left], targets));
+            let kept: HashSet<usize> = f.unrestored.iter().map(|u| u.target).collect();
+            // What was restored consumed its kept original; what was not keeps it.
+            for &r in &renamed {
+                if !kept.contains(&staged[r].index) {
+                    staged_done(&staged[r]);
+                }
+            }
+            discard(&staged[j..]);
+            return Err(f);
+        }
+        i = end;
+    }
+    Ok(renamed)
 }
 
 /// Forgets a target whose rename (or restore) is done: only a kept original may be left.
