@@ -9,6 +9,9 @@ use compact_str::CompactString;
 use jsonc_parser::ast;
 use std::fmt::Write as _;
 
+mod members;
+pub use members::Members;
+
 /// Nesting deeper than this is refused with a parse error instead of risking the stack: the
 /// lexer refuses 512 open ranges, where an object member counts as one besides its object, so
 /// objects nested 257 deep fail there, and [`parse`] refuses arrays as deep with the same message.
@@ -39,7 +42,7 @@ pub enum NodeKind {
     /// An array's items, in document order.
     Array(Box<[Node]>),
     /// An object's members in document order, duplicate keys included.
-    Object(Box<[Member]>),
+    Object(Members),
 }
 
 /// One key and value of a JSON object.
@@ -123,9 +126,7 @@ impl Node {
                     .map(|n| std::mem::size_of::<Node>() + below(n))
                     .sum(),
                 NodeKind::Object(members) => members
-                    .iter()
-                    .map(|m| std::mem::size_of::<Member>() + heap(&m.key) + below(&m.value))
-                    .sum(),
+                    .heap_bytes(|m| std::mem::size_of::<Member>() + heap(&m.key) + below(&m.value)),
             }
         }
         std::mem::size_of::<Node>() + below(self)
@@ -170,7 +171,10 @@ impl Node {
     /// The member `key` of an object. With duplicate keys the last one wins, as in the engines.
     #[must_use]
     pub fn member(&self, key: &str) -> Option<&Member> {
-        self.as_object()?.iter().rev().find(|m| m.key == key)
+        match &self.kind {
+            NodeKind::Object(members) => members.last(key),
+            _ => None,
+        }
     }
 
     /// The value of member `key` of an object (the last one if the key repeats).
@@ -539,7 +543,7 @@ fn convert(text: &str, value: ast::Value<'_>, depth: usize) -> Result<Node, Pars
             }
             Node {
                 span: span(o.range),
-                kind: NodeKind::Object(members.into_boxed_slice()),
+                kind: NodeKind::Object(Members::new(members)),
             }
         }
     })
