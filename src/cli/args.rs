@@ -256,11 +256,54 @@ pub enum AuditFormat {
 
 /// The options of `schema-lint audit`.
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("live").args(["server", "url"]).multiple(false))]
 pub struct AuditArgs {
     /// The capture: JSON Lines of JSON-RPC messages (bare, or under a logger's `message` or
     /// `data` key), a JSON array of them, or JSON Lines of `{"record", "body"}`; `-` reads
-    /// standard input
-    pub capture: PathBuf,
+    /// standard input. Not with `--server`/`--url`, which make the capture
+    #[arg(required_unless_present_any = ["server", "url"], conflicts_with_all = ["server", "url"])]
+    pub capture: Option<PathBuf>,
+
+    /// Call tools of the MCP server this command line starts (stdio; split like a shell's
+    /// words, no shell is run) and audit their results: only the tools `--call`/`--calls` name
+    #[arg(long, value_name = "COMMAND", conflicts_with = "url")]
+    pub server: Option<String>,
+
+    /// Call tools of the MCP server at this Streamable HTTP URL and audit their results
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// With `--server`/`--url`: call this tool with these arguments (a JSON object, or `@FILE`
+    /// holding one), in the order given; repeatable
+    #[arg(long = "call", value_name = "NAME=JSON", requires = "live")]
+    pub calls: Vec<String>,
+
+    /// With `--server`/`--url`: the calls of this file, JSON Lines of `{"name": ...,
+    /// "arguments": {...}}`, after those of `--call`
+    #[arg(long = "calls", value_name = "FILE", requires = "live")]
+    pub calls_file: Option<PathBuf>,
+
+    /// With `--server`/`--url`: also write the capture of the exchange to FILE (JSON Lines,
+    /// what `schema-lint audit FILE` reads again offline); findings are placed in it
+    #[arg(long, value_name = "FILE", requires = "live")]
+    pub save: Option<PathBuf>,
+
+    /// Set an environment variable for the `--server` command; repeatable
+    #[arg(long = "env", value_name = "KEY=VALUE", requires = "server")]
+    pub env: Vec<String>,
+
+    /// Send a header to the `--url` server (for authentication); repeatable
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
+
+    /// With `--server`/`--url`: seconds the listing may take, and then each call
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 30.0,
+        requires = "live"
+    )]
+    pub timeout: f64,
 
     /// A tools/list document with the output schemas (needed for the record form; adds to the
     /// tools/list results found in a capture)
@@ -273,7 +316,8 @@ pub struct AuditArgs {
     pub meta_id_tools: Option<Vec<String>>,
 
     /// The protocol of calls whose capture gives none (no protocol in the request's `_meta`,
-    /// no `initialize` result before it; or an explicit record without one)
+    /// no `initialize` result before it; or an explicit record without one); with
+    /// `--server`/`--url`, the revision to ask for [default: the newest the server offers]
     #[arg(long, value_name = "PROTOCOL", value_parser = ["2025-06-18", "2025-11-25", "2026-07-28"])]
     pub protocol: Option<String>,
 

@@ -77,6 +77,13 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
         protocol: args.protocol.clone(),
         ..crate::audit::Options::default()
     };
+    let Some(capture) = &args.capture else {
+        return Outcome {
+            stderr: "error: `audit` needs a capture, or `--server`/`--url`\n".to_owned(),
+            code: exit::ERROR,
+            ..Outcome::default()
+        };
+    };
     for path in &args.tools {
         let tools = read_input(path)
             .map_err(|e| e.to_string())
@@ -97,24 +104,37 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
     let positioned = !matches!(args.output_format, AuditFormat::Human | AuditFormat::Json);
     let mut text = String::new();
     let audited = if positioned {
-        read_capture_text(&args.capture).map(|t| {
+        read_capture_text(capture).map(|t| {
             text = t;
             crate::audit::audit(&text, &options)
         })
     } else {
-        audit_capture(&args.capture, &options)
+        audit_capture(capture, &options)
     };
     let result = match audited {
         Ok(result) => result,
         Err(e) => {
             return Outcome {
-                stderr: format!("error: {}: cannot read: {e}\n", args.capture.display()),
+                stderr: format!("error: {}: cannot read: {e}\n", capture.display()),
                 code: exit::ERROR,
                 ..Outcome::default()
             }
         }
     };
-    let name = args.capture.display().to_string();
+    let name = capture.display().to_string();
+    let path = (capture.as_os_str() != "-").then(|| capture.clone());
+    render(args, &result, name, path, text)
+}
+
+/// The audit printed in the format asked for, and its exit code. `text` is the capture's text
+/// (empty for the formats that do not place findings in it), `path` where it was read from.
+pub(super) fn render(
+    args: &super::args::AuditArgs,
+    result: &crate::audit::Audit,
+    name: String,
+    path: Option<std::path::PathBuf>,
+    text: String,
+) -> Outcome {
     if let Some(why) = &result.unusable {
         // Nothing was audited: an error, whatever the output format, with the lines that are
         // not JSON first.
@@ -135,8 +155,8 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
         };
     }
     let stdout = match args.output_format {
-        AuditFormat::Human => report::audit::human(&result, &name, args.deny_legacy),
-        AuditFormat::Json => report::audit::json(&result),
+        AuditFormat::Human => report::audit::human(result, &name, args.deny_legacy),
+        AuditFormat::Json => report::audit::json(result),
         other => {
             let format = match other {
                 AuditFormat::Concise => OutputFormat::Concise,
@@ -144,9 +164,8 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
                 AuditFormat::Sarif => OutputFormat::Sarif,
                 _ => OutputFormat::Junit,
             };
-            let path = (args.capture.as_os_str() != "-").then(|| args.capture.clone());
             let capture = SourceFile::from_string(FileId(0), name, path, text, true);
-            report::audit::render(&result, &capture, format, args.deny_legacy)
+            report::audit::render(result, &capture, format, args.deny_legacy)
         }
     };
     let code = if !result.input_errors.is_empty() {

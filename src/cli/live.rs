@@ -15,15 +15,19 @@ fn servers(args: &ServerArgs) -> Result<Vec<Server>, String> {
 }
 
 fn options(args: &ServerArgs) -> Result<Options, String> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 86_400.0) {
+    options_of(args.protocol.clone(), args.timeout)
+}
+
+/// How to talk to a server: the revision asked for and `--timeout`, checked.
+pub(super) fn options_of(protocol: Option<String>, timeout: f64) -> Result<Options, String> {
+    if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
         return Err(format!(
-            "`--timeout {}`: give a number of seconds between 0 and 86400",
-            args.timeout
+            "`--timeout {timeout}`: give a number of seconds between 0 and 86400"
         ));
     }
     Ok(Options {
-        protocol: args.protocol.clone(),
-        timeout: Duration::from_secs_f64(args.timeout),
+        protocol,
+        timeout: Duration::from_secs_f64(timeout),
     })
 }
 

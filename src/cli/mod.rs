@@ -3,6 +3,7 @@
 
 pub mod args;
 mod audit;
+mod audit_live;
 mod check;
 mod fix;
 mod live;
@@ -67,6 +68,9 @@ pub fn execute(cli: Cli) -> Outcome {
                 },
                 ..Outcome::default()
             }
+        }
+        Some(Command::Audit(args)) if args.server.is_some() || args.url.is_some() => {
+            audit_live::audit_live(&args)
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),

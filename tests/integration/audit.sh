@@ -97,5 +97,38 @@ for server in "${SDKS[@]}"; do
     done
 done
 
+# `schema-lint audit --server`: schema-lint itself is the client. It starts each server, calls
+# each of its tools once on each revision, and saves the exchange; the capture and the report
+# must pass the same checks as those of the SDK clients.
+for server in "${SDKS[@]}"; do
+    for revision in "${REVISIONS[@]}"; do
+        name="schema-lint-audit-server.$server-server.$revision"
+        capture="$OUT/$name.jsonl"
+        report="$OUT/$name.audit.json"
+        rm -f "$capture" "$report"
+        echo "== $name"
+        server_command "$server"
+        calls=(--call 'get_weather={"city": "Paris"}' --call 'get_humidity={"city": "Paris"}'
+            --call 'echo={"text": "hello"}')
+        case "$server" in
+            python) calls+=(--call 'get_temperature={"city": "Paris"}' --call 'get_forecast={"city": "Paris"}') ;;
+            typescript) calls+=(--call 'get_report={"city": "Paris"}') ;;
+        esac
+        set +e
+        "$LINTER" audit --server "$(printf '%q ' "${cmd[@]}")" --protocol "$revision" \
+            "${calls[@]}" --save "$capture" --output-format json >"$report"
+        code=$?
+        set -e
+        if [ "$code" -ne 1 ]; then
+            echo "  schema-lint audit --server exited with $code, expected 1"
+            failed=$((failed + 1))
+        elif "$PYTHON" "$HERE/check.py" "$capture" "$report" "$revision" "$server"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+done
+
 echo "audit integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

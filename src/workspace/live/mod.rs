@@ -6,6 +6,7 @@
 //! Only the server the user names is contacted: no redirect is followed and nothing else is
 //! fetched.
 
+mod calls;
 pub mod children;
 #[cfg(feature = "http")]
 mod http;
@@ -13,6 +14,8 @@ mod session;
 pub mod sse;
 mod stderr;
 mod stdio;
+
+pub use calls::{call_tools, CallsError, Session, ToolCall};
 
 use crate::schema::units::DUMP_META;
 use serde_json::{json, Value};
@@ -237,7 +240,31 @@ trait Transport {
 /// Why the tools could not be listed, in one line.
 pub fn list_tools(server: &Server, options: &Options) -> Result<Listing, String> {
     let deadline = Instant::now() + options.timeout;
-    let mut transport: Box<dyn Transport> = match &server.endpoint {
+    let mut transport = connect(server)?;
+    let result = session::list(transport.as_mut(), options, deadline);
+    let result = result.map_err(|failure| explain(transport.as_mut(), failure, options));
+    transport.close();
+    result
+}
+
+/// A failure in one line, with the time it waited and what the server left on its way out.
+fn explain(transport: &mut dyn Transport, failure: Failure, options: &Options) -> String {
+    let mut message = if failure.kind == FailureKind::Timeout {
+        format!(
+            "{} within {} s (`--timeout`)",
+            failure.message,
+            options.timeout.as_secs_f64()
+        )
+    } else {
+        failure.message
+    };
+    message.push_str(&transport.describe_failure());
+    message
+}
+
+/// Starts the server (a command) or makes ready to reach it (a URL).
+fn connect(server: &Server) -> Result<Box<dyn Transport>, String> {
+    Ok(match &server.endpoint {
         Endpoint::Command { argv, env } => {
             children::stop_on_interrupt();
             Box::new(stdio::StdioServer::start(argv, env).map_err(|f| f.message)?)
@@ -250,23 +277,7 @@ pub fn list_tools(server: &Server, options: &Options) -> Result<Listing, String>
                 "`--url {url}`: this build of schema-lint has no HTTP client (the `http` feature)"
             ))
         }
-    };
-    let result = session::list(transport.as_mut(), options, deadline);
-    let result = result.map_err(|failure| {
-        let mut message = if failure.kind == FailureKind::Timeout {
-            format!(
-                "{} within {} s (`--timeout`)",
-                failure.message,
-                options.timeout.as_secs_f64()
-            )
-        } else {
-            failure.message
-        };
-        message.push_str(&transport.describe_failure());
-        message
-    });
-    transport.close();
-    result
+    })
 }
 
 /// What `server` advertises, as an input of a run: its `tools/list` document, or why it could not

@@ -78,7 +78,7 @@ pub fn pick_protocol(answer: &Value) -> ProbeVerdict {
 }
 
 /// Request ids and the `_meta` every stateless request carries.
-struct Requests {
+pub(super) struct Requests {
     next_id: i64,
     negotiation: Option<Negotiation>,
 }
@@ -238,6 +238,31 @@ pub(super) fn list(
     options: &Options,
     deadline: Instant,
 ) -> Result<Listing, Failure> {
+    list_keeping(transport, options, deadline).map(|(listing, _)| listing)
+}
+
+/// Calls the tool `name` with `arguments` in the session that [`list_keeping`] opened, and
+/// returns the server's whole answer (a result or a JSON-RPC error).
+pub(super) fn call_tool(
+    transport: &mut dyn Transport,
+    requests: &mut Requests,
+    name: &str,
+    arguments: &Value,
+    deadline: Instant,
+) -> Result<Value, Failure> {
+    let mut params = Map::new();
+    params.insert("name".to_owned(), Value::String(name.to_owned()));
+    params.insert("arguments".to_owned(), arguments.clone());
+    let request = requests.request("tools/call", Some(params));
+    transport.request(&request, deadline)
+}
+
+/// [`list`], keeping the session's request ids and protocol for the requests that follow.
+pub(super) fn list_keeping(
+    transport: &mut dyn Transport,
+    options: &Options,
+    deadline: Instant,
+) -> Result<(Listing, Requests), Failure> {
     let mut requests = Requests {
         next_id: 1,
         negotiation: None,
@@ -321,13 +346,14 @@ pub(super) fn list(
             _ => break,
         }
     }
-    Ok(Listing {
+    let listing = Listing {
         tools,
         protocol: negotiation.protocol,
         server_name: negotiation.server_name,
         server_version: negotiation.server_version,
         pages,
-    })
+    };
+    Ok((listing, requests))
 }
 
 #[cfg(test)]

@@ -1,0 +1,237 @@
+//! `schema-lint audit --server CMD --call NAME=JSON` against a fake server whose tools answer
+//! (`tests/live/tool_server.py`, Python's standard library only): exactly the named tools are
+//! called, in order, on both protocol eras; their results are audited as the capture `--save`
+//! writes, which `audit FILE` then reads with the same verdicts; an unknown tool or arguments the
+//! `inputSchema` rejects call nothing; a call with no answer ends the run with exit 2.
+//! The real SDK servers are in `tests/integration/audit.sh`.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_schema-lint");
+
+fn server(mode: &str, log: &Path) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/tool_server.py");
+    format!("python3 {} {mode} {}", script.display(), log.display())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "schema-lint-audit-live-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs schema-lint in `dir`, killing it should it outlive a minute.
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("schema-lint {args:?} ran for a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The tools the server was asked to call, in order.
+fn called(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_named_tools_are_called_and_audited_as_the_saved_capture() {
+    for (mode, protocol) in [("modern", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let dir = scratch(mode);
+        let log = dir.join("calls.log");
+        let calls = dir.join("calls.jsonl");
+        std::fs::write(&calls, "{\"name\": \"boom\"}\n").unwrap();
+        let (code, stdout, stderr) = run(
+            &dir,
+            &[
+                "audit",
+                "--server",
+                &server(mode, &log),
+                "--call",
+                r#"get_weather={"city": "Köln"}"#,
+                "--call",
+                "fail={}",
+                "--calls",
+                "calls.jsonl",
+                "--save",
+                "capture.jsonl",
+                "--output-format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 1, "{mode}: {stderr}");
+        assert_eq!(called(&log), ["get_weather", "fail", "boom"], "{mode}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        let calls = report["calls"].as_array().unwrap();
+        assert_eq!(calls.len(), 2, "{mode}: {stdout}");
+        let weather = &calls[0];
+        assert_eq!(weather["tool"], "get_weather");
+        assert_eq!(weather["protocol"], protocol);
+        assert_eq!(weather["valid"], true, "the Python client accepts it");
+        assert_eq!(weather["findings"][0]["code"], "SL605");
+        assert_eq!(weather["findings"][0]["pointer"], "/at");
+        let fail = &calls[1];
+        assert_eq!(fail["tool"], "fail");
+        assert_eq!(fail["isError"], true);
+        assert_eq!(fail["valid"], false, "{fail}");
+        assert_eq!(report["rpc_errors"][0]["tool"], "boom");
+        assert_eq!(report["rpc_errors"][0]["code"], -32603);
+
+        // The saved capture holds the whole exchange, a JSON-RPC message a line, and audits
+        // offline exactly as the live run did.
+        let capture = std::fs::read_to_string(dir.join("capture.jsonl")).unwrap();
+        let methods: Vec<String> = capture
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter_map(|m| m["method"].as_str().map(str::to_owned))
+            .collect();
+        assert!(methods.iter().any(|m| m == "tools/list"), "{methods:?}");
+        assert_eq!(
+            methods.iter().filter(|m| *m == "tools/call").count(),
+            3,
+            "{methods:?}"
+        );
+        let (again, offline, _) = run(&dir, &["audit", "capture.jsonl", "--output-format", "json"]);
+        assert_eq!(again, 1);
+        assert_eq!(offline, stdout, "{mode}");
+        // Every other format places the findings in the saved file.
+        let (_, concise, _) = run(
+            &dir,
+            &[
+                "audit",
+                "--server",
+                &server(mode, &dir.join("again.log")),
+                "--call",
+                r#"get_weather={"city": "Köln"}"#,
+                "--save",
+                "second.jsonl",
+                "--output-format",
+                "concise",
+            ],
+        );
+        let second = std::fs::read_to_string(dir.join("second.jsonl")).unwrap();
+        let answer = 1 + second
+            .lines()
+            .position(|l| l.contains("\"structuredContent\""))
+            .unwrap();
+        assert!(
+            concise.starts_with(&format!("second.jsonl:{answer}:")) && concise.contains("SL605"),
+            "{concise}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn an_unknown_tool_or_rejected_arguments_call_nothing() {
+    let dir = scratch("refused");
+    let log = dir.join("calls.log");
+    for (call, says) in [
+        (
+            "nope={}",
+            "`--call nope`: the server has no tool `nope` (it lists boom, fail, get_link, get_weather, never_call, slow)",
+        ),
+        (
+            r#"get_weather={"city": 3}"#,
+            "`--call get_weather`: its inputSchema rejects the arguments: 3 is not of type \"string\" (at `/city`)",
+        ),
+        (
+            "get_weather={}",
+            "`--call get_weather`: its inputSchema rejects the arguments: \"city\" is a required property",
+        ),
+    ] {
+        let (code, stdout, stderr) = run(
+            &dir,
+            &[
+                "audit",
+                "--server",
+                &server("modern", &log),
+                "--call",
+                "never_call={}",
+                "--call",
+                call,
+                "--save",
+                "capture.jsonl",
+            ],
+        );
+        assert_eq!(code, 2, "{call}: {stderr}");
+        assert!(stdout.is_empty(), "{stdout}");
+        assert!(stderr.starts_with(&format!("error: {says}")), "{stderr}");
+        assert!(stderr.contains("; no tool of `python3 "), "{stderr}");
+        assert!(called(&log).is_empty(), "{call}: {:?}", called(&log));
+        assert!(!dir.join("capture.jsonl").exists(), "nothing saved");
+    }
+    let (code, _, stderr) = run(&dir, &["audit", "--server", &server("modern", &log)]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("no tool is called unless named"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_call_without_an_answer_ends_the_run_with_exit_2() {
+    let dir = scratch("timeout");
+    let log = dir.join("calls.log");
+    let started = Instant::now();
+    let (code, stdout, stderr) = run(
+        &dir,
+        &[
+            "audit",
+            "--server",
+            &server("legacy", &log),
+            "--call",
+            "get_link={}",
+            "--call",
+            "slow={}",
+            "--call",
+            "never_call={}",
+            "--timeout",
+            "1",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "the call to `slow` (2 of 3) failed: no answer within 1 s (`--timeout`); the call after it was not made"
+        ),
+        "{stderr}"
+    );
+    assert!(stdout.contains("no response in the capture"), "{stdout}");
+    assert_eq!(called(&log), ["get_link", "slow"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the server was stopped, not waited for"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,110 @@
+"""A fake MCP server whose tools answer calls, for tests/audit_live.rs (`schema-lint audit
+--server`). Standard library only.
+
+python3 tool_server.py MODE [CALLS_LOG]
+  modern   speaks 2026-07-28 (server/discover)
+  legacy   answers server/discover with -32601, initialize with 2025-11-25
+CALLS_LOG, when given, gets a line per tools/call received (the tool's name), so a test can tell
+which tools were called.
+
+Tools:
+  get_weather  {city}: a result whose `at` is a naive date-time (TS clients reject it)
+  get_link     {}: a result whose `url` is an IRI (`format: uri`)
+  fail         {}: an `isError: true` result that carries `structuredContent`
+  boom         {}: a JSON-RPC error
+  slow         {}: answers after 5 s
+  never_call   {}: must never be called (the test checks the log)
+"""
+
+import json
+import sys
+import time
+
+OBJECT_IN = {"type": "object", "properties": {}}
+TOOLS = [
+    {"name": "get_weather",
+     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+     "outputSchema": {"type": "object",
+                      "properties": {"at": {"type": "string", "format": "date-time"},
+                                     "temperature": {"type": "number"}},
+                      "required": ["at", "temperature"]}},
+    {"name": "get_link", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"url": {"type": "string", "format": "uri"}},
+                      "required": ["url"]}},
+    {"name": "fail", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}},
+    {"name": "boom", "inputSchema": OBJECT_IN},
+    {"name": "slow", "inputSchema": OBJECT_IN},
+    {"name": "never_call", "inputSchema": OBJECT_IN},
+]
+
+
+def answer(msg, result):
+    return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
+
+
+def error(msg, code, message):
+    return {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": code, "message": message}}
+
+
+def structured(data, is_error=False):
+    result = {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
+    if is_error:
+        result["isError"] = True
+    return result
+
+
+def call(msg):
+    params = msg.get("params") or {}
+    name = params.get("name")
+    args = params.get("arguments") or {}
+    if name == "get_weather":
+        return answer(msg, structured({"at": "2026-12-01T11:00:00", "temperature": 21.5,
+                                       "city": args.get("city")}))
+    if name == "get_link":
+        return answer(msg, structured({"url": "https://de.wikipedia.org/wiki/Köln"}))
+    if name == "fail":
+        return answer(msg, structured({"error": "the upstream API is down"}, is_error=True))
+    if name == "boom":
+        return error(msg, -32603, "internal error: the database is gone")
+    if name == "slow":
+        time.sleep(5)
+        return answer(msg, {"content": [{"type": "text", "text": "late"}]})
+    return answer(msg, {"content": [{"type": "text", "text": "called"}]})
+
+
+def respond(mode, msg):
+    method = msg.get("method")
+    if method == "server/discover":
+        if mode == "legacy":
+            return error(msg, -32601, "Method not found")
+        return answer(msg, {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+                            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "tools", "version": "1"}}})
+    if method == "initialize":
+        return answer(msg, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                            "serverInfo": {"name": "tools-legacy", "version": "1"}})
+    if method == "tools/list":
+        return answer(msg, {"tools": TOOLS})
+    if method == "tools/call":
+        return call(msg)
+    return error(msg, -32601, "Method not found")
+
+
+def main():
+    mode = sys.argv[1]
+    log = sys.argv[2] if len(sys.argv) > 2 else None
+    for line in sys.stdin:
+        line = line.strip()
+        if not line:
+            continue
+        msg = json.loads(line)
+        if "id" not in msg or "method" not in msg:
+            continue
+        if log and msg["method"] == "tools/call":
+            with open(log, "a") as f:
+                f.write(msg["params"]["name"] + "\n")
+        sys.stdout.write(json.dumps(respond(mode, msg)) + "\n")
+        sys.stdout.flush()
+
+
+main()
