@@ -33,6 +33,9 @@ pub enum Command {
     /// Print what a running MCP server advertises (its tools/list) as a document to commit
     /// and lint offline
     Dump(DumpArgs),
+    /// A stdio proxy for a host's server configuration: runs the server, passes its traffic
+    /// through unchanged, and appends each message to a capture that `audit` reads
+    Record(RecordArgs),
     /// Print a rule's documentation
     Rule {
         /// A code (`SL201`) or a name (`invalid-id-uri`)
@@ -328,6 +331,19 @@ pub struct AuditArgs {
     /// How to print the audit
     #[arg(long, value_enum, default_value_t = AuditFormat::Human)]
     pub output_format: AuditFormat,
+}
+
+/// The options of `schema-lint record`.
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// Append the traffic here (JSON Lines, each message with its direction and time; created
+    /// if missing)
+    #[arg(long, short, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// The server's command line, after `--`
+    #[arg(required = true, last = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 /// The options of `schema-lint matrix`.

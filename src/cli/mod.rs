@@ -8,6 +8,8 @@ mod check;
 mod fix;
 mod live;
 mod matrix;
+#[cfg(unix)]
+mod record;
 mod server;
 
 use crate::report;
@@ -74,6 +76,14 @@ pub fn execute(cli: Cli) -> Outcome {
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
+        #[cfg(unix)]
+        Some(Command::Record(args)) => record::record(&args),
+        #[cfg(not(unix))]
+        Some(Command::Record(_)) => Outcome {
+            stderr: "error: `record` runs on Unix only\n".to_owned(),
+            code: exit::ERROR,
+            ..Outcome::default()
+        },
         Some(Command::Server(args)) => server::server(&args),
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),

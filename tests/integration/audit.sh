@@ -97,6 +97,39 @@ for server in "${SDKS[@]}"; do
     done
 done
 
+# `schema-lint record` as the relay: each SDK's client drives its own SDK's server through the
+# proxy, and the capture it writes must pass the same checks.
+LINTER_PATH="$(cd "$(dirname "$LINTER")" && pwd)/$(basename "$LINTER")"
+for sdk in "${SDKS[@]}"; do
+    for revision in "${REVISIONS[@]}"; do
+        name="schema-lint-record.$sdk.$revision"
+        capture="$OUT/$name.jsonl"
+        report="$OUT/$name.audit.json"
+        rm -f "$capture" "$report"
+        echo "== $name"
+        client_command "$sdk"
+        client_cmd=("${cmd[@]}")
+        server_command "$sdk"
+        if ! SCHEMA_LINT_RECORD="$LINTER_PATH" timeout 120 "${client_cmd[@]}" "$revision" "$capture" -- "${cmd[@]}"; then
+            echo "  the $sdk client failed through schema-lint record on $revision"
+            failed=$((failed + 1))
+            continue
+        fi
+        set +e
+        "$LINTER" audit "$capture" --output-format json >"$report"
+        code=$?
+        set -e
+        if [ "$code" -ne 1 ]; then
+            echo "  schema-lint audit exited with $code, expected 1"
+            failed=$((failed + 1))
+        elif "$PYTHON" "$HERE/check.py" "$capture" "$report" "$revision" "$sdk"; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+        fi
+    done
+done
+
 # `schema-lint audit --server`: schema-lint itself is the client. It starts each server, calls
 # each of its tools once on each revision, and saves the exchange; the capture and the report
 # must pass the same checks as those of the SDK clients.

@@ -38,6 +38,8 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
     problems: list[str] = []
     with open(capture_path, encoding="utf-8") as f:
         messages = [json.loads(line) for line in f if line.strip()]
+    # `schema-lint record` logs each message under `message`, with its direction and time.
+    messages = [m["message"] if "direction" in m and "message" in m else m for m in messages]
     with open(report_path, encoding="utf-8") as f:
         report = json.load(f)
 

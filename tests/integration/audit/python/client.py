@@ -2,6 +2,7 @@
 revision, lists the tools and calls each once.
 
 Usage: client.py REVISION LOGFILE -- SERVER_COMMAND [ARGS...]
+With SCHEMA_LINT_RECORD set to a schema-lint binary, `schema-lint record` is the relay.
 
 REVISION 2025-11-25 runs the `initialize` handshake (`mode="legacy"`: the SDK's latest handshake
 revision); 2026-07-28 uses the SDK's default `mode="auto"`, which probes with `server/discover`
@@ -26,7 +27,11 @@ ARGUMENTS = {"echo": {"text": "hello"}}
 
 async def run(revision: str, log: str, server: list[str]) -> None:
     mode = "legacy" if revision == "2025-11-25" else "auto"
-    params = StdioServerParameters(command=sys.executable, args=[RELAY, log, "--", *server])
+    record = os.environ.get("SCHEMA_LINT_RECORD")
+    if record:  # `schema-lint record` as the relay
+        params = StdioServerParameters(command=record, args=["record", "--output", log, "--", *server])
+    else:
+        params = StdioServerParameters(command=sys.executable, args=[RELAY, log, "--", *server])
     async with Client(params, mode=mode) as client:
         if client.protocol_version != revision:
             raise SystemExit(f"python client: asked for {revision}, negotiated {client.protocol_version}")

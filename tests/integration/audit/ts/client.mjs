@@ -24,7 +24,12 @@ const python = process.env.PYTHON ?? 'python3';
 const mode = revision === '2025-11-25' ? 'legacy' : { pin: revision };
 
 const client = new Client({ name: 'audit-ts-client', version: '1.0.0' }, { versionNegotiation: { mode } });
-await client.connect(new StdioClientTransport({ command: python, args: [relay, log, '--', ...server] }));
+// With SCHEMA_LINT_RECORD set to a schema-lint binary, `schema-lint record` is the relay.
+const record = process.env.SCHEMA_LINT_RECORD;
+const relayed = record
+    ? { command: record, args: ['record', '--output', log, '--', ...server] }
+    : { command: python, args: [relay, log, '--', ...server] };
+await client.connect(new StdioClientTransport(relayed));
 const negotiated = client.getNegotiatedProtocolVersion();
 if (negotiated !== revision) {
     console.error(`ts client: asked for ${revision}, negotiated ${negotiated}`);

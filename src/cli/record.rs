@@ -1,0 +1,319 @@
+//! `schema-lint record --output FILE -- CMD ARGS...`: a stdio proxy to put in a host's server
+//! configuration in place of the server's command. It starts the server, forwards every byte in
+//! both directions unchanged and in order (its standard error passes through untouched), and
+//! appends each line (MCP's stdio transport is newline-delimited JSON) to FILE as it goes by:
+//! `{"direction": "to-server" | "to-client", "time": "<RFC 3339, UTC>", "message": <the line,
+//! byte for byte>}`, the logger form `audit` unwraps. A line that is not JSON is kept as
+//! `"line": "<text>"`, which `audit` reports as skipped.
+//!
+//! The server's exit status is the proxy's; a signal that ends the server ends the proxy the same
+//! way. `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGUSR1` and `SIGUSR2` sent to the proxy are
+//! passed on to the server's process group. The server never outlives the proxy: it runs in a
+//! group of its own that is killed when the proxy ends, and on Linux it is killed with the proxy
+//! even by `SIGKILL` (`workspace::live::children`).
+
+use super::args::RecordArgs;
+use super::{exit, Outcome};
+use crate::workspace::live::children;
+use std::fs::File;
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// The longest line kept whole in the capture; a longer one is forwarded all the same, and the
+/// capture says how long it was.
+const MAX_LINE: usize = 64 << 20;
+
+/// The server's process group, for the signal handler (0: none yet).
+static GROUP: AtomicI32 = AtomicI32::new(0);
+
+extern "C" fn pass_on(signal: libc::c_int) {
+    let group = GROUP.load(Ordering::SeqCst);
+    if group > 0 {
+        // SAFETY: kill(2) is async-signal-safe; the group is the server's.
+        unsafe {
+            libc::kill(-group, signal);
+        }
+    }
+}
+
+const PASSED_ON: [libc::c_int; 6] = [
+    libc::SIGINT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+];
+
+fn install_handlers() {
+    for signal in PASSED_ON {
+        // SAFETY: the handler only reads an atomic and calls kill(2).
+        unsafe {
+            libc::signal(signal, pass_on as *const () as libc::sighandler_t);
+        }
+    }
+}
+
+/// The capture file, written a whole entry at a time by both directions.
+struct Log {
+    file: Mutex<File>,
+}
+
+impl Log {
+    fn entry(&self, direction: &str, line: &[u8]) {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let mut bytes =
+            format!("{{\"direction\":\"{direction}\",\"time\":\"{}\",", now()).into_bytes();
+        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
+            bytes.extend_from_slice(b"\"message\":");
+            bytes.extend_from_slice(line);
+        } else {
+            let text = serde_json::to_string(&String::from_utf8_lossy(line)).unwrap_or_default();
+            bytes.extend_from_slice(b"\"line\":");
+            bytes.extend_from_slice(text.as_bytes());
+        }
+        bytes.extend_from_slice(b"}\n");
+        if let Ok(mut file) = self.file.lock() {
+            let _ = file.write_all(&bytes);
+        }
+    }
+
+    fn too_long(&self, direction: &str, length: usize) {
+        let entry = format!(
+            "{{\"direction\":\"{direction}\",\"time\":\"{}\",\"line\":\"(a line of {length} bytes, longer than schema-lint record keeps)\"}}\n",
+            now()
+        );
+        if let Ok(mut file) = self.file.lock() {
+            let _ = file.write_all(entry.as_bytes());
+        }
+    }
+}
+
+/// Copies `from` to `to` as it comes, chunk by chunk, and logs each line. Returns when `from`
+/// ends or `to` refuses a write (then `Err`).
+fn pump(
+    mut from: impl Read,
+    mut to: impl Write,
+    log: &Log,
+    direction: &str,
+) -> std::io::Result<()> {
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut line: Vec<u8> = Vec::new();
+    let mut skipped = 0usize;
+    loop {
+        let n = match from.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        to.write_all(&chunk[..n])?;
+        to.flush()?;
+        let mut rest = &chunk[..n];
+        while let Some(end) = rest.iter().position(|b| *b == b'\n') {
+            if skipped > 0 {
+                log.too_long(direction, skipped + end);
+                skipped = 0;
+            } else {
+                line.extend_from_slice(&rest[..end]);
+                log.entry(direction, &line);
+            }
+            line.clear();
+            rest = &rest[end + 1..];
+        }
+        if skipped > 0 || line.len() + rest.len() > MAX_LINE {
+            skipped += line.len() + rest.len();
+            line.clear();
+        } else {
+            line.extend_from_slice(rest);
+        }
+    }
+    if skipped > 0 {
+        log.too_long(direction, skipped);
+    } else {
+        log.entry(direction, &line);
+    }
+    Ok(())
+}
+
+/// `schema-lint record`.
+pub(super) fn record(args: &RecordArgs) -> Outcome {
+    let error = |message: String| Outcome {
+        stderr: format!("error: {message}\n"),
+        code: exit::ERROR,
+        ..Outcome::default()
+    };
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.output)
+    {
+        Ok(f) => f,
+        Err(e) => return error(format!("{}: cannot write: {e}", args.output.display())),
+    };
+    let log = Arc::new(Log {
+        file: Mutex::new(file),
+    });
+    let Some((program, arguments)) = args.command.split_first() else {
+        return error("`record` needs the server's command line after `--`".to_owned());
+    };
+    let mut command = Command::new(program);
+    command
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    children::own_group(&mut command);
+    install_handlers();
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => return error(format!("`{program}` could not be started: {e}")),
+    };
+    let group = child.id();
+    GROUP.store(i32::try_from(group).unwrap_or(0), Ordering::SeqCst);
+    let watchdog = children::Watchdog::start(group);
+    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
+        return error("the server's standard input and output could not be opened".to_owned());
+    };
+    let to_server = {
+        let log = Arc::clone(&log);
+        std::thread::spawn(move || {
+            // Our input ended (the host closed it), or the server stopped reading: either way
+            // the server's input is closed when `server_in` drops here.
+            let _ = pump(std::io::stdin(), server_in, &log, "to-server");
+        })
+    };
+    let to_client = {
+        let log = Arc::clone(&log);
+        std::thread::spawn(move || {
+            if pump(server_out, std::io::stdout(), &log, "to-client").is_err() {
+                // The host is gone: nobody reads the server any more.
+                children::signal_group(group, libc::SIGTERM);
+            }
+        })
+    };
+    let status = child.wait();
+    // What the server wrote before it exited is still forwarded, unless something it started
+    // keeps its output open.
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while !to_client.is_finished() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    children::signal_group(group, libc::SIGKILL);
+    children::reap_group(group);
+    if let Some(w) = watchdog {
+        w.disarm();
+    }
+    drop(to_server);
+    let _ = std::io::stdout().flush();
+    match status {
+        Ok(status) => pass_status(status),
+        Err(e) => error(format!("waiting for `{program}` failed: {e}")),
+    }
+}
+
+/// Ends this process as the server ended: with its code, or by its signal.
+fn pass_status(status: std::process::ExitStatus) -> Outcome {
+    use std::os::unix::process::ExitStatusExt;
+    if let Some(signal) = status.signal() {
+        // SAFETY: back to the default action for that signal, then raise it on this process.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+        // A signal whose default is not to end the process: say so the shell way.
+        return Outcome {
+            code: u8::try_from(128 + signal).unwrap_or(exit::ERROR),
+            ..Outcome::default()
+        };
+    }
+    Outcome {
+        code: status
+            .code()
+            .and_then(|c| u8::try_from(c).ok())
+            .unwrap_or(exit::ERROR),
+        ..Outcome::default()
+    }
+}
+
+/// The time now, RFC 3339 in UTC with milliseconds.
+fn now() -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default();
+    let secs = since.as_secs();
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil(i64::try_from(days).unwrap_or(0));
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        since.subsec_millis()
+    )
+}
+
+/// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_days() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert_eq!(civil(20_790), (2026, 12, 3));
+        assert_eq!(now().len(), "2026-12-03T08:10:00.000Z".len());
+    }
+
+    #[test]
+    fn lines_are_logged_whole_as_messages_or_text_and_bytes_pass_unchanged() {
+        let path = std::env::temp_dir().join(format!("sl-record-{}.jsonl", std::process::id()));
+        let log = Log {
+            file: Mutex::new(File::create(&path).unwrap()),
+        };
+        let input: &[u8] =
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\nnot json\n{\"a\": [1,\n2]}";
+        let mut out = Vec::new();
+        // One byte at a time: lines split across reads are logged whole.
+        let trickle = std::io::Read::chain(&input[..10], &input[10..]);
+        pump(trickle, &mut out, &log, "to-server").unwrap();
+        assert_eq!(out, input);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let entries: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(entries.len(), 4, "{text}");
+        assert_eq!(entries[0]["message"]["method"], "ping");
+        assert_eq!(entries[0]["direction"], "to-server");
+        assert!(text
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",\"message\":{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}}"));
+        assert_eq!(entries[1]["line"], "not json");
+        assert_eq!(entries[2]["line"], "{\"a\": [1,");
+        assert_eq!(entries[3]["line"], "2]}");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
