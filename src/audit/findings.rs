@@ -1,4 +1,4 @@
-//! The audit's findings beyond the four targets: `SL601` to `SL605`, per call.
+//! The audit's findings beyond the four targets: `SL601` to `SL606`, per call.
 
 use super::decision::{is_result_wrapper, Target};
 use super::Finding;
@@ -89,6 +89,16 @@ pub(super) fn findings(
         }
     }
     out
+}
+
+/// SL606: an error result (`isError: true`) whose `structuredContent` fails the output schema.
+pub(super) fn error_result_fails_schema() -> Finding {
+    Finding {
+        rule: rule("SL606"),
+        message: "The error result's `structuredContent` fails the output schema: ts-sdk-v1 validates it and throws -32602, so the tool's error never reaches the model; ts-sdk-v2 and python-sdk pass error results on unvalidated".to_owned(),
+        pointer: None,
+        format: None,
+    }
 }
 
 fn article(word: &str) -> &'static str {

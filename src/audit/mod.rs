@@ -290,6 +290,9 @@ fn judge(
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
+    if is_error && valid == Some(false) {
+        findings.push(findings::error_result_fails_schema());
+    }
     Call {
         id,
         line,

@@ -163,5 +163,22 @@ for server in "${SDKS[@]}"; do
     done
 done
 
+# SL606's claims, measured: what each SDK client does with an error result whose
+# structuredContent fails the output schema (the `fail` tool of tests/live/tool_server.py).
+echo "== error results (SL606)"
+expected_errors="ts-sdk-v1: throws MCP error -32602: Structured content does not match the tool's output schema: data must have required property 'ok'
+ts-sdk-v2: ok
+python-sdk: ok"
+observed_errors="$(cd "$TS" && node error_results.mjs python3 "$OLDPWD/tests/live/tool_server.py")
+$("$PYTHON" "$HERE/python/error_results.py" tests/live/tool_server.py)"
+echo "$observed_errors"
+if [ "$observed_errors" = "$expected_errors" ]; then
+    passed=$((passed + 1))
+else
+    echo "  the clients' verdicts on an error result differ from SL606's claims (rules/SL606.md); expected:"
+    echo "$expected_errors"
+    failed=$((failed + 1))
+fi
+
 echo "audit integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
