@@ -1,4 +1,4 @@
-//! The audit's findings beyond the four targets: `SL601` to `SL606`, per call.
+//! The audit's findings beyond the four targets: `SL601` to `SL607`, per call.
 
 use super::decision::{is_result_wrapper, Target};
 use super::Finding;
@@ -66,6 +66,18 @@ pub(super) fn findings(
             });
         }
     }
+    if let Some(c) = content.filter(|c| !is_error && c.is_object()) {
+        if let Some(text) = differing_text(body, c) {
+            out.push(Finding {
+                rule: rule("SL607"),
+                message: format!(
+                    "The text content (`{text}`) is not `structuredContent` as JSON: hosts that pass only `structuredContent` to the model (Claude Code, Codex) and hosts that pass only the text (opencode, Kimi Code, Open WebUI) show it different things"
+                ),
+                pointer: None,
+                format: None,
+            });
+        }
+    }
     if let (Some(schema), Some(Value::Object(c))) = (schema, content) {
         let wrapped_content = c.len() == 1 && c.contains_key("result");
         let declares_result = schema
@@ -109,6 +121,34 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// The start of the first text of `content` when some text says something and none is `c` as
+/// JSON, nor the value of a `{"result": value}` wrapper (`None` then, or when there is no text
+/// to show: hosts that pass only the text then fall back to `structuredContent`).
+fn differing_text(body: &Value, c: &Value) -> Option<String> {
+    let blocks = body.get("content")?.as_array()?;
+    let texts: Vec<&str> = blocks
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .filter(|t| !t.trim().is_empty())
+        .collect();
+    let first = texts.first()?;
+    // A `{"result": value}` wrapper (the Python SDK's for a scalar or a list, the legacy
+    // envelope) whose text is the value as JSON shows every host the same data.
+    let inner = c
+        .as_object()
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get("result"));
+    if has_text_fallback(body, c) || inner.is_some_and(|v| has_text_fallback(body, v)) {
+        return None;
+    }
+    let mut shown: String = first.chars().take(40).collect();
+    if shown.len() < first.len() {
+        shown.push('…');
+    }
+    Some(shown.replace('`', "'").replace(['\n', '\r'], " "))
+}
+
 /// Whether `content` holds a `TextContent` whose text is `c` as JSON.
 fn has_text_fallback(body: &Value, c: &Value) -> bool {
     body.get("content")
@@ -146,4 +186,35 @@ pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value)
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod sl607_tests {
+    use super::differing_text;
+    use serde_json::json;
+
+    #[test]
+    fn the_text_must_carry_the_structured_content_or_a_wrappers_value() {
+        let body = |text: &str, c: serde_json::Value| json!({"content": [{"type": "text", "text": text}], "structuredContent": c});
+        let c = json!({"items": [1, 2]});
+        let same = body("{\n  \"items\": [1, 2]\n}", c.clone());
+        assert_eq!(
+            differing_text(&same, &c),
+            None,
+            "formatting does not matter"
+        );
+        let summary = body("2 items", c.clone());
+        assert_eq!(differing_text(&summary, &c).as_deref(), Some("2 items"));
+        let wrapped = json!({"result": 17});
+        assert_eq!(differing_text(&body("17", wrapped.clone()), &wrapped), None);
+        assert_eq!(
+            differing_text(&body("seventeen", wrapped.clone()), &wrapped).as_deref(),
+            Some("seventeen")
+        );
+        let blank = body("  ", c.clone());
+        assert_eq!(differing_text(&blank, &c), None, "no text: hosts fall back");
+        let long = body(&format!("`{}`\nmore", "x".repeat(60)), c.clone());
+        let shown = differing_text(&long, &c).unwrap();
+        assert!(shown.starts_with("'xxx") && shown.ends_with('…'), "{shown}");
+    }
 }
