@@ -297,12 +297,12 @@ fn walk_folder(
         .require_git(false)
         .sort_by_file_name(std::cmp::Ord::cmp)
         .filter_entry(move |e| {
-            e.depth() == 0
-                || !e.file_type().is_some_and(|t| t.is_dir())
-                || !(is_hidden_dir(&e.file_name().to_string_lossy())
-                    || (!inside_vendored
-                        && is_vendored_dir(e.path())
-                        && !included.iter().any(|n| e.file_name() == n.as_str())))
+            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let asked = inside_vendored || included.iter().any(|n| e.file_name() == n.as_str());
+            !is_hidden_dir(&e.file_name().to_string_lossy())
+                && (asked || !is_vendored_dir(e.path()))
         })
         .build();
     // Where a symlink may lead: a file under the walked folder itself.
