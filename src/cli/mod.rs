@@ -7,6 +7,7 @@ mod check;
 mod fix;
 mod live;
 mod matrix;
+mod mcp;
 mod server;
 
 use crate::report;
@@ -71,6 +72,7 @@ pub fn execute(cli: Cli) -> Outcome {
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
         Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Mcp) => mcp::mcp(),
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
         Some(Command::Rule { rule }) => {
