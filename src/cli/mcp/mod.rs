@@ -11,7 +11,8 @@
 //! is not a request gets a JSON-RPC error (`-32700` not JSON, `-32600` not a request, `-32601`
 //! no such method, `-32602` bad parameters or an unknown tool) and the server reads on; a tool
 //! that fails (bad arguments, a document that is not what the tool lints) answers an `isError`
-//! result, as the 2025-11-25 revision asks. Only the end of standard input stops the server.
+//! result, as the 2025-11-25 revision asks; a bug that panics answers `-32603`. Only the end of
+//! standard input stops the server.
 //!
 //! Built on the project's JSON-RPC layer rather than the official Rust SDK (`rmcp` 3.11): `rmcp`
 //! brings an async runtime (tokio) and 45 crates the project does not build today (schemars,
@@ -31,6 +32,7 @@ use crate::syntax::read::read_line_bounded;
 use crate::workspace::live::{KNOWN_PROTOCOLS, MAX_MESSAGE, MODERN, NEWEST_HANDSHAKE};
 use serde_json::{json, Map, Value};
 use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// The `_meta` key of a stateless request's revision.
 const PROTOCOL_META: &str = "io.modelcontextprotocol/protocolVersion";
@@ -70,7 +72,17 @@ pub(crate) fn serve(input: &mut impl BufRead, output: &mut impl Write) -> io::Re
         let reply = match read_line_bounded(input, &mut line, MAX_MESSAGE) {
             Ok(0) => return Ok(()),
             Ok(_) if line.iter().all(u8::is_ascii_whitespace) => continue,
-            Ok(_) => crate::workspace::pool::run(|| server.message(&line)),
+            // A panic is a bug; it costs the request, not the session.
+            Ok(_) => catch_unwind(AssertUnwindSafe(|| {
+                crate::workspace::pool::run(|| server.message(&line))
+            }))
+            .unwrap_or_else(|_| {
+                Some(error(
+                    &Value::Null,
+                    -32603,
+                    "schema-lint failed on this message (a bug)",
+                ))
+            }),
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
                 input.skip_until(b'\n')?;
                 Some(error(&Value::Null, -32700, &format!("the message is {e}")))
