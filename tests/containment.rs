@@ -516,7 +516,8 @@ fn fix_writes_only_inside_the_set_and_never_through_a_symlink() {
     assert_eq!(ran.exit(), 0, "{ran:#?}");
     assert_eq!(ran.stdout, "", "{ran:#?}");
     assert!(
-        ran.stderr.starts_with("Fixed 2 findings in 2 files"),
+        ran.stderr
+            .starts_with("Found 2 findings (2 fixed, 0 remaining) in "),
         "{ran:#?}"
     );
     // Named, it is linted and still never written.

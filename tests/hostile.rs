@@ -212,7 +212,10 @@ fn the_deepest_accepted_nesting_lints_and_fixes_off_the_main_thread() {
     // inside it, ignored by draft-07 until then, a schema with a finding of its own; verification
     // refuses a fix after which a finding stands where none stood (SL901), so those stay as they
     // are. Every `$id` and `$ref` was repaired.
-    assert!(ran.stderr.starts_with("Fixed "), "{ran:#?}");
+    assert!(
+        ran.stderr.starts_with("Found ") && ran.stderr.contains(" fixed, "),
+        "{ran:#?}"
+    );
     for line in lines(&ran.stdout) {
         assert!(
             line.contains("-bad-type-")
@@ -501,7 +504,8 @@ fn a_read_only_file_under_fix_is_reported_and_the_rest_fixed() {
         ]
     );
     assert!(
-        ran.stderr.contains("Fixed 2 findings in 2 files; 2 left"),
+        ran.stderr
+            .contains("Found 4 findings (2 fixed, 2 remaining: "),
         "{ran:#?}"
     );
     assert_eq!(std::fs::read_to_string(dir.join("a.json")).unwrap(), FIXED);
@@ -747,7 +751,8 @@ fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
         ]
     );
     assert!(
-        ran.stderr.contains("Fixed 1 finding in 1 file; 3 left"),
+        ran.stderr
+            .contains("Found 4 findings (1 fixed, 3 remaining: "),
         "{ran:#?}"
     );
     assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
@@ -807,7 +812,8 @@ fn a_set_with_an_immutable_file_is_not_half_written() {
     // The findings are left, as the files are.
     assert_eq!(lines(&ran.stdout).len(), 3, "{ran:#?}");
     assert!(
-        ran.stderr.contains("Fixed 0 findings in 0 files; 3 left"),
+        ran.stderr
+            .contains("Found 3 findings (0 fixed, 3 remaining: "),
         "{ran:#?}"
     );
     assert!(leftovers(&work).is_empty(), "{:?}", leftovers(&work));
@@ -1042,7 +1048,8 @@ fn assert_reported_as_left(ran: &common::Ran, error: &str) {
     assert!(!ran.stdout.contains("All checks passed"), "{ran:#?}");
     assert!(ran.stdout.contains("SL201"), "{ran:#?}");
     assert!(
-        ran.stdout.contains("Fixed 0 findings in 0 files; 1 left\n"),
+        ran.stdout
+            .contains("Found 1 finding (0 fixed, 1 remaining: 1 error) in "),
         "{ran:#?}"
     );
 }

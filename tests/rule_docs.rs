@@ -456,6 +456,7 @@ fn snapshot_of(example: &Example, name: &str) -> String {
         color: false,
         width: 100,
         quiet: false,
+        summary: true,
     };
     if example.options.iter().any(|o| o == "audit") {
         let audit =

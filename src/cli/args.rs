@@ -44,6 +44,10 @@ pub enum Command {
     /// Run the language server (LSP over standard input and output): findings and fixes in
     /// editors as you type
     Server(LanguageServerArgs),
+    /// Run an MCP server over standard input and output, so that coding agents lint the schemas
+    /// of the MCP server they write as they go (`lint_schema`, `fix_schema`, `lint_tools_list`,
+    /// `explain_rule`); it reads no file and reaches no network
+    Mcp,
     /// Tools as rows, clients as columns: which client works with each tool, warns or breaks
     Matrix(MatrixArgs),
     /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print

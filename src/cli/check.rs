@@ -134,6 +134,7 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         color: use_color(args.color),
         width,
         quiet: args.quiet,
+        summary: !args.fix,
     };
     let stdin_name = args.stdin_filename.as_deref();
     let (notes, mut outcome) = if args.fix || args.diff {

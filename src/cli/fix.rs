@@ -118,18 +118,14 @@ pub(super) fn fix(
             String::from_utf8_lossy(&crate::fix::write::stored_bytes(&f.file, &f.file.text))
                 .into_owned()
         });
-    let left = outcome.run.diagnostics().len();
-    let mut summary = format!(
-        "Fixed {} in {}; {} left{}\n",
-        plural(fixed, "finding"),
-        plural(changed, "file"),
-        left,
-        if outcome.applied.is_empty() {
-            String::new()
-        } else {
-            " (every fix applied was verified: it parses, lints, resolves and compiles)".to_owned()
-        }
-    );
+    let mut summary = report::fix_summary(&outcome.run, fixed);
+    if !outcome.applied.is_empty() {
+        let _ = writeln!(
+            summary,
+            "{} changed; every fix applied was verified: it parses, lints, resolves and compiles",
+            plural(changed, "file")
+        );
+    }
     if !also.is_empty() && written.is_ok() {
         let _ = writeln!(
             summary,

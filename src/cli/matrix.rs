@@ -65,6 +65,7 @@ pub(super) fn matrix(args: &MatrixArgs) -> Outcome {
         color: super::check::use_color(args.color),
         width: 100,
         quiet: args.quiet,
+        summary: true,
     };
     let mut stderr = String::new();
     for note in &run.notes {

@@ -8,6 +8,7 @@ mod check;
 mod fix;
 mod live;
 mod matrix;
+mod mcp;
 #[cfg(unix)]
 mod record;
 mod server;
@@ -85,6 +86,7 @@ pub fn execute(cli: Cli) -> Outcome {
             ..Outcome::default()
         },
         Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Mcp) => mcp::mcp(),
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
         Some(Command::Rule { rule }) => {

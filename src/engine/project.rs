@@ -13,7 +13,7 @@ use crate::syntax::document::{Node, NodeKind};
 use crate::syntax::read::{read_file_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{
-    other_files_bounded, Candidate, Walked, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
+    other_files_bounded, Candidate, Configured, Walked, MAX_CONTEXT_ENTRIES, MAX_CONTEXT_FILES,
 };
 use crate::workspace::load::display_name;
 use crate::workspace::{load_source, LintedFile, Origin};
@@ -108,7 +108,7 @@ pub(super) fn context_files(
     first_id: usize,
     settings: &Settings,
 ) -> Context {
-    let accept = |p: &Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
+    let accept = Configured(settings.config.as_deref());
     let walked = as_walked(root);
     let Walked { paths, mut stopped } =
         other_files_bounded(&walked, &accept, settings.respect_ignore_files, named);

@@ -11,7 +11,7 @@ use crate::rules::{Current, RunView};
 use crate::schema::units::FileKind;
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
-use crate::workspace::discover::{discover_with, Candidate, Discovered};
+use crate::workspace::discover::{discover_with, Candidate, Configured, Discovered};
 use crate::workspace::{load_input, Fingerprint, Input, LintedFile, State};
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -176,7 +176,7 @@ fn inputs(
     extra: Vec<Input>,
     settings: &Settings,
 ) -> Inputs {
-    let accept = |p: &std::path::Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
+    let accept = Configured(settings.config.as_deref());
     let Discovered {
         files: mut candidates,
         errors: walk_errors,

@@ -238,7 +238,7 @@ pub(crate) fn render(findings: &Findings, style: Style) -> String {
         let _ = handler.render_report(&mut out, &view);
         out.push('\n');
     }
-    if !style.quiet {
+    if !style.quiet && style.summary {
         out.push_str(&summary_line(&Summary::of_findings(findings)));
     }
     out
@@ -260,6 +260,16 @@ fn summary_line(s: &Summary) -> String {
     if s.findings == 0 {
         return format!("All checks passed ({} linted)\n", linted(s));
     }
+    format!(
+        "Found {} ({}) in {} linted\n",
+        plural(s.findings, "finding"),
+        severities(s),
+        linted(s)
+    )
+}
+
+/// The findings of a summary by severity: `1 error, 2 warnings`.
+fn severities(s: &Summary) -> String {
     let mut parts = Vec::new();
     if s.errors > 0 {
         parts.push(plural(s.errors, "error"));
@@ -270,10 +280,22 @@ fn summary_line(s: &Summary) -> String {
     if s.infos > 0 {
         parts.push(format!("{} info", s.infos));
     }
+    parts.join(", ")
+}
+
+/// The closing line of `--fix` (see [`super::fix_summary`]): `s` counts what remains.
+pub(super) fn fix_summary_line(s: &Summary, fixed: usize) -> String {
+    if fixed == 0 && s.findings == 0 {
+        return summary_line(s);
+    }
+    let remaining = if s.findings == 0 {
+        "0 remaining".to_owned()
+    } else {
+        format!("{} remaining: {}", s.findings, severities(s))
+    };
     format!(
-        "Found {} ({}) in {} linted\n",
-        plural(s.findings, "finding"),
-        parts.join(", "),
+        "Found {} ({fixed} fixed, {remaining}) in {} linted\n",
+        plural(fixed + s.findings, "finding"),
         linted(s)
     )
 }

@@ -48,6 +48,9 @@ pub struct Style {
     pub width: usize,
     /// No summary lines, no infos (`-q`).
     pub quiet: bool,
+    /// Whether the human format closes with its summary line (`--fix` writes its own,
+    /// [`fix_summary`]).
+    pub summary: bool,
 }
 
 impl Default for Style {
@@ -56,6 +59,7 @@ impl Default for Style {
             color: false,
             width: 100,
             quiet: false,
+            summary: true,
         }
     }
 }
@@ -243,6 +247,14 @@ pub fn applied_fixes(outcome: &crate::fix::FixOutcome) -> String {
         }
     }
     out
+}
+
+/// The closing line of `--fix`, as ruff words it: how many findings there were, how many of
+/// them the fixes removed, and only then how many remain (`fixed`: the findings before the fix
+/// loop less those after it). `All checks passed` when there was nothing to fix.
+#[must_use]
+pub fn fix_summary(run: &Run, fixed: usize) -> String {
+    human::fix_summary_line(&Summary::of(run), fixed)
 }
 
 /// A unified diff of one file, with `a/` and `b/` headers.

@@ -232,6 +232,27 @@ impl Config {
             && !self.exclude.iter().any(|g| g.is_match(&relative))
     }
 
+    /// The folder names the `include` patterns hold (`venv/schemas/*.json` holds `venv`,
+    /// `**/node_modules/@acme/schemas/*.json` holds `node_modules`): a walk goes into such a
+    /// folder although it passes over it by default.
+    #[must_use]
+    pub fn included_folders(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .include
+            .iter()
+            .flat_map(|g| {
+                g.glob()
+                    .glob()
+                    .split('/')
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// Whether `mcp-files` lists the file at `path`.
     #[must_use]
     pub fn is_mcp_file(&self, path: &Path) -> bool {

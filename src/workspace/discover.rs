@@ -1,6 +1,9 @@
 //! Discovery: the files named on the command line, and the `*.json` files under the folders named
-//! there, sorted, without following symlinked folders (so no loops), skipping `.git`,
-//! `node_modules`, `target` and hidden folders. A walk takes regular files only: a `*.json`
+//! there, sorted, without following symlinked folders (so no loops), skipping hidden folders
+//! (`.git`, `.venv` ...) and what holds other people's files or build output
+//! ([`is_vendored_dir`]: virtualenvs, `site-packages`, `node_modules`, `target`, and the
+//! build-output folders ruff skips by default), unless the folder is the one named or the
+//! configuration's `include` names it ([`Accept::folders`]). A walk takes regular files only: a `*.json`
 //! symlink is taken when it leads to a regular file under the walked folder, or nowhere
 //! (dangling, or a loop: reading it reports the reason), never when it leads out of the folder or
 //! to a device; a file reached twice is taken once, by its own path rather than a symlink's.
@@ -26,10 +29,72 @@ pub struct WalkError {
     pub message: String,
 }
 
-const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
+/// Folders a walk passes over unless asked for: packages installed for another tool
+/// (`node_modules`, `site-packages`, `__pypackages__`, a virtualenv named `venv`) and build
+/// output (`target`, and ruff's default `exclude` besides its hidden folders: `_build`,
+/// `buck-out`, `build`, `dist`). Their schemas are other projects' or copies of the project's
+/// own: linting them reports what the user cannot fix, twice.
+const VENDORED_DIRS: [&str; 9] = [
+    "__pypackages__",
+    "_build",
+    "buck-out",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "target",
+    "venv",
+];
 
-fn is_skipped_dir(name: &str) -> bool {
-    SKIPPED_DIRS.contains(&name) || (name.starts_with('.') && name != "." && name != "..")
+/// Whether a walk passes over a folder whatever it is asked: hidden folders (`.git`, `.venv`,
+/// `.tox` ...).
+fn is_hidden_dir(name: &str) -> bool {
+    name.starts_with('.') && name != "." && name != ".."
+}
+
+/// Whether a walk passes over the folder `path` unless it is asked for: one of
+/// [`VENDORED_DIRS`] by name, or a virtualenv under any name (a folder holding `pyvenv.cfg`,
+/// which `python -m venv`, virtualenv and uv all write).
+#[must_use]
+pub fn is_vendored_dir(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| VENDORED_DIRS.contains(&n.to_string_lossy().as_ref()))
+        || path.join("pyvenv.cfg").is_file()
+}
+
+/// What a folder walk takes.
+pub trait Accept {
+    /// Whether the walk takes a `*.json` file it found (named files are always taken).
+    fn file(&self, path: &Path) -> bool;
+
+    /// The names of the folders the walk goes into although it passes over such folders by
+    /// default ([`is_vendored_dir`]).
+    fn folders(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl<F: Fn(&Path) -> bool> Accept for F {
+    fn file(&self, path: &Path) -> bool {
+        self(path)
+    }
+}
+
+/// The walk a configuration asks for: its `include` and `exclude` filter the files, and a folder
+/// passed over by default is walked when an `include` pattern names it
+/// ([`crate::settings::config::Config::included_folders`]).
+pub struct Configured<'a>(pub Option<&'a crate::settings::config::Config>);
+
+impl Accept for Configured<'_> {
+    fn file(&self, path: &Path) -> bool {
+        self.0.is_none_or(|c| c.accepts(path))
+    }
+
+    fn folders(&self) -> Vec<String> {
+        self.0
+            .map(crate::settings::config::Config::included_folders)
+            .unwrap_or_default()
+    }
 }
 
 /// Whether a file's name marks it as a schema or a tool's schema, so that a parse failure found
@@ -148,7 +213,7 @@ pub struct Walked {
 /// Folder walks honour `.gitignore`, `.ignore` and `.git/info/exclude`.
 #[must_use]
 pub fn discover(paths: &[PathBuf], accept: &dyn Fn(&Path) -> bool) -> Discovered {
-    discover_with(paths, accept, true)
+    discover_with(paths, &accept, true)
 }
 
 /// [`discover`], with `respect_ignore_files` deciding whether folder walks honour `.gitignore`,
@@ -156,7 +221,7 @@ pub fn discover(paths: &[PathBuf], accept: &dyn Fn(&Path) -> bool) -> Discovered
 #[must_use]
 pub fn discover_with(
     paths: &[PathBuf],
-    accept: &dyn Fn(&Path) -> bool,
+    accept: &dyn Accept,
     respect_ignore_files: bool,
 ) -> Discovered {
     let mut out = Vec::new();
@@ -206,18 +271,21 @@ pub fn discover_with(
 }
 
 /// The `*.json` files under `root` that `accept` takes, in sorted order, without following
-/// symlinked folders and skipping `.git`, `node_modules`, `target`, hidden folders and, when
-/// `respect_ignore_files`, what `.gitignore`, `.ignore` and `.git/info/exclude` ignore. The walk
-/// stops when `found` returns `false` or after `max_entries` entries (files and folders); it
-/// returns whether it stopped early.
+/// symlinked folders, skipping hidden folders, the vendored ones ([`is_vendored_dir`]) unless
+/// `accept` asks for them or `root` is one itself (then the user asked for what it holds),
+/// and, when `respect_ignore_files`, what `.gitignore`, `.ignore` and `.git/info/exclude`
+/// ignore. The walk stops when `found` returns `false` or after `max_entries` entries (files
+/// and folders); it returns whether it stopped early.
 fn walk_folder(
     root: &Path,
-    accept: &dyn Fn(&Path) -> bool,
+    accept: &dyn Accept,
     respect_ignore_files: bool,
     errors: &mut Vec<WalkError>,
     max_entries: usize,
     found: &mut dyn FnMut(PathBuf, Option<u64>) -> bool,
 ) -> bool {
+    let inside_vendored = is_vendored_dir(root);
+    let included = accept.folders();
     let walker = ignore::WalkBuilder::new(root)
         .follow_links(false)
         .hidden(false)
@@ -228,10 +296,13 @@ fn walk_folder(
         .git_exclude(respect_ignore_files)
         .require_git(false)
         .sort_by_file_name(std::cmp::Ord::cmp)
-        .filter_entry(|e| {
-            e.depth() == 0
-                || !e.file_type().is_some_and(|t| t.is_dir())
-                || !is_skipped_dir(&e.file_name().to_string_lossy())
+        .filter_entry(move |e| {
+            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let asked = inside_vendored || included.iter().any(|n| e.file_name() == n.as_str());
+            !is_hidden_dir(&e.file_name().to_string_lossy())
+                && (asked || !is_vendored_dir(e.path()))
         })
         .build();
     // Where a symlink may lead: a file under the walked folder itself.
@@ -252,7 +323,7 @@ fn walk_folder(
                         && link_stays_in(path, real_root.as_deref()));
                 if is_file
                     && is_json(path)
-                    && accept(path)
+                    && accept.file(path)
                     && !found(path.to_path_buf(), inode(&entry))
                 {
                     return true;
@@ -425,7 +496,7 @@ pub const MAX_CONTEXT_ENTRIES: usize = 200_000;
 #[must_use]
 pub fn other_files(
     root: &Path,
-    accept: &dyn Fn(&Path) -> bool,
+    accept: &dyn Accept,
     respect_ignore_files: bool,
     named: &[Candidate],
 ) -> Vec<PathBuf> {
@@ -436,7 +507,7 @@ pub fn other_files(
 #[must_use]
 pub fn other_files_bounded(
     root: &Path,
-    accept: &dyn Fn(&Path) -> bool,
+    accept: &dyn Accept,
     respect_ignore_files: bool,
     named: &[Candidate],
 ) -> Walked {
@@ -542,10 +613,20 @@ mod tests {
 
     #[test]
     fn skips_hidden_and_vendored_folders() {
-        assert!(is_skipped_dir(".git"));
-        assert!(is_skipped_dir(".venv"));
-        assert!(is_skipped_dir("node_modules"));
-        assert!(!is_skipped_dir("src"));
-        assert!(!is_skipped_dir("."));
+        assert!(is_hidden_dir(".git"));
+        assert!(is_hidden_dir(".venv"));
+        assert!(!is_hidden_dir("."));
+        for name in [
+            "node_modules",
+            "site-packages",
+            "__pypackages__",
+            "dist",
+            "build",
+            "venv",
+        ] {
+            assert!(is_vendored_dir(Path::new(name)), "{name}");
+        }
+        assert!(!is_vendored_dir(Path::new("src")));
+        assert!(!is_vendored_dir(Path::new("schemas")));
     }
 }

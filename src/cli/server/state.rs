@@ -16,7 +16,7 @@ use super::position::{path_of, uri_of, Encoding, Lines};
 use crate::engine::{lint_loaded, HeldRun};
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
-use crate::workspace::discover::{meant_as_schema, other_files, Candidate};
+use crate::workspace::discover::{meant_as_schema, other_files, Candidate, Configured};
 use crate::workspace::load::display_name;
 use crate::workspace::{load_source, LintedFile, Origin};
 use lsp_types::{Uri, WorkspaceEdit};
@@ -229,7 +229,8 @@ impl State {
                     explicit: true,
                 })
                 .collect();
-            let paths = other_files(root, &accept, settings.respect_ignore_files, &named);
+            let walk = Configured(settings.config.as_deref());
+            let paths = other_files(root, &walk, settings.respect_ignore_files, &named);
             for (path, file) in self.context(root, paths, overlay) {
                 let Some(mut file) = file else { continue };
                 file.file.id = FileId(files.len());
