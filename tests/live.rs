@@ -145,6 +145,67 @@ fn a_modern_server_is_paged_and_its_dump_lints_the_same() {
 }
 
 /// The severity of the first finding of `code` in a JSON report.
+/// (code, help, whether a fix is offered) of every finding of a JSON report.
+fn helps(json: &str) -> Vec<(String, String, bool)> {
+    let v: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["help"].as_str().unwrap_or_default().to_owned(),
+                !d["fix"].is_null(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_live_run_offers_no_fix_and_names_the_change_in_the_server() {
+    // `--fix` cannot change a running server: no finding of a live run offers a fix, nor points
+    // to `--fix` or `--unsafe-fixes`; the dump of the same server, a file, does.
+    for (mode, in_server) in [
+        ("ts-v1", "move to `@modelcontextprotocol/server` v2"),
+        ("draft7", "where the server writes the schema's `$schema`"),
+        ("modern", ""),
+    ] {
+        let server = fake(mode);
+        let (code, out, err) = run(&["check", "--server", &server, "--output-format", "json"]);
+        assert_eq!(code, 1, "{out}{err}");
+        let live = helps(&out);
+        assert!(!live.is_empty(), "{mode}: {out}");
+        for (code, help, fix) in &live {
+            assert!(!fix, "{mode}: {code} offers a fix on a live run");
+            assert!(
+                !help.contains("--fix") && !help.contains("--unsafe-fixes"),
+                "{mode}: {code}: {help}"
+            );
+        }
+        assert!(
+            live.iter().any(|(_, help, _)| help.contains(in_server)),
+            "{mode}: {live:?}"
+        );
+        let (code, dump, err) = run(&["dump", "--server", &server]);
+        assert_eq!(code, 0, "{err}");
+        let dir = scratch(&format!("fixes-{mode}"));
+        let file = dir.join("tools.json");
+        std::fs::write(&file, &dump).unwrap();
+        let (_, out, _) = run(&["check", file.to_str().unwrap(), "--output-format", "json"]);
+        let dumped = helps(&out);
+        assert!(dumped.iter().any(|(_, _, fix)| *fix), "{mode}: {dumped:?}");
+        if mode != "modern" {
+            assert!(
+                dumped
+                    .iter()
+                    .any(|(_, help, _)| help.contains("`--unsafe-fixes`")),
+                "{mode}: {dumped:?}"
+            );
+        }
+    }
+}
+
 fn severity_of(json: &str, code: &str) -> String {
     let v: Value = serde_json::from_str(json).unwrap();
     v["diagnostics"]

@@ -16,6 +16,7 @@
 //! server, or this one), which the note then says.
 
 pub use super::client::{Client, Kind};
+use super::own_words::own_words;
 use serde::Serialize;
 use std::fmt;
 use std::fmt::Write as _;
@@ -236,33 +237,54 @@ pub fn read_by(breaks: &'static [Break], plain: bool) -> &'static [Break] {
 ///
 /// The consumers of plain schema files (on the `json-schema` target, [`read_by`]) come last,
 /// with what the tier measured them do.
+///
+/// A client's words are quoted as they hold for the finding, not for the class's case: in tool
+/// `tool` (`None` for a schema file), without the case's values (see [`own_words`]).
 #[must_use]
-pub fn describe(breaks: &[Break]) -> String {
+pub fn describe(breaks: &[Break], tool: Option<&str>) -> String {
     let (plain, breaks): (Vec<Break>, Vec<Break>) =
         breaks.iter().partition(|b| b.client.kind() == Kind::Plain);
     let (sdk, beyond): (Vec<Break>, Vec<Break>) =
         breaks.iter().partition(|b| b.client.kind() == Kind::Sdk);
     let text = match (sdk.is_empty(), beyond.is_empty()) {
-        (true, false) => describe_beyond(&beyond),
-        (_, true) => describe_sdk(&sdk),
-        (false, false) => format!("{}. {}", describe_sdk(&sdk), describe_beyond(&beyond)),
+        (true, false) => describe_beyond(&beyond, tool),
+        (_, true) => describe_sdk(&sdk, tool),
+        (false, false) => format!(
+            "{}. {}",
+            describe_sdk(&sdk, tool),
+            describe_beyond(&beyond, tool)
+        ),
     };
     if plain.is_empty() {
         return text;
     }
-    format!("{text}. {}", describe_plain(&plain))
+    format!("{text}. {}", describe_plain(&plain, tool))
+}
+
+/// What a note quotes of a client's words on the class's case: a measured detail in the words
+/// that hold for the finding (`None` where only the case's values, or a rewrite of the case's
+/// schema, would be quoted); a documented one as its public source wrote it.
+fn said(b: &Break, tool: Option<&str>) -> Option<String> {
+    if b.detail.is_empty() {
+        return None;
+    }
+    match b.evidence {
+        Evidence::Documented { .. } => Some(b.detail.to_owned()),
+        Evidence::Measured if b.effect == Effect::RewritesSchema => None,
+        Evidence::Measured => own_words(b.detail, tool),
+    }
 }
 
 /// What the consumers of plain schema files do (`vscode-json fetches the remote schema and
 /// resolves the reference`), a failure in their words. What a consumer fetched on the class's
 /// case is another URI than the finding's, and not quoted.
-fn describe_plain(breaks: &[Break]) -> String {
+fn describe_plain(breaks: &[Break], tool: Option<&str>) -> String {
     let of: Vec<String> = breaks
         .iter()
         .map(|b| {
             let mut part = format!("{} {}", b.client.name(), b.effect.words());
-            if b.effect.is_failure() && !b.detail.is_empty() {
-                let _ = write!(part, " (as in `{}`)", b.detail);
+            if let Some(detail) = said(b, tool).filter(|_| b.effect.is_failure()) {
+                let _ = write!(part, " (as in `{detail}`)");
             }
             part
         })
@@ -274,7 +296,7 @@ fn describe_plain(breaks: &[Break]) -> String {
 }
 
 /// What hosts and providers do, in their words, with the evidence of each claim.
-fn describe_beyond(breaks: &[Break]) -> String {
+fn describe_beyond(breaks: &[Break], tool: Option<&str>) -> String {
     let mut parts = Vec::new();
     for evidence in ["measured", "documented"] {
         let of: Vec<String> = breaks
@@ -282,15 +304,15 @@ fn describe_beyond(breaks: &[Break]) -> String {
             .filter(|b| b.evidence.name() == evidence)
             .map(|b| {
                 let mut part = format!("{} {}", b.client.name(), b.effect.words());
-                let mut said = Vec::new();
-                if !b.detail.is_empty() {
-                    said.push(format!("`{}`", b.detail));
+                let mut quoted = Vec::new();
+                if let Some(detail) = said(b, tool) {
+                    quoted.push(format!("`{detail}`"));
                 }
                 if let Evidence::Documented { sources } = b.evidence {
-                    said.push(sources.join(", "));
+                    quoted.push(sources.join(", "));
                 }
-                if !said.is_empty() {
-                    let _ = write!(part, " ({})", said.join("; "));
+                if !quoted.is_empty() {
+                    let _ = write!(part, " ({})", quoted.join("; "));
                 }
                 part
             })
@@ -308,7 +330,7 @@ fn describe_beyond(breaks: &[Break]) -> String {
 }
 
 /// The SDK clients' part of the note, from their breaks only.
-fn describe_sdk(breaks: &[Break]) -> String {
+fn describe_sdk(breaks: &[Break], tool: Option<&str>) -> String {
     let unaffected: Vec<&str> = Client::SDK
         .iter()
         .filter(|c| !breaks.iter().any(|b| b.client == **c))
@@ -338,15 +360,17 @@ fn describe_sdk(breaks: &[Break]) -> String {
         // lose the listing or the tool, with the words of each.
         let b = shown[i];
         let mut names = vec![b.client.name()];
-        let mut details = vec![b.detail];
+        let mut details: Vec<String> = said(&b, tool).into_iter().collect();
         let mut j = i + 1;
         while j < shown.len()
             && shown[j].effect == b.effect
             && (shown[j].detail == b.detail || b.effect.is_listing())
         {
             names.push(shown[j].client.name());
-            if !details.contains(&shown[j].detail) {
-                details.push(shown[j].detail);
+            if let Some(detail) = said(&shown[j], tool) {
+                if !details.contains(&detail) {
+                    details.push(detail);
+                }
             }
             j += 1;
         }
@@ -359,9 +383,8 @@ fn describe_sdk(breaks: &[Break]) -> String {
                 b.effect.words()
             }
         );
-        details.retain(|d| !d.is_empty());
         if !details.is_empty() {
-            // The engine's words on the class's case, which may quote another value.
+            // The engine's words on the class's case, in the finding's own terms.
             let _ = write!(part, " (as in `{}`)", details.join("`; `"));
         }
         if !b.effect.is_listing() && b.effect.is_failure() {
@@ -460,7 +483,7 @@ mod tests {
             b(Client::TsSdkV2, Effect::CompileError, malformed),
         ];
         assert_eq!(
-            describe(&engines),
+            describe(&engines, None),
             "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
              (as in `URI scheme is malformed.`); python-sdk, python-sdk+format, jsonschema-rs not \
              affected"
@@ -488,7 +511,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            describe(&measured),
+            describe(&measured, None),
             "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
              (as in `URI scheme is malformed.`): ts-sdk-v1 loses every tool of the server, ts-sdk-v2 \
              loses this tool; python-sdk+format cannot compile it (as in `not a 'uri-reference'`): \
@@ -509,8 +532,8 @@ mod tests {
             ),
             b(Client::TsSdkV2, Effect::LosesTool, ""),
         ];
-        assert!(describe(&both).contains("(as in `can't resolve`): each loses this tool;"));
-        assert!(describe(&[]).contains("none breaks"));
+        assert!(describe(&both, None).contains("(as in `can't resolve`): each loses this tool;"));
+        assert!(describe(&[], None).contains("none breaks"));
     }
 
     #[test]
@@ -535,14 +558,14 @@ mod tests {
             detail: "",
             evidence: Evidence::Measured,
         };
-        let only = describe(&[documented]);
+        let only = describe(&[documented], None);
         assert_eq!(
             only,
             "Documented by the hosts and providers: openai-strict rejects every request that \
              offers the tool (`'uri' is not a valid format.`; https://example.com/docs, \
              https://example.com/report)"
         );
-        let all = describe(&[sdk, measured, documented]);
+        let all = describe(&[sdk, measured, documented], None);
         assert!(all.starts_with("Measured on the engines of the MCP clients: ts-sdk-v1 cannot"));
         assert!(all.contains(
             "not affected. Measured on the hosts' and providers' own code: gemini-cli sends the \
@@ -569,7 +592,7 @@ mod tests {
                 evidence: Evidence::Measured,
             },
         ];
-        let note = describe(&REMOTE);
+        let note = describe(&REMOTE, None);
         assert!(note.starts_with("Measured on the engines of the MCP clients: ts-sdk-v1 cannot"));
         assert!(note.ends_with(
             ". Measured on the consumers of plain schema files: vscode-json fetches the remote \
@@ -602,7 +625,7 @@ mod tests {
         };
         assert!(lost.effect.is_failure() && Effect::LosesTool.is_failure());
         assert_eq!(
-            describe(&[lost]),
+            describe(&[lost], None),
             "Measured on the engines of the MCP clients: python-sdk cannot read the `tools/list` \
              result, so every tool of the server is lost (as in `tools.*.inputSchema.type: Field \
              required`); ts-sdk-v1, ts-sdk-v2, python-sdk+format, jsonschema-rs not affected"
@@ -620,7 +643,7 @@ mod tests {
             words(Client::PythonSdkFormat, "c"),
         ];
         assert_eq!(
-            describe(&all),
+            describe(&all, None),
             "Measured on the engines of the MCP clients: ts-sdk-v1, ts-sdk-v2, python-sdk and \
              python-sdk+format cannot read the `tools/list` result, so every tool of the server is \
              lost (as in `a`; `b`; `c`); jsonschema-rs not affected"

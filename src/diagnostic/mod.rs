@@ -6,6 +6,7 @@ pub mod breaks;
 pub mod client;
 pub mod fix;
 pub mod meta;
+pub mod own_words;
 pub mod severity;
 pub mod target;
 
@@ -205,7 +206,8 @@ impl Diagnostic {
     /// finding with a class; the note alone otherwise.
     #[must_use]
     pub fn full_note(&self) -> Option<String> {
-        let clients = self.class.map(|_| breaks::describe(self.breaks));
+        let tool = self.tool.as_ref().map(|t| t.name.as_str());
+        let clients = self.class.map(|_| breaks::describe(self.breaks, tool));
         match (&self.note, clients) {
             (Some(note), Some(clients)) => {
                 Some(format!("{}. {clients}", note.trim_end_matches('.')))
@@ -226,5 +228,73 @@ impl Diagnostic {
     #[must_use]
     pub fn sort_key(&self) -> (FileId, usize, usize, &'static str) {
         (self.file, self.span.start, self.span.end, self.rule.code)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::breaks::{classes, describe, Break, Evidence};
+
+    #[test]
+    fn notes_quote_no_value_of_the_tiers_cases() {
+        // The values of the engine tier's cases, which a finding on another schema does not have.
+        let theirs = [
+            "report",
+            "my_tool",
+            "my tool",
+            "example.com",
+            "London",
+            "1abc",
+            "\"1st",
+            "a:b",
+            "_item",
+            "nowhere",
+            "a%41",
+            "a/b",
+            "item.json",
+            "common.json",
+            "100%",
+            "Map<",
+            "C#",
+            "properties.mode",
+            "level",
+            "raw",
+            "limit",
+            "choice",
+            "address",
+            "tree",
+            "09:30",
+            "(?<",
+            "\\A",
+            "\\p",
+            "{\"",
+            "{'",
+            "index 2",
+            "/properties/",
+            "mcp_server",
+        ];
+        for class in classes::ALL {
+            let note = describe(class.breaks, Some("weather"));
+            let measured: Vec<&Break> = class
+                .breaks
+                .iter()
+                .filter(|b| b.evidence == Evidence::Measured)
+                .collect();
+            for value in theirs {
+                let quoted = measured.iter().any(|b| b.detail.contains(value));
+                assert!(
+                    !(quoted && note.contains(value)),
+                    "{}: `{value}` in {note}",
+                    class.name
+                );
+            }
+            // The tool a client names is the finding's.
+            for said in ["for tool ", "Tool '"] {
+                for (at, _) in note.match_indices(said) {
+                    let name = &note[at + said.len()..];
+                    assert!(name.starts_with("weather"), "{}: {note}", class.name);
+                }
+            }
+        }
     }
 }

@@ -122,13 +122,37 @@ pub(super) fn lint_document(
         }
     }
     let per_file = settings.ignored_in(Some(&path));
+    finish(out, file_start, &scopes, &per_file, view.is_server(file.id));
+}
+
+/// Drops the findings that `x-schema-lint-ignore` scopes or `per-file-ignores` suppress, and
+/// the fixes of a running server's findings (`server`), then groups the file's findings
+/// (`out[from..]`) by cause.
+fn finish(
+    out: &mut Vec<Diagnostic>,
+    from: usize,
+    scopes: &[Ignored<'_>],
+    per_file: &[&str],
+    server: bool,
+) {
     out.retain(|d| {
         let suppressed = scopes.iter().any(|i| {
             is_within(&d.pointer, &i.scope) && i.selectors.iter().any(|s| matches(s, d.rule))
         });
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
-    super::group::by_cause(out, file_start);
+    if server {
+        drop_fixes(&mut out[from..]);
+    }
+    super::group::by_cause(out, from);
+}
+
+/// What a running server advertised cannot be written back: no fix is offered there (the helps
+/// say what to change in the server instead, see [`UnitContext::live`]).
+fn drop_fixes(found: &mut [Diagnostic]) {
+    for d in found {
+        d.fix = None;
+    }
 }
 
 /// An `x-schema-lint-ignore`: the pointer of the subschema that holds it, and the rules it names.

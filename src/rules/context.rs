@@ -116,6 +116,14 @@ impl<'a> UnitContext<'a> {
         Diagnostic::new(self.rule, self.file.id, span, message)
     }
 
+    /// Whether the schema is what a running server advertised (`check --server` or `--url`):
+    /// no fix applies to it (the run drops them), so a help names the change in the server's
+    /// code, never what `--fix` or `--unsafe-fixes` would do.
+    #[must_use]
+    pub fn live(&self) -> bool {
+        self.run.is_server(self.file.id)
+    }
+
     /// What the analyses read of the schema.
     fn analysed(&self) -> Unit<'a> {
         Unit {

@@ -71,6 +71,13 @@ impl<'a> RunView<'a> {
         }
     }
 
+    /// Whether a file is what a running server advertised (`check --server` or `--url`):
+    /// nothing can be written back to it, so no fix applies there.
+    #[must_use]
+    pub fn is_server(&self, file: FileId) -> bool {
+        self.files.get(file.0).is_some_and(LintedFile::is_server)
+    }
+
     /// What kind of document a file is.
     #[must_use]
     pub fn kind(&self, file: FileId) -> Option<FileKind> {

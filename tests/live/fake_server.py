@@ -4,6 +4,9 @@ Standard library only, so the tests need nothing but python3.
 stdio modes (python3 fake_server.py MODE [PIDFILE]):
   modern      speaks 2026-07-28 (server/discover), three pages of tools, one with a bad $id
   legacy      answers server/discover with -32601, initialize with 2025-06-18
+  ts-v1       legacy, and lists a tool as the TS SDK v1 McpServer 1.32.2 does (draft-07, zod's
+              closed objects)
+  draft7      legacy, and lists a tool with a hand-written draft-07 output schema
   unknown     answers server/discover with -32022 and only a future revision
   exit        writes to stderr and exits with status 3 before answering
   hang        reads requests and never answers
@@ -42,6 +45,21 @@ import time
 BAD_SCHEMA = {"$id": "my_tool:output", "type": "object", "properties": {"n": {"type": "number"}}}
 GOOD_SCHEMA = {"type": "object", "properties": {"n": {"type": "number"}}}
 NON_OBJECT = {"type": "array", "items": {"type": "number"}}
+
+
+# `McpServer.registerTool("forecast", {inputSchema: {city: z.string()}, outputSchema:
+# {temperature: z.number()}})` as @modelcontextprotocol/sdk 1.32.2 (zod 4.6.7) lists it.
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+TS_V1_TOOLS = [
+    {"name": "forecast",
+     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}},
+                     "required": ["city"], "$schema": DRAFT_07},
+     "outputSchema": {"type": "object", "properties": {"temperature": {"type": "number"}},
+                      "required": ["temperature"], "$schema": DRAFT_07,
+                      "additionalProperties": False},
+     "execution": {"taskSupport": "forbidden"}},
+]
+PLAIN_DRAFT_07 = {"$schema": DRAFT_07, "type": "object", "properties": {"n": {"type": "number"}}}
 
 
 def tool(name, output):
@@ -102,7 +120,7 @@ def fork_sleeper(pidfile):
 def respond(mode, msg, state):
     """The answer to one request in a stdio mode, or None for no answer."""
     method = msg.get("method")
-    legacy = mode in ("legacy", "init-error")
+    legacy = mode in ("legacy", "init-error", "ts-v1", "draft7")
     if method == "server/discover":
         if legacy:
             return error(msg, -32601, "Method not found")
@@ -141,6 +159,10 @@ def respond(mode, msg, state):
             return answer(msg, {"tools": [{"name": "deep", "inputSchema": deep}]})
         if mode == "huge":
             return answer(msg, {"tools": [tool("big", {"description": "x" * (100 << 20)})]})
+        if mode == "ts-v1":
+            return answer(msg, {"tools": TS_V1_TOOLS})
+        if mode == "draft7":
+            return answer(msg, {"tools": [tool("plain", PLAIN_DRAFT_07)]})
         if legacy:
             return answer(msg, {"tools": [tool("legacy", NON_OBJECT)]})
         return answer(msg, page(msg))

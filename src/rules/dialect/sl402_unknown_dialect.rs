@@ -5,6 +5,7 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL402 as META;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::schema::units::Role;
@@ -202,19 +203,7 @@ fn legacy(
         }],
         moves: Vec::new(),
     });
-    let help = if fix.is_some() {
-        format!(
-            "The schema uses no keyword whose meaning differs between {draft} and 2020-12: declare \
-             `{}` (`--unsafe-fixes` does it)",
-            Draft::Draft202012.uri()
-        )
-    } else {
-        format!(
-            "Generate 2020-12 schemas (zod 4: `toJSONSchema(schema, {{ target: \"draft-2020-12\" }})`) \
-             and declare `{}`",
-            Draft::Draft202012.uri()
-        )
-    };
+    let help = legacy_help(cx, draft, fix.is_some());
     let diagnostic = cx
         .report(member.value.span, message)
         .severity(severity)
@@ -225,6 +214,46 @@ fn legacy(
     match fix {
         Some(fix) => diagnostic.fix(fix),
         None => diagnostic,
+    }
+}
+
+/// What to do about a legacy dialect on an MCP target: where the schema shows the TS SDK v1
+/// server (zod's draft-07 stamp), what to change in the server; where the stamp can simply be
+/// changed, that (by `--unsafe-fixes` on a file; in the server on a live run, which takes no
+/// fix). Checked with `@modelcontextprotocol/sdk` 1.32.2 (`McpServer` lists every schema with
+/// `"$schema": "http://json-schema.org/draft-07/schema#"`; a `tools/list` handler set with
+/// `server.server.setRequestHandler(ListToolsRequestSchema, ...)` after `registerTool` replaces
+/// its listing, and calls still reach the tool) and `@modelcontextprotocol/server` 2.4.0 (stamps
+/// 2020-12).
+fn legacy_help(cx: &UnitContext<'_>, draft: Draft, fixable: bool) -> String {
+    let declare = Draft::Draft202012.uri();
+    let ts_v1 = draft == Draft::Draft7 && cx.generator() == Some(Generator::Zod);
+    if ts_v1 {
+        let server = "The TS SDK v1 `McpServer` (measured on 1.32.2) stamps draft-07 on every \
+             schema it lists: move to `@modelcontextprotocol/server` v2, which stamps 2020-12, or \
+             re-emit the schemas in a `tools/list` handler of your own \
+             (`server.server.setRequestHandler(ListToolsRequestSchema, ...)`, each schema from \
+             `z.toJSONSchema(schema, { target: \"draft-2020-12\" })`)";
+        return if fixable && !cx.live() {
+            format!("{server}. In this file, `--unsafe-fixes` declares `{declare}`")
+        } else {
+            server.to_owned()
+        };
+    }
+    match (fixable, cx.live()) {
+        (true, false) => format!(
+            "The schema uses no keyword whose meaning differs between {draft} and 2020-12: \
+             declare `{declare}` (`--unsafe-fixes` does it)"
+        ),
+        (true, true) => format!(
+            "The schema uses no keyword whose meaning differs between {draft} and 2020-12: \
+             declare `{declare}` where the server writes the schema's `$schema`"
+        ),
+        (false, _) => format!(
+            "Generate 2020-12 schemas in the server (a tuple's `items` array is \
+             `prefixItems` there, `dependencies` is `dependentRequired`/`dependentSchemas`) and \
+             declare `{declare}`"
+        ),
     }
 }
 

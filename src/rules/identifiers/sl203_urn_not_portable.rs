@@ -29,7 +29,7 @@ impl Rule for UrnNotPortable {
             let keyword = sub.draft.id_keyword();
             let help = match underscore_repair(value) {
                 Some(fixed) => format!("Rename it to `{fixed}` and update the `$ref`s that name it"),
-                None => "Give the URN a namespace and a namespace-specific string, as in `urn:mcp:my_tool:output`".to_owned(),
+                None => "Give the URN a namespace and a namespace-specific string: `urn:<namespace>:<name>`".to_owned(),
             };
             let diagnostic = cx
                 .report(

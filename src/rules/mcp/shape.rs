@@ -43,7 +43,7 @@ pub fn measured(
     if restricted {
         diagnostic.note(note).class(class)
     } else {
-        let clients = breaks::describe(class.breaks);
+        let clients = breaks::describe(class.breaks, None);
         let clients = clients
             .strip_prefix("Measured on the engines of the MCP clients: ")
             .unwrap_or(&clients);

@@ -6,6 +6,7 @@
 //! code.
 
 mod gemini;
+mod gemini_code;
 mod gemini_fixes;
 mod gemini_inline;
 mod listing;

@@ -7,6 +7,7 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL704 as META;
 use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::document::{Member, Node};
 
@@ -59,9 +60,9 @@ fn report(
     let help = format!(
         "Describe the arguments as one object: every property of the branches in the root's \
          `properties`, optional where a branch may leave it out, and check the rule between them \
-         in the tool (say it in the description). In zod, one `z.object` instead of a \
-         `z.union`/`.and()`; in Pydantic, one model instead of a root `Union`. Adding \
-         `\"type\": \"object\"` beside `{key}` is not enough"
+         in the tool (say it in the description). {} Adding `\"type\": \"object\"` beside \
+         `{key}` is not enough",
+        in_code(cx.generator())
     );
     if presence_only(root, member) {
         let fix = Fix {
@@ -82,6 +83,38 @@ fn report(
             .fix(fix)
     } else {
         diagnostic.help(help)
+    }
+}
+
+/// Where the root combinator comes from in the server's code, for the generator the schema shows
+/// (see [`crate::rules::analysis::generator`]), and what to write there instead. Measured with
+/// zod 4.6.7 (`z.toJSONSchema`; the TS v2 server 2.4.0 lists a `z.union` input as a root
+/// `anyOf` beside `"type": "object"`, a `z.discriminatedUnion` as a `oneOf`; the TS v1 server
+/// 1.32.2 lists either as `{"type": "object", "properties": {}}`, a tool without arguments;
+/// `.and()` of two objects is one merged object), Pydantic 2.14.4 (`TypeAdapter(A | B)` writes a
+/// root `anyOf` of `$ref`s, a discriminated union a `oneOf` with a `discriminator`; `T | None =
+/// None` fields are left out of `required`) and schemars 1.2.3 (an enum is a root `oneOf`, an
+/// untagged one an `anyOf`).
+fn in_code(made_by: Option<Generator>) -> &'static str {
+    match made_by {
+        Some(Generator::Zod) => {
+            "zod wrote this schema: `z.union` writes a root `anyOf` and `z.discriminatedUnion` a \
+             `oneOf` (the TS SDK v1 server lists such a tool with no arguments at all); declare \
+             one `z.object` with each branch's fields `.optional()`."
+        }
+        Some(Generator::Pydantic) => {
+            "Pydantic wrote this schema: a `Union` of models is a root `anyOf` of `$ref`s (a \
+             discriminated one a `oneOf`); take the arguments as one model whose branch fields \
+             are `T | None = None`, as the Python SDK does for a tool function's parameters."
+        }
+        Some(Generator::Schemars) => {
+            "schemars wrote this schema: a Rust enum is a root `oneOf` (`anyOf` when untagged); \
+             take the arguments as one struct with each variant's fields as `Option<T>`."
+        }
+        None => {
+            "In zod, one `z.object` instead of a `z.union`/`z.discriminatedUnion`; in Pydantic, \
+             one model instead of a root `Union`."
+        }
     }
 }
 

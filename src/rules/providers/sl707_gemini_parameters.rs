@@ -4,6 +4,7 @@
 //! without a type, nesting past its depth, and more than 512 declarations in one request.
 
 use super::gemini::{FIELDS, SCHEMA_FIELDS, STRING_FORMATS};
+use super::gemini_code::{tell, Finding};
 use super::gemini_fixes as fixes;
 use super::gemini_inline::inline_defs;
 use crate::diagnostic::breaks::classes;
@@ -130,6 +131,17 @@ fn unknown_field(
     m: &Member,
     inline: &mut Inline,
 ) -> Diagnostic {
+    let d = unknown_field_alone(cx, sub, members, m, inline);
+    tell(d, cx.generator(), Finding::UnknownField(m.key.as_str()))
+}
+
+fn unknown_field_alone(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    members: &[Member],
+    m: &Member,
+    inline: &mut Inline,
+) -> Diagnostic {
     let key = m.key.as_str();
     let d = cx
         .report(
@@ -184,12 +196,13 @@ fn type_array(cx: &UnitContext<'_>, sub: &Subschema<'_>, m: &Member) -> Diagnost
         )
         .pointer(member_pointer(sub, "type"))
         .class(classes::SL707_TYPE_ARRAY);
-    match fixes::for_type_array(cx, sub.node, m) {
+    let d = match fixes::for_type_array(cx, sub.node, m) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help(
             "Write one type; for a value that may be null, the type and `\"nullable\": true`",
         ),
-    }
+    };
+    tell(d, cx.generator(), Finding::TypeArray)
 }
 
 fn enum_not_string(
@@ -206,8 +219,8 @@ fn enum_not_string(
         .find(|(_, v)| v.as_str().is_none())
     {
         let shown = v.to_value().to_string();
-        return Some(
-            cx.report(
+        let d = cx
+            .report(
                 v.span,
                 format!(
                     "`enum` value `{shown}` is not a string, and Gemini takes string enums only"
@@ -220,13 +233,13 @@ fn enum_not_string(
                  server), or describe the allowed values in `description`",
             )
             .pointer(format!("{pointer}/{i}"))
-            .class(classes::SL707_ENUM_NOT_STRING),
-        );
+            .class(classes::SL707_ENUM_NOT_STRING);
+        return Some(tell(d, cx.generator(), Finding::EnumNotString));
     }
     let t = type_name.filter(|t| *t != "string")?;
     let type_member = sub.node.member("type")?;
-    Some(
-        cx.report(
+    let d = cx
+        .report(
             type_member.value.span,
             format!("`enum` on `\"type\": \"{t}\"`, and Gemini takes enums on strings only"),
         )
@@ -234,8 +247,8 @@ fn enum_not_string(
         .note("Gemini refuses an enum on another type than a string: `enum: only allowed for STRING type`")
         .help("Make the argument a string, or describe the allowed values in `description`")
         .pointer(pointer)
-        .class(classes::SL707_ENUM_NOT_STRING),
-    )
+        .class(classes::SL707_ENUM_NOT_STRING);
+    Some(tell(d, cx.generator(), Finding::EnumNotString))
 }
 
 fn format(
@@ -264,10 +277,11 @@ fn format(
         )
         .pointer(member_pointer(sub, "format"))
         .class(classes::SL707_FORMAT);
-    Some(match fixes::into_description(cx, sub.node, members, m) {
+    let d = match fixes::into_description(cx, sub.node, members, m) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help("Remove the `format`, and say what it meant in `description`"),
-    })
+    };
+    Some(tell(d, cx.generator(), Finding::Format(value)))
 }
 
 fn required_undeclared(
@@ -319,13 +333,14 @@ fn missing_type(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) -
         )
         .pointer(sub.pointer.clone())
         .class(classes::SL707_MISSING_TYPE);
-    match fixes::add_string_type(cx, sub.node, members) {
+    let d = match fixes::add_string_type(cx, sub.node, members) {
         Some((help, fix)) => d.help(help).fix(fix),
         None => d.help(
             "Give the schema the `type` the server expects (`string`, `number`, `integer`, \
              `boolean`, `array` or `object`)",
         ),
-    }
+    };
+    tell(d, cx.generator(), Finding::MissingType)
 }
 
 fn boolean(cx: &UnitContext<'_>, sub: &Subschema<'_>, value: bool) -> Diagnostic {

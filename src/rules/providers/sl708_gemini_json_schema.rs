@@ -3,6 +3,7 @@
 //! and reference cycles through required properties, which it cannot unroll.
 
 use super::gemini::{JSON_KEYWORDS, JSON_SCHEMA_KEYWORDS};
+use super::gemini_code::{tell, Finding};
 use crate::diagnostic::breaks::{classes, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::{SL704, SL708 as META};
@@ -84,18 +85,20 @@ fn member_pointer(sub: &Subschema<'_>, key: &str) -> String {
 
 fn keyword(cx: &UnitContext<'_>, sub: &Subschema<'_>, m: &Member) -> Diagnostic {
     let key = m.key.as_str();
-    cx.report(
-        m.key_span,
-        format!("`{key}` is not among the keywords of Gemini's `parametersJsonSchema`"),
-    )
-    .label("the model is not held to it")
-    .note(KEYWORD_NOTE)
-    .help(format!(
-        "Check `{key}` in the server (the model may send arguments it refuses), and say it in \
+    let d = cx
+        .report(
+            m.key_span,
+            format!("`{key}` is not among the keywords of Gemini's `parametersJsonSchema`"),
+        )
+        .label("the model is not held to it")
+        .note(KEYWORD_NOTE)
+        .help(format!(
+            "Check `{key}` in the server (the model may send arguments it refuses), and say it in \
          `description` if the model should know"
-    ))
-    .pointer(member_pointer(sub, key))
-    .class(classes::SL708_KEYWORD)
+        ))
+        .pointer(member_pointer(sub, key))
+        .class(classes::SL708_KEYWORD);
+    tell(d, cx.generator(), Finding::Keyword(key))
 }
 
 /// One finding per keyword beside a `$ref` that Gemini refuses there.
@@ -342,13 +345,17 @@ fn cycle(
         .pointer
         .strip_prefix(cx.unit.pointer.as_str())
         .unwrap_or(&target.pointer);
-    cx.report(
-        span,
-        format!("`$ref` leads back to `#{target_pointer}` {through}, a cycle Gemini cannot unroll"),
-    )
-    .label("closes the cycle")
-    .note(CYCLE_NOTE)
-    .help("Make one property of the cycle optional (out of `required`), so the cycle can end")
-    .pointer(member_pointer(holder, "$ref"))
-    .class(classes::SL708_REQUIRED_CYCLE)
+    let d = cx
+        .report(
+            span,
+            format!(
+                "`$ref` leads back to `#{target_pointer}` {through}, a cycle Gemini cannot unroll"
+            ),
+        )
+        .label("closes the cycle")
+        .note(CYCLE_NOTE)
+        .help("Make one property of the cycle optional (out of `required`), so the cycle can end")
+        .pointer(member_pointer(holder, "$ref"))
+        .class(classes::SL708_REQUIRED_CYCLE);
+    tell(d, cx.generator(), Finding::RequiredCycle)
 }

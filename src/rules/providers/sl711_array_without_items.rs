@@ -6,6 +6,7 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL711 as META;
 use crate::diagnostic::Diagnostic;
+use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::document::{Node, NodeKind};
 
@@ -42,14 +43,18 @@ impl Rule for ArrayWithoutItems {
                 .label("an array of what?")
                 .pointer(format!("{}/type", sub.pointer))
                 .class(classes::SL711_ARRAY_WITHOUT_ITEMS);
-            let diagnostic = if unevaluated {
-                diagnostic.help(HELP)
+            let help = match written_by(cx.generator()) {
+                Some(how) => format!("Say what the items are. {how}"),
+                None => HELP.to_owned(),
+            };
+            let diagnostic = if unevaluated || cx.live() {
+                diagnostic.help(help)
             } else {
                 let (at, content) =
                     listing::insert_after(cx.text(), sub.node, members, i, "\"items\": {}");
                 diagnostic
                     .help(format!(
-                        "{HELP}; `\"items\": {{}}` says \"any items\", which is what the array \
+                        "{help}; `\"items\": {{}}` says \"any items\", which is what the array \
                          accepts now"
                     ))
                     .fix(Fix {
@@ -71,6 +76,26 @@ impl Rule for ArrayWithoutItems {
 const HELP: &str = "Say what the items are (`\"items\": {\"type\": \"string\"}`) where the \
      server declares the parameter: in mcp-go, `mcp.WithArray(name, mcp.WithStringItems())`; in a \
      hand-written schema, an `items` beside `\"type\": \"array\"`";
+
+/// What the generator the schema shows writes for an array, measured: zod 4.6.7 writes
+/// `"items": {}` for `z.array(z.any())` and `z.array(z.unknown())`, Pydantic 2.14.4 for a bare
+/// `list`, `list[Any]` and `tuple`; neither writes an array without `items`.
+fn written_by(made_by: Option<Generator>) -> Option<&'static str> {
+    match made_by? {
+        Generator::Zod => Some(
+            "zod wrote the rest of this schema, and it gives every array `items` (`z.array(z.any())` \
+             writes `\"items\": {}`): this array was written by hand in the server, or its schema \
+             edited after zod; declare it with `z.array(z.string())` (or the item type it takes)",
+        ),
+        Generator::Pydantic => Some(
+            "Pydantic wrote the rest of this schema, and it gives every array `items` (a bare \
+             `list` writes `\"items\": {}`): this array was written by hand in the server, or its \
+             schema edited after Pydantic; declare the field as `list[str]` (or the item type it \
+             takes)",
+        ),
+        Generator::Schemars => None,
+    }
+}
 
 /// Whether a `type` value names `array` (alone or among others).
 fn says_array(ty: &Node) -> bool {

@@ -202,9 +202,13 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
     }
     Some(
         diagnostic
-            .help(format!(
-                "Write `{correct}`, or rename the key (the fix on the key's finding rewrites every reference)"
-            ))
+            .help(if cx.live() {
+                format!("Write `{correct}` in the server, or rename the key there")
+            } else {
+                format!(
+                    "Write `{correct}`, or rename the key (the fix on the key's finding rewrites every reference)"
+                )
+            })
             .note(NOTE)
             .pointer(pointer),
     )
