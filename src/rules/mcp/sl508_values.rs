@@ -94,8 +94,9 @@ pub(super) const ASSERTED: [Asserted; 9] = [
         class: classes::SL508_REGEX,
         class_draft7: classes::SL508_REGEX_DRAFT7,
         rejected: &["(?P<word>\\w+)", "(?i)abc"],
-        allows: "a value that compiles as a JavaScript `RegExp` with the `u` flag, which has no \
-                  `(?P<name>...)` groups and no inline flags (`(?i)`)",
+        allows: "a pattern that `new RegExp(value)` compiles, without flags (and no `\\Z` \
+                 after another character): JavaScript has no `(?P<name>...)` groups and no global \
+                 inline flags (`(?i)`)",
     },
 ];
 
@@ -193,9 +194,9 @@ pub(super) const LETS_THROUGH: [LetsThrough; 8] = [
         values: &["(?P<word>\\w+)", "(?i)abc"],
         how: "Pydantic writes `\"format\": \"regex\"` for a `Pattern` field and sends the Python \
               pattern as it is",
-        help: "Send patterns the TypeScript clients can compile: Python's named groups \
-               (`(?P<word>...)`) and inline flags (`(?i)`) have no JavaScript form that Python \
-               accepts too, so leave them out, or declare the field as a `str`",
+        help: "Send patterns the TypeScript clients can compile: leave out Python's named groups \
+               (`(?P<word>...)`) and global inline flags (`(?i)`), which JavaScript does not \
+               compile, or declare the field as a `str`",
     },
 ];
 
