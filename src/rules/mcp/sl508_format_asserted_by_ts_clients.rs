@@ -2,7 +2,9 @@
 //! treat differently. The TypeScript clients assert `format` (Ajv with ajv-formats) and the
 //! Python client does not, so a `date-time` or `time` value without an offset, which Pydantic
 //! sends for a naive `datetime`, passes the server's own tests and fails every TypeScript client;
-//! a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
+//! so does a `uri`, `email`, `duration`, ... whose value ajv-formats refuses and the generator
+//! lets through (`https://example.com/a|b` from Pydantic's `HttpUrl`, `sl508_values`), a warning
+//! then; a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
 //! and makes Ajv log a warning each time it compiles the schema.
 
 use super::shape as mcp;

@@ -251,3 +251,76 @@ pub(super) fn name(generator: Generator) -> &'static str {
         Generator::Schemars => "schemars",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn engine_tier(path: &str) -> Value {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("testdata/engines")
+                .join(path),
+        )
+        .unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+
+    /// Every value the rule names is in the engine tier's case of its format, in both drafts,
+    /// meant valid there, and rejected by both TS clients and accepted by the Python client.
+    #[test]
+    fn every_value_named_is_measured() {
+        let observed = engine_tier("observed.json");
+        let named = ASSERTED
+            .iter()
+            .flat_map(|a| a.rejected.iter().map(move |v| (a.format, *v)))
+            .chain(
+                LETS_THROUGH
+                    .iter()
+                    .flat_map(|l| l.values.iter().map(move |v| (l.format, *v))),
+            );
+        let mut checked = 0;
+        for (format, value) in named {
+            for case in [format!("sl508-{format}"), format!("sl508-{format}-draft7")] {
+                let instances = engine_tier(&format!("cases/{case}.json"))["instances"].clone();
+                let n = instances
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .position(|i| i["data"]["v"] == value)
+                    .unwrap_or_else(|| panic!("{case}: no `{value}`"));
+                assert_eq!(instances[n]["valid"], true, "{case}: `{value}`");
+                let row = &observed[&case];
+                for client in ["ts-sdk-v1", "ts-sdk-v2"] {
+                    assert_eq!(
+                        row[client]["instances"][n], "invalid",
+                        "{case} {client} `{value}`"
+                    );
+                }
+                assert_eq!(
+                    row["python-sdk"]["instances"][n], "valid",
+                    "{case} `{value}`"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 50, "only {checked}");
+    }
+
+    /// The class of each format is the one its case stands for.
+    #[test]
+    fn each_class_is_its_cases() {
+        for a in &ASSERTED {
+            for (class, case) in [
+                (a.class, format!("sl508-{}", a.format)),
+                (a.class_draft7, format!("sl508-{}-draft7", a.format)),
+            ] {
+                assert_eq!(
+                    engine_tier(&format!("cases/{case}.json"))["class"],
+                    class.name
+                );
+            }
+        }
+    }
+}
