@@ -164,6 +164,15 @@ fn has_text_fallback(body: &Value, c: &Value) -> bool {
         })
 }
 
+/// The article before a format's name as it is read: `an email`, `an ipv6`, `a uri`, `a uuid`.
+fn format_article(format: &str) -> &'static str {
+    if format.starts_with(['a', 'e', 'i', 'o']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
 /// SL605 for each `format` of a result that the Python client accepts (it does not assert
 /// `format`) and the TS clients reject (Ajv with ajv-formats asserts it): one finding per field.
 pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value) -> Vec<Finding> {
@@ -177,9 +186,10 @@ pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value)
             Some(Finding {
                 rule: rule("SL605"),
                 message: format!(
-                    "`{}` is {value}, not a `{format}` for the TypeScript clients, which assert `format` and \
+                    "`{}` is {value}, not {} `{format}` for the TypeScript clients, which assert `format` and \
                      reject this result; the Python client, which does not, accepts it",
-                    if pointer.is_empty() { "(root)" } else { &pointer }
+                    if pointer.is_empty() { "(root)" } else { &pointer },
+                    format_article(format)
                 ),
                 pointer: Some(pointer),
                 format: Some(format.clone()),

@@ -5,15 +5,19 @@
 //!   without a format checker; JSON Schema 2020-12 means the same. The audit's verdict (`valid`)
 //!   is this one, whatever the draft (the crate alone would assert formats in draft-04 to 07).
 //! - [`ts_clients`]: `format` asserted as Ajv with ajv-formats 3.0.1 (`addFormats(ajv)`, "full"
-//!   mode) asserts it in the TS SDK clients, for the formats whose checks are reproduced here,
-//!   byte for byte from ajv-formats: `date`, `time`, `date-time`, `iso-time`, `iso-date-time`.
-//!   Every other format is left unchecked, so that a difference between the crate's checks and
-//!   ajv-formats' (email, hostname, URIs, regexes) is never reported as a client's verdict.
+//!   mode) asserts it in the TS SDK clients, for the formats whose checks are reproduced, byte
+//!   for byte from ajv-formats: `date`, `time`, `date-time`, `iso-time`, `iso-date-time` here,
+//!   `uri`, `uri-reference`, `email`, `hostname`, `ipv4`, `ipv6`, `uuid` and `duration` in
+//!   [`super::ajv_formats`]. Every other format (`regex`, `uri-template`, `json-pointer`, ...) is
+//!   left unchecked, so that a difference between the crate's checks and ajv-formats' is never
+//!   reported as a client's verdict.
 //!
 //! The engine tier measures where the reproduction and Ajv agree (`sl508-format-values`, checked
 //! by the tests below); the crate's own `date-time` differs from ajv-formats on a space between
 //! date and time, offsets without a colon (`+0100`, `+01`) and leap seconds, which is why it is
 //! not used.
+
+use super::ajv_formats;
 
 /// A validator of `schema` with `format` as an annotation, as the Python client validates.
 ///
@@ -50,10 +54,25 @@ const BUILTIN: [&str; 19] = [
     "uuid",
 ];
 
-/// The formats whose ajv-formats checks [`ts_clients`] reproduces.
-pub const REPRODUCED: [&str; 5] = ["date", "time", "date-time", "iso-time", "iso-date-time"];
+/// The formats whose ajv-formats checks [`ts_clients`] reproduces: the date and time formats
+/// here, the others in [`super::ajv_formats`].
+pub const REPRODUCED: [&str; 13] = [
+    "date",
+    "time",
+    "date-time",
+    "iso-time",
+    "iso-date-time",
+    "uri",
+    "uri-reference",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uuid",
+    "duration",
+];
 
-/// A validator of `schema` with the date and time formats asserted as the TS SDK clients
+/// A validator of `schema` with the [`REPRODUCED`] formats asserted as the TS SDK clients
 /// assert them (see the module doc); other formats unchecked.
 ///
 /// # Errors
@@ -71,6 +90,14 @@ pub fn ts_clients(schema: &serde_json::Value) -> Result<jsonschema::Validator, S
         .with_format("date-time", |s: &str| date_time(s, true))
         .with_format("iso-time", |s: &str| time(s, false))
         .with_format("iso-date-time", |s: &str| date_time(s, false))
+        .with_format("uri", ajv_formats::uri)
+        .with_format("uri-reference", ajv_formats::uri_reference)
+        .with_format("email", ajv_formats::email)
+        .with_format("hostname", ajv_formats::hostname)
+        .with_format("ipv4", ajv_formats::ipv4)
+        .with_format("ipv6", ajv_formats::ipv6)
+        .with_format("uuid", ajv_formats::uuid)
+        .with_format("duration", ajv_formats::duration)
         .build(schema)
         .map_err(|e| e.to_string())
 }
@@ -216,6 +243,24 @@ mod tests {
             "sl508-naive-date-time-draft7",
             "sl508-naive-time",
             "sl508-naive-time-draft7",
+            "sl508-uri",
+            "sl508-uri-draft7",
+            "sl508-uri-reference",
+            "sl508-uri-reference-draft7",
+            "sl508-email",
+            "sl508-email-draft7",
+            "sl508-hostname",
+            "sl508-hostname-draft7",
+            "sl508-ipv4",
+            "sl508-ipv4-draft7",
+            "sl508-ipv6",
+            "sl508-ipv6-draft7",
+            "sl508-uuid",
+            "sl508-uuid-draft7",
+            "sl508-date",
+            "sl508-date-draft7",
+            "sl508-duration",
+            "sl508-duration-draft7",
         ] {
             let case = engine_tier(&format!("cases/{name}.json"));
             let (ts, py) = (
@@ -241,7 +286,7 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked > 40, "only {checked} values");
+        assert!(checked > 200, "only {checked} values");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! schemas, at the layer the design document's decision picks per call (see [`decision`]), and
 //! count the layers apart.
 
+pub mod ajv_formats;
 pub mod capture;
 pub mod decision;
 pub mod diagnostics;

@@ -9,3 +9,4 @@ pub(super) mod sl505_closed_output_object;
 pub(super) mod sl506_complexity;
 pub(super) mod sl507_input_root_not_object;
 pub(super) mod sl508_format_asserted_by_ts_clients;
+mod sl508_values;

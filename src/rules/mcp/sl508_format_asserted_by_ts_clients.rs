@@ -2,10 +2,13 @@
 //! treat differently. The TypeScript clients assert `format` (Ajv with ajv-formats) and the
 //! Python client does not, so a `date-time` or `time` value without an offset, which Pydantic
 //! sends for a naive `datetime`, passes the server's own tests and fails every TypeScript client;
-//! a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
+//! so does a `uri`, `email`, `duration`, ... whose value ajv-formats refuses and the generator
+//! lets through (`https://example.com/a|b` from Pydantic's `HttpUrl`, `sl508_values`), a warning
+//! then; a format ajv-formats does not know (`uint32`, which schemars writes) is checked by no client
 //! and makes Ajv log a warning each time it compiles the schema.
 
 use super::shape as mcp;
+use super::sl508_values as values;
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL508 as META;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -114,6 +117,13 @@ impl Rule for FormatAssertedByTsClients {
                     // as an SL605 error.
                     naive.severity(Severity::Info)
                 }
+                f if may_be_string(sub.node) && values::asserted(f).is_some() => {
+                    let Some(finding) = rejected_value(cx, sub.node, member.value.span, f, legacy, made_by)
+                    else {
+                        continue;
+                    };
+                    finding
+                }
                 f if !AJV_FORMATS.contains(&f) => cx.report(member.value.span,
                     format!(
                         "Ajv does not know `\"format\": \"{f}\"`: the TypeScript clients check nothing for it \
@@ -136,6 +146,86 @@ impl Rule for FormatAssertedByTsClients {
             out.push(diagnostic.pointer(pointer));
         }
     }
+}
+
+/// A finding on a format whose values the TS clients check (`uri`, `email`, `duration`, ...),
+/// naming a value they reject that the schema lets through: a warning where the detected
+/// generator lets such a value through to the wire, info otherwise. `None` where the schema's
+/// own `pattern`, `const` or `enum` refuses every such value already.
+fn rejected_value(
+    cx: &UnitContext<'_>,
+    node: &Node,
+    span: crate::syntax::source::Span,
+    format: &str,
+    legacy: bool,
+    made_by: Option<Generator>,
+) -> Option<Diagnostic> {
+    let asserted = values::asserted(format)?;
+    let class = if legacy {
+        asserted.class_draft7
+    } else {
+        asserted.class
+    };
+    // The class's measured break names its first value (`rejected[0]`): where the schema's own
+    // `pattern`, `const` or `enum` refuses it (zod writes a `pattern` for `z.email()`,
+    // `z.uuid()`, `z.iso.date()`), no client rejects valid output on that claim, and nothing is
+    // reported.
+    if excludes(node, asserted.rejected.first()?) {
+        return None;
+    }
+    let sent = values::lets_through(made_by, format).and_then(|l| {
+        let value = l.values.iter().copied().find(|v| !excludes(node, v))?;
+        Some((l, value))
+    });
+    let why = format!(
+        "ajv-formats 3.0.1 (`addFormats(ajv)`, as the TS SDK clients call it) checks every \
+         `{format}` in the output: {}. JSON Schema 2020-12 makes `format` an annotation, and the \
+         Python client does not check it",
+        asserted.allows
+    );
+    let after = "A schema does not show which values the server sends, and no change to it clears \
+         this; `schema-lint audit` checks the values a server really sends (SL605)";
+    let finding = if let Some((lets, value)) = sent {
+        let generator = values::name(lets.generator);
+        cx.report(
+            span,
+            format!(
+                "`\"format\": \"{format}\"` is asserted by the TypeScript clients, which reject \
+                 `{value}`, a value {generator} lets through"
+            ),
+        )
+        .severity(Severity::Warning)
+        .label(format!(
+            "{generator} can send a value here that the TypeScript clients reject"
+        ))
+        .help(lets.help)
+        .note(format!(
+            "{}: the server sends `{value}`, passes its own tests and the Python client, and the \
+             call fails in every TypeScript client. {why}. {after}",
+            lets.how
+        ))
+    } else {
+        let value = asserted.rejected[0];
+        let generator = match made_by.and_then(|g| values::safe(g, format)) {
+            Some(safe) => format!("{safe}. "),
+            None => String::new(),
+        };
+        cx.report(
+            span,
+            format!(
+                "`\"format\": \"{format}\"` is asserted by the TypeScript clients, which reject \
+                 a value such as `{value}`"
+            ),
+        )
+        .severity(Severity::Info)
+        .label("the TypeScript clients check this format")
+        .help(
+            "Make sure the server sends only values the TypeScript clients accept in this field; \
+             if it does, silence this finding here with `x-schema-lint-ignore`",
+        )
+        .note(format!("{why}. {generator}{after}"))
+    };
+    Some(finding.class(class).depends_on_output())
 }
 
 /// Whether the schema's `type` lets a string through (`format` checks only strings).
