@@ -142,7 +142,8 @@ for server in "${SDKS[@]}"; do
         echo "== $name"
         server_command "$server"
         calls=(--call 'get_weather={"city": "Paris"}' --call 'get_humidity={"city": "Paris"}'
-            --call 'echo={"text": "hello"}')
+            --call 'echo={"text": "hello"}' --call 'get_link={"city": "Köln"}'
+            --call 'get_alert={"city": "Paris"}')
         case "$server" in
             python) calls+=(--call 'get_temperature={"city": "Paris"}' --call 'get_forecast={"city": "Paris"}') ;;
             typescript) calls+=(--call 'get_report={"city": "Paris"}') ;;

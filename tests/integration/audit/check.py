@@ -2,15 +2,20 @@
 
 Usage: check.py CAPTURE REPORT REVISION SERVER   (SERVER: python or typescript)
 
-Both servers (python/server.py, ts/server.mjs) expose three tools with an output schema and one
-without (`echo`); exactly one call, `get_humidity`, sends `"value": "high"` against
+Both servers (python/server.py, ts/server.mjs) expose tools with an output schema and one without
+(`echo`); exactly one successful call, `get_humidity`, sends `"value": "high"` against
 `"value": {"type": "number"}`. The Python server has a fourth, `get_forecast`, whose naive
 `datetime` (`"at": "2026-12-01T11:00:00"`) is valid for the Python client and not a `date-time`
-for the TypeScript clients. So the audit must report:
-- three audited calls (four from the Python server), `echo` counted apart as "no outputSchema",
+for the TypeScript clients. Both have `get_link`, whose URL (`|` from Pydantic's `AnyUrl`, `Köln`
+from zod's `z.url()`) is valid for the Python client and not a `uri` for the TypeScript clients,
+and `get_alert`, answered with an `isError` result whose `structuredContent` fails its schema.
+So the audit must report:
+- five audited calls (six from the Python server), `echo` counted apart as "no outputSchema",
   nothing else (no JSON-RPC error, unreadable line, unanswered request or SL6xx finding but the
-  one below);
+  ones below);
 - for `get_forecast`: `valid: true` and exactly one finding, SL605 at `/at` for `date-time`;
+- for `get_link`: `valid: true` and exactly one finding, SL605 at `/url` for `uri`;
+- for `get_alert`: `isError`, `valid: false` and exactly one finding, SL606;
 - `get_humidity` at `validate_root`, `valid: false`, one `type` error at `/value`; every other
   call `validate_root` and `valid: true`. None of these tools is a `.meta({ id })` tool sending
   the legacy `{"result": {...}}` envelope on 2025-11-25, so no call may be `legacy_wrapper`,
@@ -32,6 +37,8 @@ import sys
 PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 BROKEN = "get_humidity"
 NAIVE = "get_forecast"
+LINK = "get_link"
+ALERT = "get_alert"
 
 
 def main(capture_path: str, report_path: str, revision: str, server: str) -> list[str]:
@@ -46,7 +53,7 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
     # What went over the wire.
     requests = [m for m in messages if m.get("method") == "tools/call" and "id" in m]
     called = sorted(m["params"]["name"] for m in requests)
-    tools = ["get_weather", "get_humidity", "echo"]
+    tools = ["get_weather", "get_humidity", "echo", LINK, ALERT]
     tools += ["get_report"] if server == "typescript" else ["get_temperature", NAIVE]
     if called != sorted(tools):
         problems.append(f"the capture's tools/call requests are {called}")
@@ -73,12 +80,12 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
             problems.append(f"{key}: {report[key]}")
     if report["without_output_schema"] != 1:
         problems.append(f"without_output_schema is {report['without_output_schema']}, expected 1 (echo)")
-    audited = 4 if server == "python" else 3
+    audited = 6 if server == "python" else 5
     if len(calls) != audited:
         problems.append(f"{len(calls)} audited calls, expected {audited}: {[c['tool'] for c in calls]}")
     invalid = [c for c in calls if c["valid"] is not True]
-    if [c["tool"] for c in invalid] != [BROKEN]:
-        problems.append(f"calls not valid: {[(c['tool'], c['target'], c['valid']) for c in invalid]}, expected only {BROKEN}")
+    if sorted(c["tool"] for c in invalid) != sorted([BROKEN, ALERT]):
+        problems.append(f"calls not valid: {[(c['tool'], c['target'], c['valid']) for c in invalid]}, expected only {BROKEN} and {ALERT}")
     for c in calls:
         where = f"call {c['id']} {c['tool']}"
         if c["target"] != "validate_root":
@@ -91,6 +98,14 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
             found = [(f["code"], f.get("pointer"), f.get("format"), f["severity"]) for f in c["findings"]]
             if c["valid"] is not True or found != [("SL605", "/at", "date-time", "error")]:
                 problems.append(f"{where}: valid {c['valid']}, findings {found}; expected true, one SL605 at /at")
+        elif c["tool"] == LINK:
+            found = [(f["code"], f.get("pointer"), f.get("format"), f["severity"]) for f in c["findings"]]
+            if c["valid"] is not True or found != [("SL605", "/url", "uri", "error")]:
+                problems.append(f"{where}: valid {c['valid']}, findings {found}; expected true, one SL605 at /url for uri")
+        elif c["tool"] == ALERT:
+            found = [f["code"] for f in c["findings"]]
+            if c["isError"] is not True or c["valid"] is not False or found != ["SL606"]:
+                problems.append(f"{where}: isError {c['isError']}, valid {c['valid']}, findings {found}; expected an invalid error result with SL606")
         elif c["findings"]:
             problems.append(f"{where}: findings {c['findings']}")
         if c["tool"] == BROKEN:
@@ -98,7 +113,7 @@ def main(capture_path: str, report_path: str, revision: str, server: str) -> lis
             if c["valid"] is not False or errors != [("/value", "type")]:
                 problems.append(f"{where}: valid {c['valid']}, errors {errors}; expected false, [('/value', 'type')]")
     expected = {
-        "validate_root": {"calls": audited, "valid": audited - 1, "invalid": 1},
+        "validate_root": {"calls": audited, "valid": audited - 2, "invalid": 2},
         "legacy_wrapper": {"calls": 0, "valid": 0, "invalid": 0},
         "missing": 0,
         "schema": 0,

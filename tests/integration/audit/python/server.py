@@ -9,6 +9,11 @@ Tools, declared with the SDK's `MCPServer` so their output schemas are the ones 
   and serialises `"2026-12-01T11:00:00"`, no offset. Valid for the Python client (and for the
   server's own validation), which do not assert `format`; the TypeScript client, which does,
   rejects it: the call the audit must report as SL605;
+- `get_link` returns a model whose `AnyUrl` holds `|`: Pydantic lets it through, and `format: uri`
+  refuses it in the TypeScript clients: the call the audit must report as SL605 for `uri`;
+- `get_alert` declares `Alert`, but the raw handler answers it with an `isError` result whose
+  `structuredContent` is the error's own shape: SL606 (TS v1 would throw instead of passing the
+  error on);
 - `echo` has no output schema (`structured_output=False`).
 
 `MCPServer` validates what its tools return, so the broken result cannot go through it. The
@@ -25,7 +30,7 @@ from datetime import datetime
 
 import anyio
 import mcp_types as types
-from pydantic import BaseModel
+from pydantic import AnyUrl, BaseModel
 
 from mcp.server import MCPServer, Server
 from mcp.server.stdio import stdio_server
@@ -72,6 +77,27 @@ def get_forecast(city: str) -> Forecast:
     return Forecast(at=datetime(2026, 12, 1, 11, 0, 0), city=city)
 
 
+class Link(BaseModel):
+    url: AnyUrl
+
+
+@tools.tool()
+def get_link(city: str) -> Link:
+    """A link about a city. Pydantic keeps `|` in an `AnyUrl`, which `format: uri` refuses in Ajv."""
+    return Link(url=AnyUrl("https://example.com/cities/a|b"))
+
+
+class Alert(BaseModel):
+    level: str
+    message: str
+
+
+@tools.tool()
+def get_alert(city: str) -> Alert:
+    """Weather alerts for a city. Served by the raw handler, which fails with structured data."""
+    return Alert(level="none", message="no alert")
+
+
 @tools.tool(structured_output=False)
 def echo(text: str) -> str:
     """Echoes its text, unstructured."""
@@ -88,6 +114,15 @@ async def call_tool(_ctx: object, params: types.CallToolRequestParams) -> types.
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=json.dumps(wrong))],
             structured_content=wrong,
+        )
+    if params.name == "get_alert":
+        # A tool that fails with structured data, as a hand-written handler does: an error result
+        # whose structuredContent is not the Alert its output schema declares.
+        error = {"error": "the alerts service is down", "retry_after": 30}
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=json.dumps(error))],
+            structured_content=error,
+            is_error=True,
         )
     result = await tools.call_tool(params.name, params.arguments or {})
     assert isinstance(result, types.CallToolResult)

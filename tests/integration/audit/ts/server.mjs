@@ -8,6 +8,10 @@
 //   2025-11-25 too (valid);
 // - get_humidity: declares { value: number, unit: string }, but its result, built by the raw
 //   handler below, sends value "high": the one call that violates its schema on the wire;
+// - get_link: a z.url() output field; the result's URL holds "Köln", which zod accepts and
+//   `format: uri` refuses in Ajv (SL605);
+// - get_alert: answered by the raw handler with an isError result whose structuredContent is the
+//   error's own shape (SL606);
 // - echo: no output schema.
 //
 // McpServer validates what its tools return (validateToolOutput turns a broken result into an
@@ -59,6 +63,24 @@ function createServer() {
             },
             async () => json({ value: 0.83, unit: 'ratio' })
         ),
+        get_link: mcp.registerTool(
+            'get_link',
+            {
+                description: 'A link about a city. z.url() accepts Köln; format uri in Ajv does not.',
+                inputSchema: city,
+                outputSchema: z.object({ url: z.url() })
+            },
+            async () => json({ url: 'https://de.wikipedia.org/wiki/Köln' })
+        ),
+        get_alert: mcp.registerTool(
+            'get_alert',
+            {
+                description: 'Weather alerts for a city. Served by the raw handler, which fails with structured data.',
+                inputSchema: city,
+                outputSchema: z.object({ level: z.string(), message: z.string() })
+            },
+            async () => json({ level: 'none', message: 'no alert' })
+        ),
         echo: mcp.registerTool(
             'echo',
             { description: 'Echoes its text, unstructured.', inputSchema: z.object({ text: z.string() }) },
@@ -71,6 +93,10 @@ function createServer() {
         const tool = tools[name];
         if (tool === undefined) {
             return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
+        }
+        if (name === 'get_alert') {
+            // An error result whose structuredContent is the error's own shape, not the tool's.
+            return { ...json({ error: 'the alerts service is down', retry_after: 30 }), isError: true };
         }
         const result = name === 'get_humidity' ? json({ value: 'high', unit: 'ratio' }) : await tool.handler(args ?? {}, ctx);
         return mcp.server.projectCallToolResult(result, tool.outputSchemaJson);
