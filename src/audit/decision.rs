@@ -67,7 +67,7 @@ pub fn record_is_valid(record: &Value) -> bool {
 }
 
 /// Why `record` fails the audit record schema, in plain words, or `None` when it passes:
-/// `protocol 2025-06-18 is not one the design document's decision covers (it knows 2025-11-25
+/// `protocol 2025-06-18 is not one the audit's decision covers (it knows 2025-11-25
 /// and 2026-07-28), so the call was not validated (target `schema`)`. `explicit`: the record was
 /// written as such (the explicit form), not built from the traffic.
 #[must_use]
@@ -97,7 +97,7 @@ pub fn explain_record(record: &Value, explicit: bool) -> Option<String> {
     match fields.get("protocol") {
         Some(Value::String(p)) if known.contains(&p.as_str()) => {}
         Some(p) => why.push(format!(
-            "protocol {} is not one the design document's decision covers (it knows {})",
+            "protocol {} is not one the audit's decision covers (it knows {})",
             p.as_str().map_or_else(|| p.to_string(), str::to_owned),
             known.join(" and ")
         )),
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(
             explain(record("2025-06-18", false)).as_deref(),
             Some(
-                "protocol 2025-06-18 is not one the design document's decision covers (it knows \
+                "protocol 2025-06-18 is not one the audit's decision covers (it knows \
                  2025-11-25 and 2026-07-28), so the call was not validated (target `schema`)"
             )
         );
@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(
             explain_record(&json!({"protocol": 7, "metaIdTool": "yes", "x": 1}), true).as_deref(),
             Some(
-                "the record names no tool; protocol 7 is not one the design document's decision \
+                "the record names no tool; protocol 7 is not one the audit's decision \
                  covers (it knows 2025-11-25 and 2026-07-28); `metaIdTool` is \"yes\", not a \
                  boolean; the record has a key the record schema does not allow: x, so the call \
                  was not validated (target `schema`)"

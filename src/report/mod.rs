@@ -27,7 +27,7 @@ use clap::ValueEnum;
 pub enum OutputFormat {
     /// miette's graphical report, with the source and labels
     Human,
-    /// `path:line:col: CODE message`, one line per finding
+    /// `path:line:col: severity: CODE message`, one line per finding
     Concise,
     /// versioned JSON, with byte offsets and fixes
     Json,
