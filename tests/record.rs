@@ -285,3 +285,118 @@ fn unsafe_kill(pid: u32, signal: i32) {
         libc::kill(i32::try_from(pid).unwrap(), signal);
     }
 }
+
+/// Starts `fake_server.py http`; its port and its request log.
+fn http_fake(dir: &Path) -> (std::process::Child, String, PathBuf) {
+    let portfile = dir.join("port");
+    let child = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/fake_server.py"))
+        .args(["http", portfile.to_str().unwrap()])
+        .spawn()
+        .unwrap();
+    let port = wait_for(&portfile);
+    (child, port, dir.join("port.log"))
+}
+
+/// Starts `record --listen 127.0.0.1:0 --upstream URL`; the proxy and its address.
+fn http_proxy(upstream: &str, capture: &Path) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = Command::new(BIN)
+        .args([
+            "record",
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            upstream,
+            "-o",
+        ])
+        .arg(capture)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let address = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_owned();
+    (child, address)
+}
+
+fn check_url(url: &str) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(["--url", url, "--output-format", "concise"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).replace(url, "URL");
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_http_proxy_forwards_answers_and_streams_and_keeps_every_message() {
+    let dir = scratch("http");
+    let (mut server, port, requests) = http_fake(&dir);
+    for path in ["mcp", "sse"] {
+        let upstream = format!("http://127.0.0.1:{port}/{path}");
+        let capture = dir.join(format!("{path}.jsonl"));
+        let (mut proxy, address) = http_proxy(&upstream, &capture);
+        let direct = check_url(&upstream);
+        let proxied = check_url(&format!("http://{address}/"));
+        assert_eq!(direct.0, Some(1), "{}", direct.1);
+        assert_eq!(proxied, direct, "{path}");
+        proxy.kill().unwrap();
+        proxy.wait().unwrap();
+        let text = std::fs::read_to_string(&capture).unwrap();
+        let entries: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let methods: Vec<&str> = entries
+            .iter()
+            .filter(|e| e["direction"] == "to-server")
+            .filter_map(|e| e["message"]["method"].as_str())
+            .collect();
+        assert_eq!(
+            methods,
+            ["server/discover", "tools/list", "tools/list", "tools/list"],
+            "{path}"
+        );
+        let answers = entries
+            .iter()
+            .filter(|e| e["direction"] == "to-client" && e["message"].get("result").is_some())
+            .count();
+        assert_eq!(answers, 4, "{path}: {text}");
+        if path == "sse" {
+            // The notification of each event stream is kept too.
+            assert!(text.contains("notifications/message"), "{text}");
+        }
+    }
+    // The session the server gave went back through the proxy, and so did its DELETE.
+    let log = std::fs::read_to_string(&requests).unwrap();
+    assert!(log.contains("DELETE /mcp session-42"), "{log}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_http_proxy_listens_on_loopback_only() {
+    let out = Command::new(BIN)
+        .args([
+            "record",
+            "--listen",
+            "0.0.0.0:0",
+            "--upstream",
+            "http://127.0.0.1:1/mcp",
+            "-o",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("loopback only"));
+}

@@ -345,9 +345,23 @@ pub struct RecordArgs {
     #[arg(long, short, value_name = "FILE")]
     pub output: PathBuf,
 
-    /// The server's command line, after `--`
-    #[arg(required = true, last = true, value_name = "COMMAND")]
+    /// The server's command line, after `--` (stdio)
+    #[arg(
+        last = true,
+        value_name = "COMMAND",
+        required_unless_present = "listen",
+        conflicts_with = "listen"
+    )]
     pub command: Vec<String>,
+
+    /// Streamable HTTP instead: listen on this loopback address (`127.0.0.1:8765`; port 0 picks
+    /// a free one, printed on standard error) and forward every request to `--upstream`
+    #[arg(long, value_name = "ADDRESS", requires = "upstream")]
+    pub listen: Option<String>,
+
+    /// With `--listen`: the server's Streamable HTTP URL
+    #[arg(long, value_name = "URL", requires = "listen")]
+    pub upstream: Option<String>,
 }
 
 /// The options of `schema-lint matrix`.

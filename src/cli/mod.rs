@@ -4,6 +4,7 @@
 pub mod args;
 mod audit;
 mod audit_live;
+mod capture_log;
 mod check;
 mod fix;
 mod live;
@@ -11,6 +12,8 @@ mod matrix;
 mod mcp;
 #[cfg(unix)]
 mod record;
+#[cfg(feature = "http")]
+mod record_http;
 mod server;
 
 use crate::report;
@@ -77,6 +80,10 @@ pub fn execute(cli: Cli) -> Outcome {
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
+        #[cfg(feature = "http")]
+        Some(Command::Record(args)) if args.listen.is_some() => {
+            record_http::record_http(&args, args.listen.as_deref().unwrap_or_default())
+        }
         #[cfg(unix)]
         Some(Command::Record(args)) => record::record(&args),
         #[cfg(not(unix))]

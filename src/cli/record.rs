@@ -13,18 +13,14 @@
 //! even by `SIGKILL` (`workspace::live::children`).
 
 use super::args::RecordArgs;
+use super::capture_log::{Log, MAX_LINE};
 use super::{exit, Outcome};
 use crate::workspace::live::children;
-use std::fs::File;
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// The longest line kept whole in the capture; a longer one is forwarded all the same, and the
-/// capture says how long it was.
-const MAX_LINE: usize = 64 << 20;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// The server's process group, for the signal handler (0: none yet).
 static GROUP: AtomicI32 = AtomicI32::new(0);
@@ -53,44 +49,6 @@ fn install_handlers() {
         // SAFETY: the handler only reads an atomic and calls kill(2).
         unsafe {
             libc::signal(signal, pass_on as *const () as libc::sighandler_t);
-        }
-    }
-}
-
-/// The capture file, written a whole entry at a time by both directions.
-struct Log {
-    file: Mutex<File>,
-}
-
-impl Log {
-    fn entry(&self, direction: &str, line: &[u8]) {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            return;
-        }
-        let mut bytes =
-            format!("{{\"direction\":\"{direction}\",\"time\":\"{}\",", now()).into_bytes();
-        if serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok() {
-            bytes.extend_from_slice(b"\"message\":");
-            bytes.extend_from_slice(line);
-        } else {
-            let text = serde_json::to_string(&String::from_utf8_lossy(line)).unwrap_or_default();
-            bytes.extend_from_slice(b"\"line\":");
-            bytes.extend_from_slice(text.as_bytes());
-        }
-        bytes.extend_from_slice(b"}\n");
-        if let Ok(mut file) = self.file.lock() {
-            let _ = file.write_all(&bytes);
-        }
-    }
-
-    fn too_long(&self, direction: &str, length: usize) {
-        let entry = format!(
-            "{{\"direction\":\"{direction}\",\"time\":\"{}\",\"line\":\"(a line of {length} bytes, longer than schema-lint record keeps)\"}}\n",
-            now()
-        );
-        if let Ok(mut file) = self.file.lock() {
-            let _ = file.write_all(entry.as_bytes());
         }
     }
 }
@@ -157,9 +115,7 @@ pub(super) fn record(args: &RecordArgs) -> Outcome {
         Ok(f) => f,
         Err(e) => return error(format!("{}: cannot write: {e}", args.output.display())),
     };
-    let log = Arc::new(Log {
-        file: Mutex::new(file),
-    });
+    let log = Arc::new(Log::new(file));
     let Some((program, arguments)) = args.command.split_first() else {
         return error("`record` needs the server's command line after `--`".to_owned());
     };
@@ -242,55 +198,15 @@ fn pass_status(status: std::process::ExitStatus) -> Outcome {
     }
 }
 
-/// The time now, RFC 3339 in UTC with milliseconds.
-fn now() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    let secs = since.as_secs();
-    let (days, rest) = (secs / 86_400, secs % 86_400);
-    let (year, month, day) = civil(i64::try_from(days).unwrap_or(0));
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60,
-        since.subsec_millis()
-    )
-}
-
-/// The date of a day counted from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_from_days() {
-        assert_eq!(civil(0), (1970, 1, 1));
-        assert_eq!(civil(11_016), (2000, 2, 29));
-        assert_eq!(civil(20_790), (2026, 12, 3));
-        assert_eq!(now().len(), "2026-12-03T08:10:00.000Z".len());
-    }
+    use std::fs::File;
 
     #[test]
     fn lines_are_logged_whole_as_messages_or_text_and_bytes_pass_unchanged() {
         let path = std::env::temp_dir().join(format!("sl-record-{}.jsonl", std::process::id()));
-        let log = Log {
-            file: Mutex::new(File::create(&path).unwrap()),
-        };
+        let log = Log::new(File::create(&path).unwrap());
         let input: &[u8] =
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\nnot json\n{\"a\": [1,\n2]}";
         let mut out = Vec::new();

@@ -97,6 +97,32 @@ for answers in sse json; do
     done
     check "python-http-$answers" 2026-07-28 -- --url "http://127.0.0.1:$port/mcp"
     check "python-http-$answers-2025" 2025-11-25 -- --url "http://127.0.0.1:$port/mcp" --protocol 2025-11-25
+    # The same server through `schema-lint record --listen`: the same findings, and the capture
+    # holds the exchange.
+    capture="$OUT/python-http-$answers.capture.jsonl"
+    rm -f "$capture"
+    "$LINTER" record --listen 127.0.0.1:0 --upstream "http://127.0.0.1:$port/mcp" -o "$capture" \
+        2>"$OUT/python-http-$answers.record.log" &
+    proxy=$!
+    for _ in $(seq 100); do
+        grep -q "listening on" "$OUT/python-http-$answers.record.log" && break
+        sleep 0.1
+    done
+    address="$(grep -oE '127\.0\.0\.1:[0-9]+' "$OUT/python-http-$answers.record.log" | head -n 1)"
+    [ -n "$address" ] || fail "python-http-$answers: schema-lint record --listen did not start"
+    check "python-http-$answers-recorded" 2026-07-28 -- --url "http://$address/mcp"
+    kill "$proxy" 2>/dev/null || true
+    wait "$proxy" 2>/dev/null || true
+    "$PY" - "$capture" "$answers" <<'PY' || fail "python-http-$answers: the capture of schema-lint record is not the exchange"
+import json, sys
+entries = [json.loads(line) for line in open(sys.argv[1])]
+sent = [e["message"].get("method") for e in entries if e["direction"] == "to-server"]
+listed = [e for e in entries if e["direction"] == "to-client"
+          and "tools" in (e.get("message") or {}).get("result", {})]
+if "tools/list" not in sent or not listed:
+    sys.exit(f"sent {sent}, {len(listed)} tools/list results")
+print(f"live integration: python-http-{sys.argv[2]}-recorded: {len(entries)} messages captured")
+PY
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
     grep -q "DELETE /mcp" "$OUT/python-http-$answers.server.log" \
