@@ -667,7 +667,7 @@ fn no_network_client_is_built_in() {
     assert!(line.contains("default-features = false"), "{line}");
     assert!(!line.contains("resolve-"), "{line}");
     // The one HTTP client is ureq, for `--url` (a server the user names): no other client and
-    // no async runtime is in the lock file, and only the live-server transport uses ureq, so
+    // no async runtime is in the lock file, and only the live-server transports use ureq, so
     // nothing that resolves or lints a schema can reach the network.
     let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
     for client in [
@@ -707,10 +707,14 @@ fn no_network_client_is_built_in() {
             }
         }
     }
+    users.sort();
     assert_eq!(
         users,
-        [std::path::PathBuf::from("src/workspace/live/http.rs")],
-        "only the --url transport may use the HTTP client"
+        [
+            std::path::PathBuf::from("src/workspace/live/forward.rs"),
+            std::path::PathBuf::from("src/workspace/live/http.rs"),
+        ],
+        "only the transports to a server the user names (--url, and record --upstream) may use the HTTP client"
     );
 }
 

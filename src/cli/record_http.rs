@@ -13,6 +13,7 @@
 use super::args::RecordArgs;
 use super::capture_log::{Log, MAX_LINE};
 use super::{exit, Outcome};
+use crate::workspace::live::forward;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -80,11 +81,7 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
         args.output.display()
     );
     let log = Arc::new(Log::new(file));
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .build()
-        .into();
+    let agent = forward::Client::default();
     let upstream = Arc::new(upstream);
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
@@ -198,7 +195,12 @@ fn reason(status: u16) -> &'static str {
 }
 
 /// One connection: one request forwarded, its answer passed back and logged.
-fn serve(stream: TcpStream, agent: &ureq::Agent, upstream: &str, log: &Log) -> std::io::Result<()> {
+fn serve(
+    stream: TcpStream,
+    agent: &forward::Client,
+    upstream: &str,
+    log: &Log,
+) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(60)))?;
     let mut out = stream.try_clone()?;
     let mut reader = BufReader::new(stream);
@@ -209,48 +211,27 @@ fn serve(stream: TcpStream, agent: &ureq::Agent, upstream: &str, log: &Log) -> s
     if !request.body.is_empty() {
         log_body(log, "to-server", &request.body);
     }
-    let forwarded = request
+    let forwarded: Vec<(String, String)> = request
         .headers
         .iter()
-        .filter(|(n, _)| !HOP_BY_HOP.contains(&n.to_ascii_lowercase().as_str()));
-    let response = match request.method.as_str() {
-        "POST" => {
-            let mut r = agent.post(upstream);
-            for (name, value) in forwarded {
-                r = r.header(name, value);
-            }
-            r.send(&request.body[..])
-        }
-        "GET" | "DELETE" => {
-            let mut r = if request.method == "GET" {
-                agent.get(upstream)
-            } else {
-                agent.delete(upstream)
-            };
-            for (name, value) in forwarded {
-                r = r.header(name, value);
-            }
-            r.call()
-        }
-        _ => return plain(&mut out, 405, "MCP over HTTP uses POST, GET and DELETE"),
-    };
-    let mut response = match response {
-        Ok(r) => r,
-        Err(e) => return plain(&mut out, 502, &format!("the upstream server: {e}")),
-    };
-    let status = response.status();
-    let mut head = format!(
-        "HTTP/1.1 {} {}\r\n",
-        status.as_u16(),
-        status.canonical_reason().unwrap_or("")
-    );
+        .filter(|(n, _)| !HOP_BY_HOP.contains(&n.to_ascii_lowercase().as_str()))
+        .cloned()
+        .collect();
+    if !matches!(request.method.as_str(), "POST" | "GET" | "DELETE") {
+        return plain(&mut out, 405, "MCP over HTTP uses POST, GET and DELETE");
+    }
+    let mut response =
+        match forward::forward(agent, &request.method, upstream, &forwarded, &request.body) {
+            Ok(r) => r,
+            Err(e) => return plain(&mut out, 502, &format!("the upstream server: {e}")),
+        };
+    let mut head = format!("HTTP/1.1 {} {}\r\n", response.status, response.reason);
     let mut event_stream = false;
-    for (name, value) in response.headers() {
-        let lower = name.as_str().to_ascii_lowercase();
+    for (name, value) in &response.headers {
+        let lower = name.to_ascii_lowercase();
         if HOP_BY_HOP.contains(&lower.as_str()) {
             continue;
         }
-        let Ok(value) = value.to_str() else { continue };
         if lower == "content-type" && value.to_ascii_lowercase().starts_with("text/event-stream") {
             event_stream = true;
         }
@@ -259,7 +240,7 @@ fn serve(stream: TcpStream, agent: &ureq::Agent, upstream: &str, log: &Log) -> s
     head.push_str("Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n");
     out.write_all(head.as_bytes())?;
     out.flush()?;
-    let mut body = response.body_mut().as_reader();
+    let body = &mut response.body;
     let mut tee = Tee::new(event_stream);
     let mut chunk = vec![0u8; 16 << 10];
     loop {

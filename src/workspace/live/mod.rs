@@ -9,6 +9,8 @@
 mod calls;
 pub mod children;
 #[cfg(feature = "http")]
+pub mod forward;
+#[cfg(feature = "http")]
 mod http;
 mod session;
 pub mod sse;
