@@ -337,11 +337,12 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 22] = [
+const CLIENTS: [(&str, &str); 23] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
     ("python-sdk+format", "PythonSdkFormat"),
+    ("python-sdk-v1", "PythonSdkV1"),
     ("jsonschema-rs", "JsonschemaRs"),
     ("claude-code", "ClaudeCode"),
     ("claude-desktop", "ClaudeDesktop"),

@@ -549,7 +549,13 @@ fn the_clients_read_the_last_of_a_key_given_twice() {
         );
         let listing: Value = serde_json::from_str(&text).unwrap();
         let row = &observed[format!("listing/{name}")];
-        for client in ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format"] {
+        for client in [
+            "ts-sdk-v1",
+            "ts-sdk-v2",
+            "python-sdk",
+            "python-sdk-v1",
+            "python-sdk+format",
+        ] {
             for tool in listing["tools"].as_array().unwrap() {
                 let tool_name = tool["name"].as_str().unwrap();
                 let read = &row[client]["read"][tool_name];

@@ -71,8 +71,8 @@ fn pump(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        to.write_all(&chunk[..n])?;
-        to.flush()?;
+        // The lines this chunk completes are logged before it is passed on: the peer cannot
+        // answer a message before its end arrives, so the capture keeps the traffic's order.
         let mut rest = &chunk[..n];
         while let Some(end) = rest.iter().position(|b| *b == b'\n') {
             if skipped > 0 {
@@ -91,6 +91,8 @@ fn pump(
         } else {
             line.extend_from_slice(rest);
         }
+        to.write_all(&chunk[..n])?;
+        to.flush()?;
     }
     if skipped > 0 {
         log.too_long(direction, skipped);

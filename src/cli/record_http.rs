@@ -248,15 +248,16 @@ fn serve(
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
+        // Logged before it is passed on, so that the capture keeps the traffic's order.
+        tee.feed(&chunk[..n], log);
         write!(out, "{n:x}\r\n")?;
         out.write_all(&chunk[..n])?;
         out.write_all(b"\r\n")?;
         out.flush()?;
-        tee.feed(&chunk[..n], log);
     }
+    tee.finish(log);
     out.write_all(b"0\r\n\r\n")?;
     out.flush()?;
-    tee.finish(log);
     Ok(())
 }
 

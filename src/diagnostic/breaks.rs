@@ -376,7 +376,7 @@ fn describe_sdk(breaks: &[Break], tool: Option<&str>) -> String {
         }
         let mut part = format!(
             "{} {}",
-            listed(&names, b.effect.is_listing()),
+            listed(&names),
             if names.len() > 1 {
                 b.effect.words_of_many()
             } else {
@@ -406,13 +406,11 @@ fn describe_sdk(breaks: &[Break], tool: Option<&str>) -> String {
     text
 }
 
-/// `a and b`, or with `listing`, `a, b and c`.
-fn listed(names: &[&str], listing: bool) -> String {
+/// `a`, `a and b`, `a, b and c`.
+fn listed(names: &[&str]) -> String {
     match names.split_last() {
-        Some((last, rest)) if rest.len() > 1 && listing => {
-            format!("{} and {last}", rest.join(", "))
-        }
-        _ => names.join(" and "),
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
     }
 }
 
@@ -438,7 +436,7 @@ fn costs(breaks: &[Break], group: &[Break]) -> String {
             // The group's clients, all of them: `it` or `each`.
             let (who, verb) = if names.len() < group.len() {
                 let verb = if names.len() == 1 { "loses" } else { "lose" };
-                (listed(&names, false), verb)
+                (listed(&names), verb)
             } else if names.len() == 1 {
                 ("it".to_owned(), "loses")
             } else {
@@ -485,8 +483,8 @@ mod tests {
         assert_eq!(
             describe(&engines, None),
             "Measured on the engines of the MCP clients: ts-sdk-v1 and ts-sdk-v2 cannot compile it \
-             (as in `URI scheme is malformed.`); python-sdk, python-sdk+format, jsonschema-rs not \
-             affected"
+             (as in `URI scheme is malformed.`); python-sdk, python-sdk+format, python-sdk-v1, \
+             jsonschema-rs not affected"
         );
         // With the listing tier: what the failure costs each SDK client.
         let measured = [
@@ -516,7 +514,7 @@ mod tests {
              (as in `URI scheme is malformed.`): ts-sdk-v1 loses every tool of the server, ts-sdk-v2 \
              loses this tool; python-sdk+format cannot compile it (as in `not a 'uri-reference'`): \
              it loses this tool; jsonschema-rs cannot compile it (as in `Invalid URI reference`); \
-             python-sdk not affected"
+             python-sdk, python-sdk-v1 not affected"
         );
         let both = [
             b(
@@ -628,7 +626,8 @@ mod tests {
             describe(&[lost], None),
             "Measured on the engines of the MCP clients: python-sdk cannot read the `tools/list` \
              result, so every tool of the server is lost (as in `tools.*.inputSchema.type: Field \
-             required`); ts-sdk-v1, ts-sdk-v2, python-sdk+format, jsonschema-rs not affected"
+             required`); ts-sdk-v1, ts-sdk-v2, python-sdk+format, python-sdk-v1, jsonschema-rs not \
+             affected"
         );
         let words = |client, detail| Break {
             client,
@@ -646,7 +645,7 @@ mod tests {
             describe(&all, None),
             "Measured on the engines of the MCP clients: ts-sdk-v1, ts-sdk-v2, python-sdk and \
              python-sdk+format cannot read the `tools/list` result, so every tool of the server is \
-             lost (as in `a`; `b`; `c`); jsonschema-rs not affected"
+             lost (as in `a`; `b`; `c`); python-sdk-v1, jsonschema-rs not affected"
         );
     }
 }

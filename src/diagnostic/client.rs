@@ -25,6 +25,10 @@ pub enum Client {
     /// The Python SDK client where `jsonschema`'s format extras are installed.
     #[serde(rename = "python-sdk+format")]
     PythonSdkFormat,
+    /// The Python SDK client of the 1.x line (`mcp` 1.x): the same `jsonschema`, a laxer
+    /// listing.
+    #[serde(rename = "python-sdk-v1")]
+    PythonSdkV1,
     /// The Rust `jsonschema` crate.
     #[serde(rename = "jsonschema-rs")]
     JsonschemaRs,
@@ -114,11 +118,12 @@ impl Kind {
 impl Client {
     /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
     /// the consumers of plain schema files.
-    pub const ALL: [Client; 22] = [
+    pub const ALL: [Client; 23] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
         Client::PythonSdkFormat,
+        Client::PythonSdkV1,
         Client::JsonschemaRs,
         Client::ClaudeCode,
         Client::ClaudeDesktop,
@@ -140,21 +145,23 @@ impl Client {
     ];
 
     /// The SDK clients' engines, which the engine tier runs on every case.
-    pub const SDK: [Client; 5] = [
+    pub const SDK: [Client; 6] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
         Client::PythonSdkFormat,
+        Client::PythonSdkV1,
         Client::JsonschemaRs,
     ];
 
     /// The clients a run selects unless told otherwise: the engines MCP SDKs run as installed
     /// by default (the Python client's format extras and the Rust crate are stricter engines
     /// some users run) and every host. Model providers are opted into (`--clients`).
-    pub const DEFAULT: [Client; 10] = [
+    pub const DEFAULT: [Client; 11] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
+        Client::PythonSdkV1,
         Client::ClaudeCode,
         Client::ClaudeDesktop,
         Client::VscodeCopilot,
@@ -171,6 +178,7 @@ impl Client {
             Client::TsSdkV1 => "ts-sdk-v1",
             Client::TsSdkV2 => "ts-sdk-v2",
             Client::PythonSdk => "python-sdk",
+            Client::PythonSdkV1 => "python-sdk-v1",
             Client::PythonSdkFormat => "python-sdk+format",
             Client::JsonschemaRs => "jsonschema-rs",
             Client::ClaudeCode => "claude-code",
@@ -207,6 +215,7 @@ impl Client {
             | Client::TsSdkV2
             | Client::PythonSdk
             | Client::PythonSdkFormat
+            | Client::PythonSdkV1
             | Client::JsonschemaRs => Kind::Sdk,
             Client::ClaudeCode
             | Client::ClaudeDesktop

@@ -116,6 +116,11 @@ impl RunIndex {
                     .any(|e| needs_escaping(&e.key))
             });
             for keyword in ["$ref", "$dynamicRef"] {
+                // Before 2020-12 `$dynamicRef` is an unknown keyword, which every engine ignores
+                // (measured): no reference.
+                if keyword == "$dynamicRef" && sub.draft < Draft::Draft202012 {
+                    continue;
+                }
                 if let Some(node) = sub.node.get(keyword) {
                     if let NodeKind::String(raw) = &node.kind {
                         self.refs.push(RefEntry {

@@ -7,6 +7,7 @@
 #   ts-sdk-v1          Ajv 8, the draft-07 class for every schema, as @modelcontextprotocol/sdk 1.x
 #   ts-sdk-v2          Ajv 8, the class chosen by `$schema`, as @modelcontextprotocol/client 2.4.0
 #   python-sdk         Python jsonschema as the mcp 2.3.0 client calls it, no format extras
+#   python-sdk-v1      the same, in the venv of mcp 1.30.0 (the 1.x client calls it the same way)
 #   python-sdk+format  the same with jsonschema[format-nongpl] (rfc3986-validator and co.)
 #   jsonschema-rs      the `jsonschema` crate this repository pins, in-process (examples/engines.rs)
 # and the listing cases (testdata/engines/listings/: whole `tools/list` results) through the SDK
@@ -14,6 +15,7 @@
 #   ts-sdk-v1          `Client` of @modelcontextprotocol/sdk 1.32.2
 #   ts-sdk-v2          `Client` of @modelcontextprotocol/client 2.4.0
 #   python-sdk         `mcp.Client` of mcp 2.3.0
+#   python-sdk-v1      `mcp.ClientSession` of mcp 1.30.0, the last 1.x
 #   python-sdk+format  the same with jsonschema[format-nongpl] installed beside it
 #   jsonschema-rs      no MCP client: the crate compiles each listed output schema (as above)
 # and the input-role cases (`"role": "input"`: a tool's inputSchema) through the hosts' and model
@@ -125,6 +127,7 @@ background py-plain venv py-plain "$HERE/requirements-plain.txt"
 background py-format venv py-format "$HERE/requirements-format.txt"
 background listing-py venv listing-py "$LIST/requirements-plain.txt"
 background listing-py-format venv listing-py-format "$LIST/requirements-format.txt"
+background listing-py-v1 venv listing-py-v1 "$LIST/requirements-v1.txt"
 background providers-py venv providers-py "$PROV/requirements.txt"
 # The cases, and the Rust engine.
 background cargo cargo build --quiet --locked --example engines
@@ -164,6 +167,7 @@ run() { # name results command...
 # The schema cases through the SDK clients' engines.
 run ajv ajv.json node "$OUT/js/ajv.mjs" "$OUT/cases.json"
 run python-sdk python.json "$OUT/py-plain/bin/python" "$HERE/python_client.py" python-sdk "$OUT/cases.json"
+run python-sdk-v1 python-v1.json "$OUT/listing-py-v1/bin/python" "$HERE/python_client.py" python-sdk-v1 "$OUT/cases.json"
 run python-sdk+format python-format.json \
     "$OUT/py-format/bin/python" "$HERE/python_client.py" python-sdk+format "$OUT/cases.json"
 run jsonschema-rs rust.json "$ENGINES_BIN" run "$OUT/cases.json"
@@ -176,6 +180,8 @@ run vscode-json plain.json node "$OUT/plain-js/vscode_json.mjs" "$OUT/cases.json
 run listing-ts listing-ts.json node "$OUT/listing-js/ts_clients.mjs" "$OUT/listings.json"
 run listing-python listing-python.json \
     "$OUT/listing-py/bin/python" "$LIST/python_client.py" python-sdk "$OUT/listings.json"
+run listing-python-v1 listing-python-v1.json \
+    "$OUT/listing-py-v1/bin/python" "$LIST/python_client_v1.py" python-sdk-v1 "$OUT/listings.json"
 run listing-python+format listing-python-format.json \
     "$OUT/listing-py-format/bin/python" "$LIST/python_client.py" python-sdk+format "$OUT/listings.json"
 run listing-jsonschema-rs listing-schemas-rust.json "$ENGINES_BIN" run "$OUT/listing-schemas.json"
@@ -193,8 +199,9 @@ python3 "$HERE/observe.py" rust-listing "$OUT/listings.json" "$OUT/listing-schem
     >"$OUT/listing-rust.json" || fail "observe.py rust-listing"
 
 python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/listings.json" "$OUT/ajv.json" \
-    "$OUT/python.json" "$OUT/python-format.json" "$OUT/rust.json" "$OUT/listing-ts.json" \
-    "$OUT/listing-python.json" "$OUT/listing-python-format.json" "$OUT/listing-rust.json" \
+    "$OUT/python.json" "$OUT/python-v1.json" "$OUT/python-format.json" "$OUT/rust.json" \
+    "$OUT/listing-ts.json" "$OUT/listing-python.json" "$OUT/listing-python-v1.json" \
+    "$OUT/listing-python-format.json" "$OUT/listing-rust.json" \
     "$OUT/providers-py.json" "$OUT/providers-js.json" "$OUT/plain.json" \
     >"$OUT/observed.json" || fail "observe.py observed"
 python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/listings.json" "$OUT/observed.json" \
@@ -216,4 +223,4 @@ for name in observed breaks; do
     fi
 done
 [ "$status" -eq 0 ] || fail "the engines no longer behave as recorded (rerun with --write, review the diff, bless: SCHEMA_LINT_BLESS=1 cargo test)"
-echo "engines: ok: $cases cases, the 5 engines, the SDK clients, the hosts' and providers' conversions and vscode-json behave as recorded ($((SECONDS - start)) s)"
+echo "engines: ok: $cases cases, the 6 engines, the SDK clients, the hosts' and providers' conversions and vscode-json behave as recorded ($((SECONDS - start)) s)"

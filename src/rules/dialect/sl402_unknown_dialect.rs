@@ -5,6 +5,7 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL402 as META;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::index::Resolution;
 use crate::rules::analysis::generator::Generator;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
@@ -61,14 +62,77 @@ impl Rule for UnknownDialect {
                     && draft < Draft::Draft201909
                     && cx.unit.role != Role::InputSchema =>
             {
-                // Ajv's draft-07 class (the TS v1 client's) refuses the draft-04 `id` keyword.
-                let uses_id =
-                    draft == Draft::Draft4 && cx.subschemas.iter().any(|s| s.id().is_some());
-                out.push(legacy(cx, root, member, draft, uses_id).pointer(pointer));
+                let ids = if draft == Draft::Draft4 {
+                    draft4_ids(cx)
+                } else {
+                    Draft4Ids::None
+                };
+                out.push(legacy(cx, root, member, draft, ids).pointer(pointer));
             }
             Some(_) => {}
         }
     }
+}
+
+/// How a draft-04 schema uses its `id` keyword, which Ajv's draft-07 class (the TS v1 client's)
+/// does not know (measured): it throws on a schema object with a string `id` that it compiles,
+/// and cannot resolve a `$ref` that names an `id` (it never registers one).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Draft4Ids {
+    /// No `id` that matters to Ajv: none, or only in `definitions` entries nothing reaches.
+    None,
+    /// An `id` in a schema object Ajv compiles: the root, a subschema outside `definitions`, or
+    /// an entry a `$ref` reaches by its JSON pointer. Ajv throws while compiling.
+    Compiled,
+    /// An `id` only in `definitions` entries, which a `$ref` names by that `id`: Ajv cannot
+    /// resolve the `$ref`.
+    NamedById,
+}
+
+fn draft4_ids(cx: &UnitContext<'_>) -> Draft4Ids {
+    let with_id: Vec<&str> = cx
+        .subschemas
+        .iter()
+        .filter(|s| s.id().is_some())
+        .map(|s| s.pointer.as_str())
+        .collect();
+    if with_id.is_empty() {
+        return Draft4Ids::None;
+    }
+    let unit = cx.unit.pointer.as_str();
+    let in_definitions = |p: &str| {
+        p.strip_prefix(unit)
+            .is_some_and(|rest| rest.split('/').any(|t| t == "definitions"))
+    };
+    if with_id.iter().any(|p| !in_definitions(p)) {
+        return Draft4Ids::Compiled;
+    }
+    let index = cx.run.index;
+    let mut named = false;
+    for r in index.refs_in(cx.file.id, cx.unit_no) {
+        let Resolution::Found { file, pointer } = index.resolve(r, |f| cx.run.root(f)) else {
+            continue;
+        };
+        if file != cx.file.id || !with_id.iter().any(|p| within(&pointer, p)) {
+            continue;
+        }
+        if r.raw.starts_with("#/") {
+            return Draft4Ids::Compiled;
+        }
+        named = true;
+    }
+    if named {
+        Draft4Ids::NamedById
+    } else {
+        Draft4Ids::None
+    }
+}
+
+/// Whether `pointer` is `at` or below it.
+fn within(pointer: &str, at: &str) -> bool {
+    pointer
+        .strip_prefix(at)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// What kind of unknown `$schema` a value is.
@@ -170,16 +234,16 @@ fn legacy(
     root: &Node,
     member: &Member,
     draft: Draft,
-    uses_id: bool,
+    ids: Draft4Ids,
 ) -> Diagnostic {
     let (severity, message, class) = if draft == Draft::Draft4 {
         (
             Severity::Error,
             format!("`$schema` declares {draft}, which not every MCP client can validate"),
-            if uses_id {
-                classes::SL402_DRAFT4_ID
-            } else {
-                classes::SL402_DRAFT4
+            match ids {
+                Draft4Ids::Compiled => classes::SL402_DRAFT4_ID,
+                Draft4Ids::NamedById => classes::SL402_DRAFT4_NESTED_ID,
+                Draft4Ids::None => classes::SL402_DRAFT4,
             },
         )
     } else {

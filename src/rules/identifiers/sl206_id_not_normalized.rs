@@ -4,11 +4,12 @@
 //! stays as written, and a `$ref` to it fails; a default or empty port never matters.
 
 use crate::diagnostic::breaks::classes;
-use crate::diagnostic::fix::{Applicability, Fix};
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL206 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::edits::rename::{rename_edits, RefForm};
 use crate::rules::{Rule, RuleMeta, UnitContext};
+use crate::syntax::literal::literal;
 use crate::syntax::uri::strip_fragment;
 use crate::syntax::uri::{check_uri_reference, normalize_reference, urn_problem};
 
@@ -57,7 +58,115 @@ impl Rule for IdNotNormalized {
                 None => diagnostic,
             });
         }
+        respelled_refs(cx, out);
     }
+}
+
+/// An absolute `$ref` that names an absolute `$id` (with no `$id` above it) spelled another way,
+/// which only normalisation makes the same (measured): Python's `referencing` looks the `$ref`
+/// up as written, so it fails on any difference; Ajv lower-cases a `$ref`'s scheme and host but
+/// keeps its port, and stores such a `$id` as written, so it fails on a port written on one side
+/// only (`https://example.com:443/x` against `https://example.com/x`).
+fn respelled_refs(cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+    let index = cx.run.index;
+    for r in index.refs_in(cx.file.id, cx.unit_no) {
+        let uri = strip_fragment(&r.raw);
+        if !uri.contains("://") {
+            continue;
+        }
+        let Ok(target) = index.target_resource(r) else {
+            continue;
+        };
+        let Some(id) = index.resources[target].id.as_ref().filter(|id| id.valid) else {
+            continue;
+        };
+        let id_uri = strip_fragment(&id.raw);
+        if id_uri == uri || !id_uri.contains("://") || has_id_above(cx, target) {
+            continue;
+        }
+        let only_case = lower_authority(uri) == lower_authority(id_uri);
+        let (class, how) = if only_case {
+            (
+                classes::SL206_REF_CASE,
+                "Python's `referencing` looks a `$ref` up as written, so it cannot resolve it; Ajv \
+                 lower-cases the scheme and host of a `$ref` and engines that follow RFC 3986 \
+                 normalise both",
+            )
+        } else {
+            (
+                classes::SL206_REF_PORT,
+                "Python's `referencing` looks a `$ref` up as written, and Ajv lower-cases the \
+                 scheme and host of a `$ref` but keeps its port, so neither resolves it; engines \
+                 that follow RFC 3986 normalise both",
+            )
+        };
+        // An `$id` out of normal form is reported (and renamed to its normal form) on its own:
+        // the `$ref` is then spelled as the normal form, which both will be.
+        let root = index.resources[target].pointer == cx.unit.pointer;
+        let normal = normalize_reference(id_uri)
+            .filter(|n| n != id_uri && without_default_port(id_uri) != *n && !root);
+        let spelling = normal.as_deref().unwrap_or(id_uri);
+        let fragment = &r.raw[uri.len()..];
+        let respelled = format!("{spelling}{fragment}");
+        let diagnostic = cx
+            .report(
+                r.span,
+                format!(
+                    "`$ref` `{}` names `$id` `{}` spelled another way",
+                    r.raw, id.raw
+                ),
+            )
+            .label(format!("the `$id` says `{id_uri}`"))
+            .note(how)
+            .class(class)
+            .pointer(r.pointer(cx.root));
+        let diagnostic = if uri == spelling {
+            diagnostic.help(format!(
+                "Write the `$id` in normal form, `{spelling}`, as this `$ref` is"
+            ))
+        } else {
+            diagnostic
+                .help(format!("Spell the `$ref` `{respelled}`"))
+                .fix(Fix {
+                    title: format!("Spell the `$ref` `{respelled}`"),
+                    applicability: Applicability::Safe,
+                    edits: vec![Edit {
+                        file: cx.file.id,
+                        span: r.span,
+                        content: literal(&respelled),
+                    }],
+                    moves: Vec::new(),
+                })
+        };
+        out.push(diagnostic);
+    }
+}
+
+/// Whether a resource around `resource` declares a `$id` (Ajv then resolves it against that).
+fn has_id_above(cx: &UnitContext<'_>, resource: usize) -> bool {
+    let index = cx.run.index;
+    let mut parent = index.parent_resource(resource);
+    while let Some(p) = parent {
+        if index.resources[p].id.is_some() {
+            return true;
+        }
+        parent = index.parent_resource(p);
+    }
+    false
+}
+
+/// `uri` with its scheme and authority in lower case.
+fn lower_authority(uri: &str) -> String {
+    let Some((scheme, rest)) = uri.split_once("://") else {
+        return uri.to_owned();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    format!(
+        "{}://{}{}",
+        scheme.to_ascii_lowercase(),
+        rest[..end].to_ascii_lowercase(),
+        &rest[end..]
+    )
 }
 
 /// Whether Ajv keeps this subschema's `$id` as written and a `$ref` of the document names it:
@@ -71,12 +180,8 @@ fn breaks_ajv(cx: &UnitContext<'_>, pointer: &str) -> bool {
     if pointer == cx.unit.pointer {
         return false;
     }
-    let mut parent = index.parent_resource(resource);
-    while let Some(p) = parent {
-        if index.resources[p].id.is_some() {
-            return false;
-        }
-        parent = index.parent_resource(p);
+    if has_id_above(cx, resource) {
+        return false;
     }
     index
         .refs_in(cx.file.id, cx.unit_no)

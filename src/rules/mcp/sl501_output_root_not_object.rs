@@ -65,17 +65,24 @@ fn wrong_type(cx: &UnitContext<'_>, m: &Member) -> Diagnostic {
         )
         .label("must be the string `\"object\"`")
         .pointer(format!("{}/type", cx.unit.pointer));
-    let diagnostic = measured(diagnostic, cx.target, classes::SL501_OTHER_TYPE);
+    let object_listed = m
+        .value
+        .as_array()
+        .is_some_and(|a| a.iter().any(|t| t.as_str() == Some("object")));
+    // A list that names `"object"` fails the 2.x clients' literal comparison, but not the
+    // Python 1.x client's looser model.
+    let class = if object_listed {
+        classes::SL501_OBJECT_IN_TYPE_LIST
+    } else {
+        classes::SL501_OTHER_TYPE
+    };
+    let diagnostic = measured(diagnostic, cx.target, class);
     if let Some(fix) = mcp::single_object_type(cx, m) {
         // `["object"]` validates exactly what `"object"` does.
         diagnostic
             .help("Write the type as the string `\"object\"`: the clients compare it literally")
             .fix(fix)
-    } else if m
-        .value
-        .as_array()
-        .is_some_and(|a| a.iter().any(|t| t.as_str() == Some("object")))
-    {
+    } else if object_listed {
         diagnostic.help(
             "Keep only `\"object\"`: the 2025 revisions allow nothing else at the root; put a value \
              that may be null in a property instead",

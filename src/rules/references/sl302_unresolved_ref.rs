@@ -57,6 +57,12 @@ impl Rule for UnresolvedRef {
             {
                 continue;
             }
+            // `#/items/01`: Python and the crate read an array index with leading zeros as the
+            // number, Ajv does not (measured).
+            if let Some(d) = leading_zeros(cx, r) {
+                out.push(d);
+                continue;
+            }
             let Some(why) = explain(cx, r) else { continue };
             let pointer = r.pointer(cx.root);
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
@@ -72,6 +78,10 @@ impl Rule for UnresolvedRef {
                 .class(if !cx.reach().is_reached(&r.holder(cx.root)) {
                     // No client compiles the entry that holds it.
                     classes::SL302_UNREACHABLE
+                } else if r.keyword == "$dynamicRef" {
+                    // Ajv's draft-07 class ignores `$dynamicRef`; its 2020-12 class binds one it
+                    // cannot resolve to the root: neither throws (measured).
+                    classes::SL302_DYNAMIC_MISSING
                 } else if strip_fragment(&r.raw).is_empty() {
                     classes::SL302_MISSING
                 } else {
@@ -98,6 +108,70 @@ impl Rule for UnresolvedRef {
             out.push(diagnostic);
         }
     }
+}
+
+/// A reference whose JSON pointer resolves only once its array indexes lose their leading zeros
+/// (`#/$defs/pair/prefixItems/01`), reported with the fix that drops them.
+fn leading_zeros(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
+    let (uri, fragment) = r.raw.split_once('#')?;
+    if !fragment.starts_with('/') {
+        return None;
+    }
+    let mut changed = false;
+    let tokens: Vec<&str> = fragment
+        .split('/')
+        .map(|t| {
+            let zeros = t.len() > 1 && t.starts_with('0') && t.bytes().all(|b| b.is_ascii_digit());
+            if zeros {
+                changed = true;
+                let rest = t.trim_start_matches('0');
+                if rest.is_empty() {
+                    "0"
+                } else {
+                    rest
+                }
+            } else {
+                t
+            }
+        })
+        .collect();
+    if !changed {
+        return None;
+    }
+    let new = format!("{uri}#{}", tokens.join("/"));
+    let mut probe = r.clone();
+    probe.raw = new.as_str().into();
+    let index = cx.run.index;
+    if !matches!(
+        index.resolve(&probe, |f| cx.run.root(f)),
+        Resolution::Found { .. }
+    ) {
+        return None;
+    }
+    Some(
+        cx.report(
+            r.span,
+            format!("`{}` `{}` writes an array index with leading zeros", r.keyword, r.raw),
+        )
+        .label("an array index with leading zeros")
+        .help(format!("Write `{new}`"))
+        .note(
+            "RFC 6901 array indexes have no leading zeros: Ajv finds nothing there (`can't resolve \
+             reference`), while Python's `referencing` and the Rust crate read the number",
+        )
+        .class(classes::SL302_LEADING_ZERO)
+        .pointer(r.pointer(cx.root))
+        .fix(Fix {
+            title: format!("Rewrite `{}` `{}` as `{new}`", r.keyword, r.raw),
+            applicability: Applicability::Safe,
+            edits: vec![Edit {
+                file: r.file,
+                span: r.span,
+                content: literal(&new),
+            }],
+            moves: Vec::new(),
+        }),
+    )
 }
 
 /// Up to draft-07 a `$ref` makes its siblings, `$id` included, be ignored: the reference then

@@ -28,6 +28,15 @@ fn is_meta_schema(uri: &str) -> bool {
         || rest.starts_with("json-schema.org/draft/2020-12/meta/")
 }
 
+/// Whether `uri` (no fragment) names a dialect's meta-schema in another spelling than its own
+/// (`https://json-schema.org/draft-07/schema`, `http://json-schema.org/draft/2020-12/schema`).
+fn misspelt_meta_schema(uri: &str) -> bool {
+    Draft::from_schema_uri(uri).is_some_and(|d| {
+        let own = d.uri().trim_end_matches('#');
+        uri.trim_end_matches('#') != own
+    })
+}
+
 impl Rule for RemoteRef {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -41,7 +50,11 @@ impl Rule for RemoteRef {
             };
             // No client compiles a `$defs` entry that nothing references.
             let reached = cx.reach().is_reached(&r.holder(cx.root));
-            let class = if is_meta_schema(&uri) {
+            let class = if misspelt_meta_schema(&uri) {
+                // Engines ship each meta-schema under its own spelling only (measured: the
+                // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
+                classes::SL303_REMOTE
+            } else if is_meta_schema(&uri) {
                 match meta_schema_class(cx.unit.draft, &uri) {
                     Some(class) if !class.breaks.is_empty() => class,
                     _ => continue,
@@ -145,5 +158,14 @@ mod tests {
             "https://json-schema.org/draft/2020-12/meta/core"
         ));
         assert!(!is_meta_schema("https://example.com/schema"));
+        assert!(super::misspelt_meta_schema(
+            "https://json-schema.org/draft-07/schema"
+        ));
+        assert!(super::misspelt_meta_schema(
+            "http://json-schema.org/draft/2020-12/schema"
+        ));
+        assert!(!super::misspelt_meta_schema(
+            "http://json-schema.org/draft-07/schema"
+        ));
     }
 }

@@ -60,7 +60,7 @@ import json
 import pathlib
 import sys
 
-ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "jsonschema-rs"]
+ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "python-sdk-v1", "jsonschema-rs"]
 # The hosts' and providers' conversions of a tool's input schema (tests/integration/providers/),
 # run on the input-role cases only (`"role": "input"`); each client's row holds one result per
 # code path (`python`, `js`, `FunctionDeclaration`, ...). In the order of the Client enum
@@ -423,7 +423,7 @@ def rust_listing(listings_path, results_path):
 def table(observed_path):
     seen = load(observed_path)
     width = max(len(n) for n in seen)
-    short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk+format": "py+f", "jsonschema-rs": "rs",
+    short = {"ts-sdk-v1": "v1", "ts-sdk-v2": "v2", "python-sdk": "py", "python-sdk-v1": "py1", "python-sdk+format": "py+f", "jsonschema-rs": "rs",
              "openai-agents": "agents", "gemini": "gemini", "gemini-cli": "g-cli"}
     print(" " * width, *(f"{short[e]:<6}" for e in ENGINES + PROVIDERS))
     abbrev = {None: "ok", "compile-error": "COMP", "unresolved-reference": "UNRES", "wrong-binding": "BIND",

@@ -1,5 +1,7 @@
 """Runs every case of the engine tier through Python's `jsonschema` as the `mcp` client (2.3.0,
-`ClientSession._output_schema_validator` and `validate_tool_result`) uses it:
+`ClientSession._output_schema_validator` and `validate_tool_result`) uses it, and as the 1.x
+client (1.30.0, `ClientSession._validate_tool_result`: `jsonschema.validate(instance, schema,
+registry=Registry())`, the same steps) does in its own venv (`python-sdk-v1`):
 
     cls = validator_for(schema)          # 2020-12 when `$schema` is absent or unknown
     cls.check_schema(schema)             # SchemaError: "Invalid schema for tool ..."
