@@ -5,12 +5,11 @@
 //! `inputSchema` rejects call nothing; a call with no answer ends the run with exit 2.
 //! The real SDK servers are in `tests/integration/audit.sh`.
 
+mod common;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_schema-lint");
 
 fn server(mode: &str, log: &Path) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/tool_server.py");
@@ -29,29 +28,8 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs schema-lint in `dir`, killing it should it outlive a minute.
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("schema-lint {args:?} ran for a minute");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let ran = common::lint_in(dir, args, Duration::from_secs(60));
+    (ran.exit(), ran.stdout, ran.stderr)
 }
 
 /// The tools the server was asked to call, in order.
@@ -217,13 +195,13 @@ fn a_call_without_an_answer_ends_the_run_with_exit_2() {
             "--call",
             "never_call={}",
             "--timeout",
-            "1",
+            "3",
         ],
     );
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains(
-            "the call to `slow` (2 of 3) failed: no answer within 1 s (`--timeout`); the call after it was not made"
+            "the call to `slow` (2 of 3) failed: no answer within 3 s (`--timeout`); the call after it was not made"
         ),
         "{stderr}"
     );

@@ -24,6 +24,19 @@ impl Log {
         }
     }
 
+    /// The capture at `path`, opened to append (created if missing).
+    ///
+    /// # Errors
+    /// It cannot be opened for writing: the path and why, in words.
+    pub(super) fn open(path: &std::path::Path) -> Result<Self, String> {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map(Self::new)
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    }
+
     /// Appends one message (or, when `line` is not JSON, the text) that went `direction`.
     pub(super) fn entry(&self, direction: &str, line: &[u8]) {
         let line = line.strip_suffix(b"\r").unwrap_or(line);

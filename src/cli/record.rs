@@ -109,15 +109,10 @@ pub(super) fn record(args: &RecordArgs) -> Outcome {
         code: exit::ERROR,
         ..Outcome::default()
     };
-    let file = match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.output)
-    {
-        Ok(f) => f,
-        Err(e) => return error(format!("{}: cannot write: {e}", args.output.display())),
+    let log = match Log::open(&args.output) {
+        Ok(log) => Arc::new(log),
+        Err(why) => return error(why),
     };
-    let log = Arc::new(Log::new(file));
     let Some((program, arguments)) = args.command.split_first() else {
         return error("`record` needs the server's command line after `--`".to_owned());
     };

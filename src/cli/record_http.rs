@@ -63,13 +63,9 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
             "`--listen {listen}`: the proxy listens on loopback only (127.0.0.1, ::1)"
         ));
     }
-    let file = match std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.output)
-    {
-        Ok(f) => f,
-        Err(e) => return error(format!("{}: cannot write: {e}", args.output.display())),
+    let log = match Log::open(&args.output) {
+        Ok(log) => Arc::new(log),
+        Err(why) => return error(why),
     };
     let listener = match TcpListener::bind(address) {
         Ok(l) => l,
@@ -80,7 +76,6 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
         "schema-lint record: listening on http://{bound}/, forwarding to {upstream}, appending to {}",
         args.output.display()
     );
-    let log = Arc::new(Log::new(file));
     let agent = forward::Client::default();
     let upstream = Arc::new(upstream);
     for stream in listener.incoming() {

@@ -97,6 +97,19 @@ for server in "${SDKS[@]}"; do
     done
 done
 
+# judge CODE CAPTURE REPORT REVISION SERVER WHAT: a run passes when WHAT exited with 1 and
+# check.py accepts its capture and report.
+judge() {
+    if [ "$1" -ne 1 ]; then
+        echo "  $6 exited with $1, expected 1"
+        failed=$((failed + 1))
+    elif "$PYTHON" "$HERE/check.py" "$2" "$3" "$4" "$5"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+    fi
+}
+
 # `schema-lint record` as the relay: each SDK's client drives its own SDK's server through the
 # proxy, and the capture it writes must pass the same checks.
 LINTER_PATH="$(cd "$(dirname "$LINTER")" && pwd)/$(basename "$LINTER")"
@@ -119,14 +132,7 @@ for sdk in "${SDKS[@]}"; do
         "$LINTER" audit "$capture" --output-format json >"$report"
         code=$?
         set -e
-        if [ "$code" -ne 1 ]; then
-            echo "  schema-lint audit exited with $code, expected 1"
-            failed=$((failed + 1))
-        elif "$PYTHON" "$HERE/check.py" "$capture" "$report" "$revision" "$sdk"; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-        fi
+        judge "$code" "$capture" "$report" "$revision" "$sdk" "schema-lint audit"
     done
 done
 
@@ -153,14 +159,7 @@ for server in "${SDKS[@]}"; do
             "${calls[@]}" --save "$capture" --output-format json >"$report"
         code=$?
         set -e
-        if [ "$code" -ne 1 ]; then
-            echo "  schema-lint audit --server exited with $code, expected 1"
-            failed=$((failed + 1))
-        elif "$PYTHON" "$HERE/check.py" "$capture" "$report" "$revision" "$server"; then
-            passed=$((passed + 1))
-        else
-            failed=$((failed + 1))
-        fi
+        judge "$code" "$capture" "$report" "$revision" "$server" "schema-lint audit --server"
     done
 done
 

@@ -12,7 +12,7 @@ Tools:
   get_link     {}: a result whose `url` is an IRI (`format: uri`)
   fail         {}: an `isError: true` result that carries `structuredContent`
   boom         {}: a JSON-RPC error
-  slow         {}: answers after 5 s
+  slow         {}: answers after 10 s
   never_call   {}: must never be called (the test checks the log)
 """
 
@@ -68,7 +68,7 @@ def call(msg):
     if name == "boom":
         return error(msg, -32603, "internal error: the database is gone")
     if name == "slow":
-        time.sleep(5)
+        time.sleep(10)
         return answer(msg, {"content": [{"type": "text", "text": "late"}]})
     return answer(msg, {"content": [{"type": "text", "text": "called"}]})
 
