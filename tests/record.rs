@@ -25,6 +25,17 @@ fn tool_server() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/tool_server.py")
 }
 
+/// `schema-lint record -o CAPTURE -- SERVER...`.
+fn record(capture: &Path, server: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(["record", "-o"])
+        .arg(capture)
+        .arg("--")
+        .args(server);
+    command
+}
+
 const REQUESTS: &str = concat!(
     r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
     "\n",
@@ -74,15 +85,10 @@ fn traffic_passes_unchanged_and_the_capture_is_audited() {
         REQUESTS,
     );
     let (status, proxied) = feed(
-        Command::new(BIN).args([
-            "record",
-            "--output",
-            capture.to_str().unwrap(),
-            "--",
-            "python3",
-            tool_server().to_str().unwrap(),
-            "legacy",
-        ]),
+        &mut record(
+            &capture,
+            &["python3", tool_server().to_str().unwrap(), "legacy"],
+        ),
         REQUESTS,
     );
     assert!(direct_status.success());
@@ -141,15 +147,10 @@ fn traffic_passes_unchanged_and_the_capture_is_audited() {
     assert_eq!(report["skipped"], serde_json::json!([]));
     // A second session appends to the same capture.
     feed(
-        Command::new(BIN).args([
-            "record",
-            "-o",
-            capture.to_str().unwrap(),
-            "--",
-            "python3",
-            tool_server().to_str().unwrap(),
-            "legacy",
-        ]),
+        &mut record(
+            &capture,
+            &["python3", tool_server().to_str().unwrap(), "legacy"],
+        ),
         REQUESTS,
     );
     assert_eq!(
@@ -164,31 +165,21 @@ fn the_exit_status_passes_through() {
     let dir = scratch("status");
     let capture = dir.join("c.jsonl");
     let (status, _) = feed(
-        Command::new(BIN).args([
-            "record",
-            "-o",
-            capture.to_str().unwrap(),
-            "--",
-            "python3",
-            "-c",
-            "import sys; sys.stdout.write('not json\\n'); sys.exit(3)",
-        ]),
+        &mut record(
+            &capture,
+            &[
+                "python3",
+                "-c",
+                "import sys; sys.stdout.write('not json\\n'); sys.exit(3)",
+            ],
+        ),
         "",
     );
     assert_eq!(status.code(), Some(3));
     let text = std::fs::read_to_string(&capture).unwrap();
     assert!(text.contains("\"direction\":\"to-client\""), "{text}");
     assert!(text.contains("\"line\":\"not json\""), "{text}");
-    let (status, _) = feed(
-        Command::new(BIN).args([
-            "record",
-            "-o",
-            capture.to_str().unwrap(),
-            "--",
-            "no-such-server-command",
-        ]),
-        "",
-    );
+    let (status, _) = feed(&mut record(&capture, &["no-such-server-command"]), "");
     assert_eq!(status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -199,21 +190,14 @@ fn sleeper(capture: &Path, pidfile: &Path, trap: bool) -> std::process::Child {
         "import os, signal, sys, time\n{}open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid()))\nos.rename(sys.argv[1] + '.tmp', sys.argv[1])\ntime.sleep(30)\n",
         if trap { "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n" } else { "" }
     );
-    Command::new(BIN)
-        .args([
-            "record",
-            "-o",
-            capture.to_str().unwrap(),
-            "--",
-            "python3",
-            "-c",
-            &script,
-            pidfile.to_str().unwrap(),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap()
+    record(
+        capture,
+        &["python3", "-c", &script, pidfile.to_str().unwrap()],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap()
 }
 
 fn wait_for(file: &Path) -> String {
