@@ -132,6 +132,18 @@ fn is_zod(root: &Node, subs: &[Subschema<'_>]) -> bool {
     if !(draft7 || schema.is_some_and(|s| DRAFT_2020_12.contains(&s))) {
         return false;
     }
+    // zod writes no format for a number: `z.uint32()`, `z.int32()` and `z.float64()` are bounds
+    // (zod 4.6.7); schemars' `uint32` beside a closed object is a `#[serde(deny_unknown_fields)]`
+    // struct.
+    let number_formats = subs.iter().any(|s| {
+        s.node
+            .get("format")
+            .and_then(Node::as_str)
+            .is_some_and(|f| SCHEMARS_FORMATS.contains(&f))
+    });
+    if number_formats {
+        return false;
+    }
     // The TS v2 server wraps a non-object output in an open `{"result": ...}` of its own.
     let wrapper = |n: &Node| {
         std::ptr::eq(n, root)
@@ -152,16 +164,20 @@ fn is_zod(root: &Node, subs: &[Subschema<'_>]) -> bool {
 }
 
 fn is_schemars(root: &Node, subs: &[Subschema<'_>]) -> bool {
-    let integer_formats = subs.iter().any(|s| {
-        s.node
-            .get("format")
-            .and_then(Node::as_str)
-            .is_some_and(|f| SCHEMARS_FORMATS.contains(&f))
-    });
+    // schemars names the dialect at the root of every schema it writes, and the Rust SDK keeps
+    // it (rmcp 3.11.0 strips only the root's `title` and `description`); a hand-written schema in
+    // OpenAPI's style uses `int32` too, without a `$schema`.
+    let schema = root.get("$schema").and_then(Node::as_str);
+    let integer_formats = schema.is_some()
+        && subs.iter().any(|s| {
+            s.node
+                .get("format")
+                .and_then(Node::as_str)
+                .is_some_and(|f| SCHEMARS_FORMATS.contains(&f))
+        });
     if integer_formats {
         return true;
     }
-    let schema = root.get("$schema").and_then(Node::as_str);
     let nullable_array = subs
         .iter()
         .any(|s| match s.node.get("type").map(|t| &t.kind) {
@@ -227,6 +243,13 @@ mod tests {
         assert_eq!(detected(reading), Some(Generator::Schemars));
         let nullable = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "Note", "type": "object", "properties": {"text": {"type": ["string", "null"]}}}"#;
         assert_eq!(detected(nullable), Some(Generator::Schemars));
+        // schemars 1.2.3 for a `#[serde(deny_unknown_fields)]` struct, as rmcp 3.11.0 lists it
+        // (no root title): closed like zod's objects, but zod writes no number formats.
+        let strict = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "additionalProperties": false, "properties": {"count": {"format": "uint32", "minimum": 0, "type": "integer"}, "name": {"type": "string"}}, "required": ["name", "count"], "type": "object"}"#;
+        assert_eq!(detected(strict), Some(Generator::Schemars));
+        // zod 4.6.7, `z.toJSONSchema(z.strictObject({ n: z.uint32() }))`.
+        let zod = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"n": {"type": "integer", "minimum": 0, "maximum": 4294967295}}, "required": ["n"], "additionalProperties": false}"#;
+        assert_eq!(detected(zod), Some(Generator::Zod));
     }
 
     #[test]
@@ -251,6 +274,13 @@ mod tests {
             None
         );
         assert_eq!(detected(r#"{"type": "object"}"#), None);
+        // OpenAPI's style: `int32` without a `$schema`.
+        assert_eq!(
+            detected(
+                r#"{"type": "object", "properties": {"n": {"type": "integer", "format": "int32"}}}"#
+            ),
+            None
+        );
         assert_eq!(detected("true"), None);
         assert_eq!(pydantic_title("wind_speed"), "Wind Speed");
         assert_eq!(pydantic_title("at"), "At");

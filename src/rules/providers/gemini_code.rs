@@ -4,8 +4,12 @@
 //!
 //! Every sentence is what the generator was seen to write (zod 4.6.7 through `z.toJSONSchema`,
 //! its `draft-7` target being the TS SDK v1 server's, and the TS SDK servers 1.32.2 and 2.4.0;
-//! Pydantic 2.14.4's `model_json_schema()` and the `mcp` 2.3.0 server); the fixtures
-//! `testdata/rules/SL707/bad-{zod,pydantic}-*` and `SL708/bad-{zod,pydantic}-*` hold that output.
+//! Pydantic 2.14.4's `model_json_schema()` and the `mcp` 2.3.0 server; schemars 1.2.3 with the
+//! settings the Rust SDK rmcp 3.11.0 gives it for a tool's input); the fixtures
+//! `testdata/rules/SL707/bad-{zod,pydantic,schemars}-*` and `SL708/bad-{zod,pydantic,schemars}-*`
+//! hold that output. For schemars, `tests/integration/generators.sh` builds the Rust types each
+//! sentence names, before and after the change it names, and checks what schema-lint says of
+//! both.
 
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::generator::Generator;
@@ -23,6 +27,8 @@ pub enum Finding<'a> {
     EnumNotString,
     /// SL707: a schema without a type.
     MissingType,
+    /// SL707: a boolean schema.
+    Boolean,
     /// SL708: a keyword outside `parametersJsonSchema`'s list.
     Keyword(&'a str),
     /// SL708: a cycle of references through required properties.
@@ -47,7 +53,7 @@ fn in_code(made_by: Generator, finding: Finding<'_>) -> Option<&'static str> {
     match made_by {
         Generator::Zod => zod(finding),
         Generator::Pydantic => pydantic(finding),
-        Generator::Schemars => None,
+        Generator::Schemars => schemars(finding),
     }
 }
 
@@ -133,6 +139,47 @@ fn pydantic(finding: Finding<'_>) -> Option<&'static str> {
         Finding::RequiredCycle => {
             "Pydantic writes a model that holds itself (`parent: Node`) as a required `$ref`: \
              `parent: Node | None = None` leaves it out of `required`"
+        }
+        _ => return None,
+    })
+}
+
+fn schemars(finding: Finding<'_>) -> Option<&'static str> {
+    Some(match finding {
+        Finding::UnknownField("additionalProperties") => {
+            "schemars writes `#[serde(deny_unknown_fields)]` as `\"additionalProperties\": \
+             false`: a struct without it lists none"
+        }
+        Finding::UnknownField("$ref" | "$defs") => {
+            "schemars writes a nested struct into `$defs` behind a `$ref`: `#[schemars(inline)]` \
+             on that struct writes it in place (a struct that holds itself stays a `$ref`: send \
+             `parametersJsonSchema`, SL708)"
+        }
+        Finding::UnknownField("prefixItems") => {
+            "schemars writes a Rust tuple (`(u32, u32)`) as `prefixItems`: declare the field as \
+             an array (`[u32; 2]`) when the items share a type, or as a struct with named fields"
+        }
+        Finding::TypeArray => {
+            "schemars writes an `Option<T>` field as a list of types: `#[schemars(with = \"T\")]` \
+             with `#[serde(default)]` on the field writes its one type and leaves it out of \
+             `required`"
+        }
+        Finding::Format("uri") => {
+            "schemars writes `#[schemars(url)]` as `\"format\": \"uri\"`: drop the attribute, \
+             say it is a URL in the field's doc comment, and check the URL in the tool"
+        }
+        Finding::Boolean => {
+            "schemars writes a `serde_json::Value` as `true`: declare the type the tool takes (a \
+             struct, `String`, `i64`, ...)"
+        }
+        Finding::Keyword("pattern" | "minLength" | "maxLength") => {
+            "schemars writes `#[schemars(regex(pattern = ...), length(min = ..., max = ...))]` as \
+             these keywords: keep the check in the tool, and say the rule in the field's doc \
+             comment (schemars writes it as the `description`) for the model"
+        }
+        Finding::RequiredCycle => {
+            "schemars writes a struct that holds itself (`parent: Box<Node>`) as a required \
+             `$ref`: `Option<Box<Node>>` leaves it out of `required`"
         }
         _ => return None,
     })

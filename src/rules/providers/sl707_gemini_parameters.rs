@@ -344,18 +344,20 @@ fn missing_type(cx: &UnitContext<'_>, sub: &Subschema<'_>, members: &[Member]) -
 }
 
 fn boolean(cx: &UnitContext<'_>, sub: &Subschema<'_>, value: bool) -> Diagnostic {
-    cx.report(
-        sub.node.span,
-        format!("Schema is the boolean `{value}`, which Gemini cannot read as a schema"),
-    )
-    .label("no `type` here")
-    .note(
-        "Gemini reads a schema's type from `type` (or its `anyOf`) and refuses a schema \
+    let d = cx
+        .report(
+            sub.node.span,
+            format!("Schema is the boolean `{value}`, which Gemini cannot read as a schema"),
+        )
+        .label("no `type` here")
+        .note(
+            "Gemini reads a schema's type from `type` (or its `anyOf`) and refuses a schema \
          without one",
-    )
-    .help("Write an object schema with the `type` the server expects")
-    .pointer(sub.pointer.clone())
-    .class(classes::SL707_MISSING_TYPE)
+        )
+        .help("Write an object schema with the `type` the server expects")
+        .pointer(sub.pointer.clone())
+        .class(classes::SL707_MISSING_TYPE);
+    tell(d, cx.generator(), Finding::Boolean)
 }
 
 use crate::rules::analysis::node::opening;

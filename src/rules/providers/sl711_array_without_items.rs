@@ -43,7 +43,8 @@ impl Rule for ArrayWithoutItems {
                 .label("an array of what?")
                 .pointer(format!("{}/type", sub.pointer))
                 .class(classes::SL711_ARRAY_WITHOUT_ITEMS);
-            let help = match written_by(cx.generator()) {
+            let tuple = sub.node.get("prefixItems").is_some();
+            let help = match written_by(cx.generator(), tuple) {
                 Some(how) => format!("Say what the items are. {how}"),
                 None => HELP.to_owned(),
             };
@@ -79,8 +80,10 @@ const HELP: &str = "Say what the items are (`\"items\": {\"type\": \"string\"}`)
 
 /// What the generator the schema shows writes for an array, measured: zod 4.6.7 writes
 /// `"items": {}` for `z.array(z.any())` and `z.array(z.unknown())`, Pydantic 2.14.4 for a bare
-/// `list`, `list[Any]` and `tuple`; neither writes an array without `items`.
-fn written_by(made_by: Option<Generator>) -> Option<&'static str> {
+/// `list`, `list[Any]` and `tuple`; neither writes an array without `items`. schemars 1.2.3
+/// writes a Rust tuple as `prefixItems` without `items`, and gives `Vec<T>` and `[T; N]` their
+/// `items` (`tests/integration/generators/schemars`, run by `generators.sh`).
+fn written_by(made_by: Option<Generator>, tuple: bool) -> Option<&'static str> {
     match made_by? {
         Generator::Zod => Some(
             "zod wrote the rest of this schema, and it gives every array `items` (`z.array(z.any())` \
@@ -93,7 +96,16 @@ fn written_by(made_by: Option<Generator>) -> Option<&'static str> {
              schema edited after Pydantic; declare the field as `list[str]` (or the item type it \
              takes)",
         ),
-        Generator::Schemars => None,
+        Generator::Schemars if tuple => Some(
+            "schemars wrote this schema, and it writes a Rust tuple (`(u32, u32)`) as \
+             `prefixItems` without `items`: declare the field as an array (`[u32; 2]`) when the \
+             items share a type, or as a struct with named fields",
+        ),
+        Generator::Schemars => Some(
+            "schemars wrote the rest of this schema, and it gives every `Vec<T>` and `[T; N]` \
+             `items`: this array was written by hand in the server, or its schema edited after \
+             schemars; declare the field as `Vec<String>` (or the item type it takes)",
+        ),
     }
 }
 
