@@ -4,7 +4,7 @@
 //! schema, or wraps every result, is one cause, reported once, at its first tool, with every other
 //! tool as a related place and their count in the message.
 
-use crate::diagnostic::fix::Fix;
+use crate::diagnostic::fix::{Applicability, Fix};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 
 /// How many tool names the message of a grouped finding lists before `and N more`.
@@ -48,7 +48,7 @@ fn group(out: &mut Vec<Diagnostic>, from: usize) {
         let same = key.as_ref().and_then(|key| {
             groups
                 .iter_mut()
-                .find(|g| cause(&g[0]).as_ref() == Some(key) && fixes_join(&g[0], &d))
+                .find(|g| cause(&g[0]).as_ref() == Some(key) && fixes_join(g, &d))
         });
         match same {
             Some(group) => group.push(d),
@@ -78,14 +78,23 @@ fn tools(group: &[Diagnostic]) -> Vec<String> {
     names
 }
 
-/// Whether one fix can stand for both: neither has one, or both have the same kind of fix (whose
-/// edits, in different tools, do not overlap).
-fn fixes_join(a: &Diagnostic, b: &Diagnostic) -> bool {
-    match (&a.fix, &b.fix) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x.title == y.title && x.applicability == y.applicability,
-        _ => false,
-    }
+/// Whether `d` joins `group`: one fix can stand for all of them when every fix among them is the
+/// same kind of fix (whose edits, in different tools, do not overlap). Findings without a fix
+/// join those with one when their messages are the same (the same draft stamped in every tool):
+/// the merged finding says which tools its fix covers.
+fn fixes_join(group: &[Diagnostic], d: &Diagnostic) -> bool {
+    let fixes = || group.iter().filter_map(|g| g.fix.as_ref());
+    let mixed = match &d.fix {
+        Some(y) => {
+            if !fixes().all(|x| x.title == y.title && x.applicability == y.applicability) {
+                return false;
+            }
+            group.iter().any(|g| g.fix.is_none())
+        }
+        None => fixes().next().is_some(),
+    };
+    // With and without a fix, the findings are one cause only when they say the same.
+    !mixed || group.iter().all(|g| g.message == d.message)
 }
 
 /// The one finding of a group of two or more.
@@ -116,6 +125,26 @@ fn merged(group: Vec<Diagnostic>) -> Diagnostic {
     if !first.label.is_empty() {
         first.label = format!("{} (tool `{}`)", first.label, tool.name);
     }
+    let fixed: Vec<String> = std::iter::once((&tool.name, first.fix.is_some()))
+        .chain(rest.iter().map(|d| {
+            (
+                d.tool.as_ref().map_or(&tool.name, |t| &t.name),
+                d.fix.is_some(),
+            )
+        }))
+        .filter(|(_, fix)| *fix)
+        .map(|(name, _)| format!("`{name}`"))
+        .collect();
+    let partial = !fixed.is_empty() && fixed.len() < 1 + rest.len();
+    if partial {
+        // The help of a finding without the fix speaks for the cause; the fix's own help
+        // (`--unsafe-fixes` declares ...) holds for the tools it covers, named here.
+        if first.fix.is_some() {
+            if let Some(unfixed) = rest.iter().find(|d| d.fix.is_none()) {
+                first.help.clone_from(&unfixed.help);
+            }
+        }
+    }
     let mut fix: Option<Fix> = first.fix.take();
     for d in rest {
         let name = d.tool.as_ref().map_or("", |t| t.name.as_str());
@@ -130,9 +159,32 @@ fn merged(group: Vec<Diagnostic>) -> Diagnostic {
             message,
             pointer: d.pointer.clone(),
         });
-        if let (Some(fix), Some(other)) = (fix.as_mut(), d.fix) {
-            fix.edits.extend(other.edits);
-            fix.moves.extend(other.moves);
+        match (fix.as_mut(), d.fix) {
+            (Some(fix), Some(other)) => {
+                fix.edits.extend(other.edits);
+                fix.moves.extend(other.moves);
+            }
+            (None, Some(other)) => fix = Some(other),
+            (_, None) => {}
+        }
+    }
+    if partial {
+        if let Some(fix) = &fix {
+            let how = match fix.applicability {
+                Applicability::Safe => "`--fix`",
+                Applicability::Unsafe => "`--unsafe-fixes`",
+                Applicability::DisplayOnly => "the suggestion",
+            };
+            let help = first.help.take().unwrap_or_default();
+            first.help = Some(format!(
+                "{}. In this file, {how} applies \"{}\" to {} of the {} tools ({}): the others' \
+                 schemas cannot take it",
+                help.trim_end_matches('.'),
+                fix.title,
+                fixed.len(),
+                names.len(),
+                fixed.join(", ")
+            ));
         }
     }
     first.fix = fix;
@@ -199,5 +251,51 @@ mod tests {
             d.message
         );
         assert!(d.related.is_empty());
+    }
+
+    #[test]
+    fn a_cause_whose_fix_fits_some_tools_is_one_finding_with_that_fix() {
+        // Three tools stamped draft-07; the second uses `dependencies`, which 2020-12 reads
+        // differently, so only the first and third can be declared 2020-12.
+        let text = listing(3);
+        let tools: Vec<&str> = text.split("{\"name\"").collect();
+        let t1 = tools[2].replacen(
+            "\"required\": [\"result\"]",
+            "\"required\": [\"result\"], \"dependencies\": {\"result\": [\"result\"]}",
+            1,
+        );
+        let text = format!(
+            "{}{{\"name\"{}{{\"name\"{t1}{{\"name\"{}",
+            tools[0], tools[1], tools[3]
+        );
+        let file = SourceFile::new(FileId(0), "tools.json".into(), None, &text, true);
+        let linted = lint_source(file, &Settings::default(), true);
+        let stamps: Vec<_> = linted
+            .diagnostics
+            .iter()
+            .filter(|d| d.rule.code == "SL402")
+            .collect();
+        assert_eq!(stamps.len(), 1, "{:#?}", linted.diagnostics);
+        let d = stamps[0];
+        assert!(
+            d.message
+                .ends_with("(in 3 tools' outputSchema: `t0`, `t1`, `t2`)"),
+            "{}",
+            d.message
+        );
+        let fix = d
+            .fix
+            .as_ref()
+            .expect("the fix of the tools that can take it");
+        assert_eq!(fix.edits.len(), 2);
+        let help = d.help.as_deref().unwrap_or_default();
+        assert!(
+            help.starts_with("Generate 2020-12 schemas in the server"),
+            "{help}"
+        );
+        assert!(
+            help.ends_with("applies \"Declare 2020-12 instead of draft7\" to 2 of the 3 tools (`t0`, `t2`): the others' schemas cannot take it"),
+            "{help}"
+        );
     }
 }
