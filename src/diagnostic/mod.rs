@@ -217,6 +217,14 @@ impl Diagnostic {
         }
     }
 
+    /// The clients that break, as a report writes them under this finding
+    /// ([`breaks::Break::reported`]).
+    #[must_use]
+    pub fn reported_breaks(&self) -> Vec<breaks::Reported> {
+        let tool = self.tool.as_ref().map(|t| t.name.as_str());
+        self.breaks.iter().map(|b| b.reported(tool)).collect()
+    }
+
     /// Attaches a repair.
     #[must_use]
     pub fn fix(mut self, fix: Fix) -> Self {

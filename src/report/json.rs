@@ -1,7 +1,7 @@
 //! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
 
 use super::{position, Findings, LineCache, Summary};
-use crate::diagnostic::breaks::Break;
+use crate::diagnostic::breaks::Reported;
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::Severity;
 use serde::Serialize;
@@ -32,8 +32,10 @@ struct JsonDiagnostic<'a> {
     /// The note, ending with the client note written from `breaks` when the finding has a
     /// class in the engine tier's model.
     note: Option<String>,
-    /// The clients that break, each `{client, effect, detail}`; empty when none does.
-    breaks: &'a [Break],
+    /// The clients that break, each `{client, effect, detail, evidence}` (`detail` in words
+    /// that hold for this finding, left out where only another case's values would be quoted);
+    /// empty when none does.
+    breaks: Vec<Reported>,
     fix: Option<JsonFix<'a>>,
     /// The other places of the finding (the other tools of a grouped finding, the first of
     /// two duplicate keys ...); left out when there are none.
@@ -90,7 +92,7 @@ pub(crate) fn render(findings: &Findings) -> String {
                 message: &d.message,
                 help: d.help.as_deref(),
                 note: d.full_note(),
-                breaks: d.breaks,
+                breaks: d.reported_breaks(),
                 fix: d.fix.as_ref().map(|f| JsonFix {
                     applicability: f.applicability,
                     title: &f.title,

@@ -51,8 +51,9 @@ pub struct Reason {
     /// Where a documented claim comes from.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub source: &'static [&'static str],
-    /// The client's own words, when known.
-    pub detail: &'static str,
+    /// The client's own words, as they hold for this finding (the case's values said as `…`);
+    /// empty when unknown or when only the case's values would be quoted.
+    pub detail: String,
     /// The other tool whose finding costs this one: the client loses the whole listing over it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
@@ -219,7 +220,10 @@ fn cells(found: &[&Diagnostic], clients: &[Client]) -> Vec<Cell> {
                             Evidence::Documented { sources } => sources,
                             Evidence::Measured => &[],
                         },
-                        detail: b.detail,
+                        detail: b
+                            .reported(d.tool.as_ref().map(|t| t.name.as_str()))
+                            .detail
+                            .unwrap_or_default(),
                         via: None,
                     });
                 }
@@ -345,7 +349,7 @@ fn reasons(matrix: &Matrix, line: impl Fn(&Row, &Cell, &str) -> String) -> Vec<S
                 let mut evidence: Vec<&str> = of.iter().map(|r| r.evidence).collect();
                 evidence.sort_unstable();
                 evidence.dedup();
-                let detail = of.iter().map(|r| r.detail).find(|d| !d.is_empty());
+                let detail = of.iter().map(|r| r.detail.as_str()).find(|d| !d.is_empty());
                 let words = detail.map_or(String::new(), |d| format!(": `{}`", printable(d)));
                 let on = via.map_or(String::new(), |t| format!(" on `{}`", printable(t)));
                 let why = format!(
