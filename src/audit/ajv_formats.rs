@@ -8,7 +8,8 @@
 //! folds ASCII letters only. Two look-arounds, which the `regex` crate has not, are written out:
 //! the length of a `hostname` ([`hostname`]) and the shape of a `duration` ([`duration`]). The
 //! engine tier measures where the reproduction and Ajv agree (the `sl508-<format>` cases, checked
-//! by the tests of `formats.rs`). `regex` (a JavaScript `RegExp` compiled) is not reproduced.
+//! by the tests of `formats.rs`). `regex` is a JavaScript `RegExp` compiled: regress parses it
+//! ([`regex`]).
 
 use regex::Regex;
 use std::sync::LazyLock;
@@ -112,6 +113,18 @@ pub fn hostname(s: &str) -> bool {
 #[must_use]
 pub fn duration(s: &str) -> bool {
     s != "P" && COMPILED[7].is_match(s)
+}
+
+/// ajv-formats' `regex`: no `\Z` after another character than `\` (`/[^\\]\\Z/`), and
+/// `new RegExp(s)` compiles (without flags: JavaScript's lenient Annex B syntax), which regress
+/// checks with the same grammar.
+#[must_use]
+pub fn regex(s: &str) -> bool {
+    let z_anchor = s
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0] != b'\\' && w[1] == b'\\' && w[2] == b'Z');
+    !z_anchor && regress::Regex::with_flags(s, "").is_ok()
 }
 
 #[cfg(test)]

@@ -56,7 +56,7 @@ const BUILTIN: [&str; 19] = [
 
 /// The formats whose ajv-formats checks [`ts_clients`] reproduces: the date and time formats
 /// here, the others in [`super::ajv_formats`].
-pub const REPRODUCED: [&str; 13] = [
+pub const REPRODUCED: [&str; 14] = [
     "date",
     "time",
     "date-time",
@@ -70,6 +70,7 @@ pub const REPRODUCED: [&str; 13] = [
     "ipv6",
     "uuid",
     "duration",
+    "regex",
 ];
 
 /// A validator of `schema` with the [`REPRODUCED`] formats asserted as the TS SDK clients
@@ -98,6 +99,7 @@ pub fn ts_clients(schema: &serde_json::Value) -> Result<jsonschema::Validator, S
         .with_format("ipv6", ajv_formats::ipv6)
         .with_format("uuid", ajv_formats::uuid)
         .with_format("duration", ajv_formats::duration)
+        .with_format("regex", ajv_formats::regex)
         .build(schema)
         .map_err(|e| e.to_string())
 }
@@ -261,6 +263,8 @@ mod tests {
             "sl508-date-draft7",
             "sl508-duration",
             "sl508-duration-draft7",
+            "sl508-regex",
+            "sl508-regex-draft7",
         ] {
             let case = engine_tier(&format!("cases/{name}.json"));
             let (ts, py) = (
