@@ -11,7 +11,9 @@ pub mod formats;
 pub mod input;
 mod pair;
 pub mod stream;
+pub mod verdicts;
 
+use crate::diagnostic::client::Client;
 use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Severity;
 use capture::InputError;
@@ -95,6 +97,9 @@ pub struct Call {
     pub reason: Option<String>,
     /// The call's findings beyond validation (`SL601` to `SL605`).
     pub findings: Vec<Finding>,
+    /// Each SDK client's verdict on the result (`true`: it accepts it), in
+    /// [`verdicts::CLIENTS`]' order; empty where the audit cannot tell ([`verdicts`]).
+    pub clients: Vec<(Client, bool)>,
 }
 
 impl Call {
@@ -289,6 +294,26 @@ fn judge(
         _ => None,
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
+    // The clients validate `structuredContent` as it is. What each does with a legacy wrapper
+    // of a `.meta({ id })` tool is not measured: no verdict there.
+    let seen = match (target, content, schema, tool) {
+        (Target::ValidateRoot, Some(content), Some(schema), Some(tool)) => {
+            match validator_for(validators, tool, schema) {
+                Ok((python, ts)) => {
+                    let python = python.is_valid(content);
+                    (Some(python), python && !ts.is_valid(content))
+                }
+                Err(_) => (None, false),
+            }
+        }
+        _ => (None, false),
+    };
+    let clients = verdicts::verdicts(&verdicts::Seen {
+        valid: seen.0,
+        format_fails: seen.1,
+        is_error,
+        missing: target != Target::Schema && schema.is_some() && content.is_none(),
+    });
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
     if is_error && valid == Some(false) {
@@ -310,6 +335,7 @@ fn judge(
             .flatten(),
         record,
         findings,
+        clients,
     }
 }
 

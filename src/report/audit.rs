@@ -29,6 +29,50 @@ fn call_head(c: &Call) -> String {
     )
 }
 
+/// `ts-sdk-v1 and ts-sdk-v2 reject it; python-sdk and python-sdk-v1 accept it`, for a call some
+/// client rejects (a result every client accepts is not printed).
+fn verdicts_line(c: &Call) -> Option<String> {
+    let side = |accepts: bool| -> Vec<&str> {
+        c.clients
+            .iter()
+            .filter(|(_, a)| *a == accepts)
+            .map(|(client, _)| client.name())
+            .collect()
+    };
+    let (rejecting, accepting) = (side(false), side(true));
+    if rejecting.is_empty() {
+        return None;
+    }
+    let list = |names: &[&str]| match names {
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [] => String::new(),
+    };
+    let verb = |names: &[&str], plural: &str, single: &str| {
+        if names.len() == 1 { single } else { plural }.to_owned()
+    };
+    if accepting.is_empty() {
+        return Some(format!(
+            "every SDK client rejects the result ({})",
+            rejecting.join(", ")
+        ));
+    }
+    let mut line = format!(
+        "{} {} the result",
+        list(&rejecting),
+        verb(&rejecting, "reject", "rejects")
+    );
+    {
+        let _ = write!(
+            line,
+            "; {} {} it",
+            list(&accepting),
+            verb(&accepting, "accept", "accepts")
+        );
+    }
+    Some(line)
+}
+
 /// Human output for `name` (the capture's path).
 #[must_use]
 pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
@@ -55,6 +99,9 @@ pub fn human(audit: &Audit, name: &str, deny_legacy: bool) -> String {
     for c in &audit.calls {
         if let Some(why) = failure(c, deny_legacy) {
             let _ = writeln!(out, "{}: {why}", call_head(c));
+        }
+        if let Some(verdicts) = verdicts_line(c) {
+            let _ = writeln!(out, "{}: {verdicts}", call_head(c));
         }
         for f in &c.findings {
             let _ = writeln!(
@@ -154,6 +201,10 @@ pub fn json(audit: &Audit) -> String {
                 "valid": c.valid,
                 "isError": c.is_error,
                 "errors": c.errors,
+                // Each SDK client's verdict on the result; `{}` where the audit cannot tell.
+                "clients": c.clients.iter().map(|(client, accepts)| {
+                    (client.name().to_owned(), json!(if *accepts { "accepts" } else { "rejects" }))
+                }).collect::<serde_json::Map<String, Value>>(),
                 "findings": c.findings.iter().map(|f| {
                     let mut finding = json!({
                         "code": f.rule.code, "name": f.rule.name, "severity": f.rule.severity, "message": f.message,

@@ -36,6 +36,7 @@ for tool in python3 node npm; do
 done
 
 ensure_mcp "audit integration"
+ensure_mcp_v1 "audit integration"
 ensure_ts_sdk "audit integration"
 
 PYTHON="$(cd "$VENV/bin" && pwd)/python"
@@ -163,16 +164,46 @@ for server in "${SDKS[@]}"; do
     done
 done
 
-# SL606's claims, measured: what each SDK client does with an error result whose
-# structuredContent fails the output schema (the `fail` tool of tests/live/tool_server.py).
-echo "== error results (SL606)"
-expected_errors="ts-sdk-v1: throws MCP error -32602: Structured content does not match the tool's output schema: data must have required property 'ok'
-ts-sdk-v2: ok
-python-sdk: ok"
-observed_errors="$(cd "$TS" && node error_results.mjs python3 "$OLDPWD/tests/live/tool_server.py")
-$("$PYTHON" "$HERE/python/error_results.py" tests/live/tool_server.py)"
-echo "$observed_errors"
-if [ "$observed_errors" = "$expected_errors" ]; then
+# Each SDK client's verdict on real results, measured: the four clients call the tools of
+# tests/live/tool_server.py (a naive date-time, an IRI as `uri`, an error result whose
+# structuredContent fails the schema, a result without structuredContent), and the audit of the
+# same calls (`audit --server ... --call ...`, its JSON `clients`) must give the same verdicts.
+# The `fail` lines are SL606's claims as well.
+echo "== each client's verdict on real results (audit's \`clients\`, SL606)"
+server_script="$PWD/tests/live/tool_server.py"
+observed_verdicts="$(
+    (cd "$TS" && node verdicts.mjs python3 "$server_script")
+    "$PYTHON" "$HERE/python/verdicts.py" "$server_script"
+    "$VENV_V1/bin/python" "$HERE/python/verdicts_v1.py" python3 "$server_script"
+)"
+echo "$observed_verdicts"
+set +e
+"$LINTER" audit --server "python3 $server_script legacy" --call 'get_weather={"city":"Oslo"}' \
+    --call 'get_link={}' --call 'fail={}' --call 'no_data={}' --output-format json \
+    >target/ci-audit-verdicts.json
+code=$?
+set -e
+audited_verdicts="$(python3 - target/ci-audit-verdicts.json <<'PY'
+import json, sys
+calls = json.load(open(sys.argv[1]))["calls"]
+order = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk-v1"]
+for client in order:
+    for call in calls:
+        print(f"{client} {call['tool']}: {call['clients'].get(client, 'no verdict')}")
+PY
+)"
+if [ "$code" -eq 1 ] && [ "$(echo "$observed_verdicts" | sed 's/: \(accepts\|rejects\).*/: \1/')" = "$audited_verdicts" ]; then
+    passed=$((passed + 1))
+else
+    echo "  the audit's verdicts (exit $code) differ from the clients':"
+    echo "$audited_verdicts"
+    failed=$((failed + 1))
+fi
+expected_errors="ts-sdk-v1 fail: rejects MCP error -32602: Structured content does not match the tool's output schema: data must have required property 'ok'
+ts-sdk-v2 fail: accepts
+python-sdk fail: accepts
+python-sdk-v1 fail: accepts"
+if [ "$(echo "$observed_verdicts" | grep ' fail: ')" = "$expected_errors" ]; then
     passed=$((passed + 1))
 else
     echo "  the clients' verdicts on an error result differ from SL606's claims (rules/SL606.md); expected:"

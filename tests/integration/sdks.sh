@@ -1,6 +1,7 @@
 # The real MCP SDKs the integration tests run, installed once and shared (sourced by
 # python_sdk.sh, audit.sh and live.sh, which run from the repository root):
 #   ensure_mcp LABEL      the pinned `mcp` from PyPI in target/ci-venv (reused when there)
+#   ensure_mcp_v1 LABEL   `mcp` 1.30.0, the last 1.x, in target/ci-venv-v1 (its client)
 #   ensure_ts_sdk LABEL   the pinned TypeScript SDK packages of tests/integration/audit/ts, by
 #                         `npm ci` (skipped while the lockfile is the one the last install used)
 # Each prints what it does behind LABEL and calls the sourcing script's `fail` when it cannot.
@@ -20,6 +21,25 @@ ensure_mcp() {
         echo "$1: installing mcp==$MCP_VERSION"
         "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
             || fail "pip could not install mcp==$MCP_VERSION"
+    fi
+}
+
+# ensure_mcp_v1 LABEL: the last `mcp` of the 1.x line in target/ci-venv-v1, for its client
+# (`ClientSession`), which many hosts still run.
+MCP_V1_VERSION="1.30.0"
+VENV_V1="target/ci-venv-v1"
+
+ensure_mcp_v1() {
+    if [ ! -x "$VENV_V1/bin/python" ]; then
+        echo "$1: creating $VENV_V1"
+        python3 -m venv "$VENV_V1" || fail "could not create a venv (is python3-venv installed?)"
+    fi
+    local installed
+    installed="$("$VENV_V1/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
+    if [ "$installed" != "$MCP_V1_VERSION" ]; then
+        echo "$1: installing mcp==$MCP_V1_VERSION"
+        "$VENV_V1/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_V1_VERSION" \
+            || fail "pip could not install mcp==$MCP_V1_VERSION"
     fi
 }
 

@@ -11,6 +11,7 @@ Tools:
   get_weather  {city}: a result whose `at` is a naive date-time (TS clients reject it)
   get_link     {}: a result whose `url` is an IRI (`format: uri`)
   fail         {}: an `isError: true` result that carries `structuredContent`
+  no_data      {}: a result without `structuredContent`, though the tool declares an output schema
   boom         {}: a JSON-RPC error
   slow         {}: answers after 10 s
   never_call   {}: must never be called (the test checks the log)
@@ -33,6 +34,8 @@ TOOLS = [
                       "required": ["url"]}},
     {"name": "fail", "inputSchema": OBJECT_IN,
      "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}},
+    {"name": "no_data", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}},
     {"name": "boom", "inputSchema": OBJECT_IN},
     {"name": "slow", "inputSchema": OBJECT_IN},
     {"name": "never_call", "inputSchema": OBJECT_IN},
@@ -65,6 +68,8 @@ def call(msg):
         return answer(msg, structured({"url": "https://de.wikipedia.org/wiki/Köln"}))
     if name == "fail":
         return answer(msg, structured({"error": "the upstream API is down"}, is_error=True))
+    if name == "no_data":
+        return answer(msg, {"content": [{"type": "text", "text": "done"}]})
     if name == "boom":
         return error(msg, -32603, "internal error: the database is gone")
     if name == "slow":

@@ -1,0 +1,106 @@
+//! What each SDK client does with a call's result: accepts it (the caller gets it) or rejects it
+//! (the call fails in the client), from the audit's two validations and the result's kind.
+//! Measured by `tests/integration/audit.sh` (`verdicts.mjs`, `verdicts.py`, `verdicts_v1.py`:
+//! each real client calls the tools of `tests/live/tool_server.py`, and the audit of the same
+//! calls must give the same verdicts):
+//!
+//! - a result the Python clients accept and that fails a `format` the TS clients assert (a naive
+//!   `date-time`, an IRI as `uri`): both TS clients reject it (`Structured content does not
+//!   match the tool's output schema`), `mcp` 2.x and 1.x accept it (neither asserts `format`);
+//! - an `isError: true` result whose `structuredContent` fails the schema: TS v1 rejects it
+//!   (-32602), TS v2 and both Python clients accept it (they validate no error result);
+//! - a result without `structuredContent` from a tool with an output schema: every client
+//!   rejects it (`has an output schema but did not return structured content`), unless it is an
+//!   error result, which every client accepts.
+//!
+//! A result the audit validates at another layer than the clients do (a legacy `{"result": ...}`
+//! wrapper of a `.meta({ id })` tool, whose handling per client is not measured) or not at all
+//! (no schema, a schema that does not compile, a non-object `structuredContent` on a 2025
+//! session, a malformed record) gets no verdict.
+
+use crate::diagnostic::client::Client;
+
+/// The clients judged, in the order reports list them.
+pub const CLIENTS: [Client; 4] = [
+    Client::TsSdkV1,
+    Client::TsSdkV2,
+    Client::PythonSdk,
+    Client::PythonSdkV1,
+];
+
+/// What the audit knows of one result.
+pub(super) struct Seen {
+    /// The Python clients' verdict on `structuredContent` (`format` an annotation); `None` where
+    /// it was not validated.
+    pub valid: Option<bool>,
+    /// Whether `structuredContent` passes the Python clients but fails a `format` the TS clients
+    /// assert.
+    pub format_fails: bool,
+    /// `isError: true`.
+    pub is_error: bool,
+    /// The tool declares an output schema and the result has no `structuredContent`.
+    pub missing: bool,
+}
+
+/// Each client's verdict (`true`: accepts), or none where the audit cannot tell.
+pub(super) fn verdicts(r: &Seen) -> Vec<(Client, bool)> {
+    let per = |ts_v1: bool, ts_v2: bool, python: bool| {
+        CLIENTS
+            .iter()
+            .map(|&c| {
+                let accepts = match c {
+                    Client::TsSdkV1 => ts_v1,
+                    Client::TsSdkV2 => ts_v2,
+                    _ => python,
+                };
+                (c, accepts)
+            })
+            .collect()
+    };
+    if r.missing {
+        return per(r.is_error, r.is_error, r.is_error);
+    }
+    let Some(valid) = r.valid else {
+        return Vec::new();
+    };
+    let ts = valid && !r.format_fails;
+    if r.is_error {
+        per(ts, true, true)
+    } else {
+        per(ts, ts, valid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[(Client, bool)], accepts: bool) -> Vec<&'static str> {
+        v.iter()
+            .filter(|(_, a)| *a == accepts)
+            .map(|(c, _)| c.name())
+            .collect()
+    }
+
+    #[test]
+    fn each_kind_of_result() {
+        let r = |valid, format_fails, is_error, missing| Seen {
+            valid,
+            format_fails,
+            is_error,
+            missing,
+        };
+        let naive = verdicts(&r(Some(true), true, false, false));
+        assert_eq!(names(&naive, false), ["ts-sdk-v1", "ts-sdk-v2"]);
+        assert_eq!(names(&naive, true), ["python-sdk", "python-sdk-v1"]);
+        let error = verdicts(&r(Some(false), false, true, false));
+        assert_eq!(names(&error, false), ["ts-sdk-v1"]);
+        let invalid = verdicts(&r(Some(false), false, false, false));
+        assert_eq!(names(&invalid, true), Vec::<&str>::new());
+        let missing = verdicts(&r(None, false, false, true));
+        assert_eq!(names(&missing, false).len(), 4);
+        let missing_error = verdicts(&r(None, false, true, true));
+        assert_eq!(names(&missing_error, true).len(), 4);
+        assert!(verdicts(&r(None, false, false, false)).is_empty());
+    }
+}

@@ -1,0 +1,34 @@
+"""What the Python SDK client (`mcp` 2.x) does with the results of tests/live/tool_server.py's
+tools, over stdio on 2025-11-25 (see ../ts/verdicts.mjs for the tools). Prints
+`python-sdk <tool>: accepts` (the result reaches the caller) or `python-sdk <tool>: rejects
+<message>`; tests/integration/audit.sh compares the lines with the audit's verdicts.
+
+Usage: verdicts.py TOOL_SERVER
+"""
+
+from __future__ import annotations
+
+import sys
+
+import anyio
+
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {})]
+
+
+async def run(server: str) -> None:
+    params = StdioServerParameters(command=sys.executable, args=[server, "legacy"])
+    async with Client(params, mode="legacy") as client:
+        await client.list_tools()
+        for tool, arguments in CALLS:
+            try:
+                await client.call_tool(tool, arguments)
+                print(f"python-sdk {tool}: accepts")
+            except Exception as exc:  # the client's own validation
+                print(f"python-sdk {tool}: rejects {exc}")
+
+
+if __name__ == "__main__":
+    anyio.run(run, sys.argv[1])
