@@ -3,7 +3,9 @@
 # Python SDK (`mcp` from PyPI, tests/integration/live/server.py) over stdio and over Streamable
 # HTTP on a loopback port (event-stream answers, then JSON answers), and one on the TypeScript SDK
 # v2 (`@modelcontextprotocol/server` from npm, tests/integration/audit/ts/live-server.mjs) over
-# stdio, both eras and 2025 only (`--legacy`). For each: the live check finds the
+# stdio, both eras and 2025 only (`--legacy`); the HTTP server also through `schema-lint record
+# --listen`, driven by the real Python and TypeScript SDK clients on both revisions, whose every
+# call `audit` must then find in the capture. For each: the live check finds the
 # `weather_station:output` id the server advertises (SL201, exit 1), the dump lints with the same
 # findings (codes, pointers, messages), the protocol is the expected one, and no server process
 # is left behind.
@@ -111,8 +113,37 @@ for answers in sse json; do
     address="$(grep -oE '127\.0\.0\.1:[0-9]+' "$OUT/python-http-$answers.record.log" | head -n 1)"
     [ -n "$address" ] || fail "python-http-$answers: schema-lint record --listen did not start"
     check "python-http-$answers-recorded" 2026-07-28 -- --url "http://$address/mcp"
+    # The real SDK clients through the proxy, on both revisions: they work as without it, and
+    # `audit` then finds every call they made.
+    made=0
+    for revision in 2025-11-25 2026-07-28; do
+        for client in python ts; do
+            log="$OUT/python-http-$answers.$client-client.$revision.log"
+            case "$client" in
+                python) timeout 120 "$PY" tests/integration/audit/python/http_client.py "http://$address/mcp" "$revision" >"$log" 2>&1 ;;
+                ts) timeout 120 node "$TS/http_client.mjs" "http://$address/mcp" "$revision" >"$log" 2>&1 ;;
+            esac || { cat "$log"; fail "python-http-$answers: the $client client failed through schema-lint record on $revision"; }
+            calls="$(sed -n 's/.*: calls \([0-9]*\)$/\1/p' "$log")"
+            [ "${calls:-0}" -gt 0 ] || { cat "$log"; fail "python-http-$answers: the $client client listed no tools through the proxy"; }
+            made=$((made + calls))
+            echo "live integration: python-http-$answers: the $client client on $revision made $calls calls through schema-lint record"
+        done
+    done
     kill "$proxy" 2>/dev/null || true
     wait "$proxy" 2>/dev/null || true
+    set +e
+    "$LINTER" audit "$capture" --output-format json >"$OUT/python-http-$answers.audit.json"
+    code=$?
+    set -e
+    [ "$code" -le 1 ] || fail "python-http-$answers: audit of the proxy's capture exited $code"
+    "$PY" - "$OUT/python-http-$answers.audit.json" "$made" <<'PY' || fail "python-http-$answers: audit did not find every call the clients made"
+import json, sys
+audit = json.load(open(sys.argv[1]))
+found = len(audit["calls"]) + len(audit["rpc_errors"]) + audit["without_output_schema"]
+if found != int(sys.argv[2]) or audit["unanswered"]:
+    sys.exit(f"the clients made {sys.argv[2]} calls; audit found {found}, {len(audit['unanswered'])} unanswered")
+print(f"live integration: audit found the {found} calls in the proxy's capture")
+PY
     "$PY" - "$capture" "$answers" <<'PY' || fail "python-http-$answers: the capture of schema-lint record is not the exchange"
 import json, sys
 entries = [json.loads(line) for line in open(sys.argv[1])]
