@@ -72,6 +72,11 @@ const AJV_TYPED: [&str; 38] = [
     "dependentRequired",
 ];
 
+/// The names `type` takes.
+const JSON_TYPES: [&str; 7] = [
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
+
 /// The class of a meta-schema failure in the engine tier's model: a keyword value of a JSON
 /// type Ajv refuses (or a `type` naming no type), or anything else, which Ajv compiles.
 fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
@@ -83,13 +88,37 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
     };
     // A token right below `properties` (and the like) names an entry, not a keyword.
     let is_keyword = |back: usize| !MAP_KEYWORDS.contains(&at(back + 1));
+    // Ajv types the length, count and `multipleOf` keywords as numbers: a fraction where the
+    // meta-schema wants an integer (`"minLength": 1.5`) compiles there.
+    let fraction = error.instance().as_f64().is_some_and(|f| f.fract() != 0.0);
     match error.kind() {
-        ValidationErrorKind::Type { .. } if AJV_TYPED.contains(&at(1)) && is_keyword(1) => {
+        ValidationErrorKind::Type { .. }
+            if AJV_TYPED.contains(&at(1)) && is_keyword(1) && !fraction =>
+        {
             classes::SL401_KEYWORD_TYPE
         }
-        // `type`, or an entry of it, naming no JSON type.
+        // Ajv refuses a `multipleOf` that is not above 0 (`multipleOf must be > 0`).
+        ValidationErrorKind::ExclusiveMinimum { .. } if at(1) == "multipleOf" && is_keyword(1) => {
+            classes::SL401_MULTIPLE_OF_NOT_POSITIVE
+        }
+        // A `dependentRequired` entry that is not an array of names: Ajv's 2019-09 and
+        // 2020-12 classes check it, the draft-07 class (TS v1) does not know the keyword.
+        ValidationErrorKind::Type { .. } if at(2) == "dependentRequired" && is_keyword(2) => {
+            classes::SL401_DEPENDENT_REQUIRED
+        }
+        // `type`, or an entry of it, naming no JSON type; a list of JSON types that names one
+        // twice is no error for Ajv.
         _ if (at(1) == "type" && is_keyword(1)) || (at(2) == "type" && is_keyword(2)) => {
-            classes::SL401_KEYWORD_TYPE
+            let names_types = error.instance().as_array().is_some_and(|names| {
+                names
+                    .iter()
+                    .all(|n| n.as_str().is_some_and(|n| JSON_TYPES.contains(&n)))
+            });
+            if names_types {
+                classes::SL401_OTHER
+            } else {
+                classes::SL401_KEYWORD_TYPE
+            }
         }
         _ => classes::SL401_OTHER,
     }

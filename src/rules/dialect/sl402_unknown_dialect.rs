@@ -204,7 +204,19 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
     .label(label)
     .help(help)
     .note(UNKNOWN_NOTE)
-    .class(classes::SL402_UNKNOWN)
+    .class(if is_unversioned(value) {
+        classes::SL402_UNVERSIONED
+    } else {
+        classes::SL402_UNKNOWN
+    })
+}
+
+/// json-schema.org's URI of "the latest" meta-schema, which names no draft
+/// (`http://json-schema.org/schema#`): the Python clients and the crate read it as their
+/// default dialect, TS v2 refuses it as an unsupported dialect.
+fn is_unversioned(value: &str) -> bool {
+    let bare = value.trim_end_matches('#');
+    bare == "http://json-schema.org/schema" || bare == "https://json-schema.org/schema"
 }
 
 fn https_legacy(cx: &UnitContext<'_>, member: &Member, value: &str, draft: Draft) -> Diagnostic {

@@ -189,7 +189,11 @@ fn ref_finding(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
                 r.keyword, r.raw, entry.keyword, entry.key
             ),
             "this reference does not name the key".to_owned(),
-            if entry.key.contains('/') {
+            // `%2F` for the `/`: Ajv decodes the fragment and finds the key, the other
+            // engines read two tokens.
+            if entry.key.contains('/') && r.raw.to_ascii_uppercase().contains("%2F") {
+                classes::SL304_PERCENT_SLASH
+            } else if entry.key.contains('/') {
                 classes::SL304_UNESCAPED_SLASH
             } else {
                 classes::SL304_UNESCAPED_PERCENT
