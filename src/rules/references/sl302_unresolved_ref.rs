@@ -82,6 +82,8 @@ impl Rule for UnresolvedRef {
                     // Ajv's draft-07 class ignores `$dynamicRef`; its 2020-12 class binds one it
                     // cannot resolve to the root: neither throws (measured).
                     classes::SL302_DYNAMIC_MISSING
+                } else if super::id_written_as(cx.root, &r.raw) {
+                    classes::SL302_UNREGISTERED_ID
                 } else if strip_fragment(&r.raw).is_empty() {
                     classes::SL302_MISSING
                 } else {

@@ -59,6 +59,8 @@ impl Rule for RemoteRef {
                     Some(class) if !class.breaks.is_empty() => class,
                     _ => continue,
                 }
+            } else if reached && super::id_written_as(cx.root, &r.raw) {
+                classes::SL303_UNREGISTERED_ID
             } else if reached {
                 classes::SL303_REMOTE
             } else {
@@ -69,6 +71,10 @@ impl Rule for RemoteRef {
             let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
                 node.string_sub_span(cx.text(), 0..uri_part.len())
             });
+            if class == classes::SL303_UNREGISTERED_ID {
+                out.push(unregistered(cx, r, span, pointer));
+                continue;
+            }
             let remote = class == classes::SL303_REMOTE || class == classes::SL303_UNREACHABLE;
             let message = if remote {
                 format!(
@@ -111,6 +117,37 @@ impl Rule for RemoteRef {
             );
         }
     }
+}
+
+/// A reference to an `$id` of this document that its dialect does not read as a resource
+/// ([`super::id_written_as`]): Ajv finds it, the Python clients and the crate look for a remote
+/// schema.
+fn unregistered(
+    cx: &UnitContext<'_>,
+    r: &crate::index::RefEntry,
+    span: crate::syntax::source::Span,
+    pointer: String,
+) -> Diagnostic {
+    cx.report(
+        span,
+        format!(
+            "`{}` `{}` names an `$id` of this schema that {} does not read as a resource",
+            r.keyword, r.raw, cx.unit.draft
+        ),
+    )
+    .label("Ajv finds this `$id`; the Python clients and the Rust crate do not")
+    .help(
+        "Put the subschema under `definitions` in draft-07 (or `$defs` in 2019-09 and later), \
+         write `id` for its identifier in draft-04, or reference it by its JSON pointer \
+         (`#/definitions/...`)",
+    )
+    .note(
+        "Each dialect reads `$id` only where it expects a schema: an `$id` under a keyword the \
+         dialect does not know is data to the Python clients and the crate, which then look for \
+         a remote schema they never fetch",
+    )
+    .class(classes::SL303_UNREGISTERED_ID)
+    .pointer(pointer)
 }
 
 /// The class of a `$ref` to a dialect's meta-schema from a schema of `draft`
