@@ -336,7 +336,7 @@ fn legacy_help(cx: &UnitContext<'_>, draft: Draft, fixable: bool) -> String {
 /// Keywords whose meaning differs between draft-06/07 and 2020-12, or which only one of them
 /// knows: a schema using any of them (anywhere, data included, to stay on the safe side) is not
 /// rewritten.
-const DIFFERING: [&str; 19] = [
+pub(super) const DIFFERING: [&str; 19] = [
     "additionalItems",
     "dependencies",
     "$id",
@@ -359,7 +359,7 @@ const DIFFERING: [&str; 19] = [
 ];
 
 /// Keywords draft-06 does not have and 2020-12 applies.
-const NOT_IN_DRAFT6: [&str; 5] = ["if", "then", "else", "minContains", "maxContains"];
+pub(super) const NOT_IN_DRAFT6: [&str; 5] = ["if", "then", "else", "minContains", "maxContains"];
 
 /// Keywords that may sit beside `$ref` without effect in either dialect (draft-07 ignores every
 /// sibling of `$ref`; 2020-12 applies them).

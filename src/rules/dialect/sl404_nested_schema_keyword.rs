@@ -72,12 +72,16 @@ impl Rule for NestedSchemaKeyword {
                 .note(NOTE)
                 .class(if redundant {
                     classes::SL404_REDUNDANT
-                } else if named.is_some_and(|d| {
-                    in_force == Draft::Draft202012
-                        && super::sl402_unknown_dialect::reads_the_same_in_2020_12(sub.node, d)
-                }) {
+                } else if named
+                    .is_some_and(|d| in_force == Draft::Draft202012 && reads_the_same(sub.node, d))
+                    || uses_no_differing_keyword(sub.node)
+                {
                     // Nothing in the subschema means something else in the two dialects.
                     classes::SL404_SAME_MEANING
+                } else if ref_with_siblings(sub.node) {
+                    classes::SL404_REF_SIBLINGS
+                } else if dependencies_only(sub.node) {
+                    classes::SL404_DEPENDENCIES
                 } else {
                     classes::SL404_MEANING_DIFFERS
                 })
@@ -97,5 +101,84 @@ impl Rule for NestedSchemaKeyword {
                 diagnostic
             });
         }
+    }
+}
+
+/// Whether `node` has a `$ref` beside keywords that validate: draft-07 ignores them, 2020-12
+/// applies them, and the clients that stay in the root's 2020-12 apply them (measured: the TS
+/// and Python clients reject what the draft-07 reading accepts; the crate does not).
+fn ref_with_siblings(node: &crate::syntax::document::Node) -> bool {
+    const NOT_VALIDATING: [&str; 6] =
+        ["$ref", "$schema", "$comment", "$id", "$defs", "definitions"];
+    node.get("$ref").is_some()
+        && node.as_object().is_some_and(|members| {
+            members
+                .iter()
+                .any(|m| !NOT_VALIDATING.contains(&m.key.as_str()))
+        })
+}
+
+/// Whether `dependencies` is what differs in `node` (no `$ref`, no tuple): every client gives
+/// the draft-07 verdicts there, Ajv and Python reading `dependencies` in 2020-12 too (measured).
+fn dependencies_only(node: &crate::syntax::document::Node) -> bool {
+    node.get("dependencies").is_some()
+        && node.get("$ref").is_none()
+        && node.get("additionalItems").is_none()
+        && node
+            .get("items")
+            .and_then(crate::syntax::document::Node::as_array)
+            .is_none()
+}
+
+/// Whether `node`, a subschema that names `draft`, means the same in 2020-12: SL402's test for
+/// draft-06 and draft-07; for draft-04, draft-06's, without the keywords draft-04 reads
+/// otherwise or does not have (measured: a nested draft-04 `$schema` over `type` breaks nothing).
+fn reads_the_same(node: &crate::syntax::document::Node, draft: Draft) -> bool {
+    use super::sl402_unknown_dialect::reads_the_same_in_2020_12;
+    const DRAFT4_DIFFERS: [&str; 6] = [
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "const",
+        "contains",
+        "propertyNames",
+        "examples",
+    ];
+    match draft {
+        Draft::Draft4 => {
+            reads_the_same_in_2020_12(node, Draft::Draft6) && !mentions(node, &DRAFT4_DIFFERS)
+        }
+        _ => reads_the_same_in_2020_12(node, draft),
+    }
+}
+
+/// Whether `node` uses no keyword whose meaning differs between any two dialects (nor an array
+/// `items`, nor a `$ref` with siblings): whatever dialect its `$schema` names (an unknown one
+/// included), every client reads it the same (measured: `type` and `maxLength` under a nested
+/// draft-04 or draft-07 `$schema`).
+fn uses_no_differing_keyword(node: &crate::syntax::document::Node) -> bool {
+    use super::sl402_unknown_dialect::{DIFFERING, NOT_IN_DRAFT6};
+    const DRAFT4_DIFFERS: [&str; 6] = [
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "const",
+        "contains",
+        "propertyNames",
+        "examples",
+    ];
+    !mentions(node, &DIFFERING)
+        && !mentions(node, &NOT_IN_DRAFT6)
+        && !mentions(node, &DRAFT4_DIFFERS)
+        && !mentions(node, &["$ref", "items"])
+}
+
+/// Whether any object in `node` has one of `keys`.
+fn mentions(node: &crate::syntax::document::Node, keys: &[&str]) -> bool {
+    use crate::syntax::document::NodeKind;
+    match &node.kind {
+        NodeKind::Object(members) => members
+            .iter()
+            .any(|m| keys.contains(&m.key.as_str()) || mentions(&m.value, keys)),
+        NodeKind::Array(items) => items.iter().any(|n| mentions(n, keys)),
+        _ => false,
     }
 }
