@@ -5,8 +5,9 @@
 //! The grammar is `Pattern[+UnicodeMode, +NamedCaptureGroups]`: no Annex B leniency, so `\:`,
 //! `\-` outside a class and a lone `{`, `}` or `]` are errors. Unicode property names are checked
 //! for shape only. Where V8 versions disagree this follows Node 20 (V8 11.3), except for pattern
-//! modifiers (`(?i:...)`, ES2025, refused by Node 20), which are accepted: a rule that relies on
-//! this module must not claim anything about them. A group name used twice is refused, as Node 20
+//! modifiers (`(?i:...)`, ES2025, refused by Node 20 and 22, accepted from Node 23), which are
+//! accepted and listed apart ([`EcmaPattern::modifiers`]) for a rule to say which Node refuses
+//! them. A group name used twice is refused, as Node 20
 //! does; later versions accept it in two different alternatives.
 
 use super::regex_cursor::Cursor;
@@ -42,6 +43,8 @@ pub struct EcmaPattern {
     pub named_groups: Vec<Range<usize>>,
     /// Whether the pattern holds a back-reference (`\1`, `\k<name>`).
     pub backreferences: bool,
+    /// Each pattern modifier group's opening (`(?i:`), which Node 20 and 22 refuse.
+    pub modifiers: Vec<Range<usize>>,
 }
 
 /// Parses `pattern` as V8 does with the `u` flag.
@@ -293,6 +296,7 @@ impl Parser {
                     if !self.eat(':') {
                         return Err(self.err(start, EcmaError::Other, "Invalid group"));
                     }
+                    self.out.modifiers.push(start..self.pos());
                 }
                 _ => return Err(self.err(start, EcmaError::Other, "Invalid group")),
             }

@@ -97,6 +97,19 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
         {
             classes::SL401_KEYWORD_TYPE
         }
+        // A `pattern` the draft-04/06/07 meta-schemas' `format: regex` refuses (the crate
+        // checks it as ECMA-262): Ajv refuses it too; Python's `re` may compile it.
+        ValidationErrorKind::Format { format } if format == "regex" => {
+            let python = error
+                .instance()
+                .as_str()
+                .is_some_and(|p| crate::syntax::regex_python::check(p).is_ok());
+            if python {
+                classes::SL401_PATTERN_REGEX
+            } else {
+                classes::SL401_PATTERN_INVALID
+            }
+        }
         // Ajv refuses a `multipleOf` that is not above 0 (`multipleOf must be > 0`).
         ValidationErrorKind::ExclusiveMinimum { .. } if at(1) == "multipleOf" && is_keyword(1) => {
             classes::SL401_MULTIPLE_OF_NOT_POSITIVE

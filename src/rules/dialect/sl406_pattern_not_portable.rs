@@ -175,7 +175,10 @@ fn check(
     let ecma = regex_ecma::check(pattern);
     let python = regex_python::check(pattern);
     let finding = match (&ecma, &python) {
-        (Ok(_), Ok(())) => return,
+        (Ok(parsed), Ok(())) => match parsed.modifiers.first() {
+            Some(range) => modifiers_finding(pattern, range.clone(), place.what),
+            None => return,
+        },
         (Ok(parsed), Err(refusal)) => python_finding(pattern, parsed, refusal, place.what),
         (Err(refusal), py) => {
             let reported_by_sl401 = matches!(draft, Draft::Draft4 | Draft::Draft6 | Draft::Draft7)
@@ -347,6 +350,33 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
     }
 }
 
+/// The flags of an inline flag group at the start of `text` (`(?si)` gives `si`), if it opens
+/// one.
+fn inline_flags(text: &str) -> &str {
+    text.strip_prefix("(?").map_or("", |rest| {
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        &rest[..end]
+    })
+}
+
+/// A pattern modifier group (`(?i:...)`, ES2025): V8 parses it from Node 23 (V8 12.5) on; Node
+/// 20 and 22, which the TS SDK clients still run on, refuse the pattern (measured on Node 20 in
+/// `pat-inline-flag-scoped`). Python's `re` and the Rust crate accept it.
+fn modifiers_finding(pattern: &str, range: Range<usize>, what: &str) -> Finding {
+    let text = &pattern[range.clone()];
+    Finding {
+        class: classes::SL406_MODIFIERS,
+        message: format!("{what} uses the pattern modifier `{text}`, which Node before 23 refuses"),
+        label: "Node 20 and 22: `Invalid group`".to_owned(),
+        help: "Write the pattern without modifiers (both cases in a class, `[Aa]`, for `(?i:a)`): \
+               the TS clients compile it with the Node they run on"
+            .to_owned(),
+        range,
+    }
+}
+
 /// A pattern Ajv refuses.
 /// `rust` says whether the `jsonschema` crate compiles it.
 fn ecma_finding(
@@ -394,6 +424,15 @@ fn ecma_finding(
             format!("{what} has a lone `{}`, which ECMA-262 refuses with the `u` flag", &text[..1]),
             ajv,
             format!("Escape it as `\\{}`", &text[..1]),
+        ),
+        (None, EcmaError::Other) if rust && inline_flags(&pattern[refusal.range.start..]).contains('s') => (
+            classes::SL406_DOTALL_FLAG,
+            format!("{what} uses `{text}`, which Python's `re` accepts but ECMA-262 refuses"),
+            ajv,
+            "Write `[\\s\\S]` for a `.` that must match a line break too, and drop `(?s)`: \
+             ECMA-262 has no inline `s` flag, and the Rust crate, which compiles it, still \
+             refuses a line break there"
+                .to_owned(),
         ),
         (None, EcmaError::Other) => (
             classes::SL406_ECMA_INVALID,
@@ -596,6 +635,8 @@ mod tests {
             Some(classes::SL406_ECMA_AND_PYTHON)
         );
         assert_eq!(class(r"\A[a-z]+\Z"), Some(classes::SL406_ECMA_AND_RUST));
+        assert_eq!(class(r"(?s)^a.b$"), Some(classes::SL406_DOTALL_FLAG));
+        assert_eq!(class(r"(?i)^a.b$"), Some(classes::SL406_ECMA_INVALID));
         assert_eq!(class(r"^[a-z]+(?:\.[a-z]+)*$"), None);
     }
 
