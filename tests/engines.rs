@@ -636,3 +636,68 @@ fn every_schema_case_claims_what_its_clients_did() {
          that now agrees, or whose line changed, is updated there)"
     );
 }
+
+/// The listing cases run again on the stateless revision (`ts-sdk-v2@2026-07-28`,
+/// `python-sdk@2026-07-28`, ...): every listing row records them, the cases where a client does
+/// otherwise than on 2025-11-25 are those of `testdata/engines/revisions.txt`, and linted for
+/// `mcp-2026-07-28` such a case claims no loss of the listing or the tool from a client that
+/// kept them on that revision.
+#[test]
+fn what_the_clients_do_on_2026_07_28_is_recorded_and_claimed_for_that_target() {
+    let observed = observed();
+    let lost = |e: &str| matches!(e, "loses-tool-list" | "loses-tool");
+    let mut lines = Vec::new();
+    let mut problems = Vec::new();
+    let mut recorded = 0;
+    for (name, case) in case_files("listings") {
+        let row = &observed[format!("listing/{name}")];
+        for (client, result) in row.as_object().unwrap() {
+            let Some(base) = client.strip_suffix("@2026-07-28") else {
+                continue;
+            };
+            recorded += 1;
+            let then = row[base]["effect"].as_str().unwrap_or("none");
+            let now = result["effect"].as_str().unwrap_or("none");
+            if then == now {
+                continue;
+            }
+            lines.push(format!(
+                "listing/{name} {base}: 2025-11-25 {then}; 2026-07-28 {now}"
+            ));
+            if lost(now) {
+                continue;
+            }
+            let settings = Settings {
+                target: Some(schema_lint::settings::target::Target::Mcp20260728),
+                ..Settings::default()
+            };
+            let found = match raw_text(&case) {
+                Some(text) => lint_text(&text, &settings),
+                None => lint_document(&case["listing"], &settings),
+            };
+            let claimed: Vec<String> = found
+                .iter()
+                .flat_map(|d| d.breaks.iter())
+                .filter(|b| b.client.name() == base && lost(b.effect.name()))
+                .map(|b| format!("{} {}", b.client.name(), b.effect.name()))
+                .collect();
+            if !claimed.is_empty() {
+                problems.push(format!(
+                    "listing/{name}: {base} kept it on 2026-07-28, the findings for that target claim {claimed:?}"
+                ));
+            }
+        }
+    }
+    assert!(recorded > 100, "only {recorded} results on 2026-07-28");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let listed = std::fs::read_to_string(data().join("revisions.txt")).unwrap();
+    let listed: Vec<&str> = listed
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert_eq!(
+        lines, listed,
+        "the listing cases where a client does otherwise on 2026-07-28 are not those of \
+         testdata/engines/revisions.txt"
+    );
+}

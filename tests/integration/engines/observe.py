@@ -158,7 +158,10 @@ def observed(cases_path, listings_path, result_paths):
     out = {}
     for name, case in sorted(cases.items()):
         row = {}
-        for engine in engines_of(case):
+        # A listing case also through the clients that speak another revision
+        # (`ts-sdk-v2@2026-07-28`): recorded beside, never a client of the rules' claims.
+        revisions = sorted(e for e in merged if "@" in e and name in merged[e]) if "listing" in case else []
+        for engine in engines_of(case) + revisions:
             result = dict(merged[engine][name])
             if engine in PROVIDERS + OBSERVED_ONLY:
                 effect, detail = judge_provider(engine, case, result) if engine in PROVIDERS else (None, None)

@@ -1,5 +1,7 @@
 """Runs every listing case of the engine tier through the real Python MCP client (`mcp` 2.3.0,
-`mcp.Client` in mode 'legacy': the initialize handshake of 2025-11-25, no response cache).
+`mcp.Client` in mode 'legacy': the initialize handshake of 2025-11-25, no response cache), and
+again in mode 'auto' against a peer that offers 2026-07-28 (stateless), recorded as
+`CLIENT@2026-07-28`.
 
 The client's transport is a pair of in-memory streams to a fake peer in the same event loop: the
 peer answers `initialize` with protocol 2025-11-25 and the tools capability, `tools/list` with
@@ -31,6 +33,9 @@ from mcp.shared.message import SessionMessage
 from mcp_types import JSONRPCError, JSONRPCResponse
 
 PROTOCOL = "2025-11-25"
+# The stateless revision: mode 'auto' probes `server/discover`, which the peer answers with it;
+# its results are recorded as `CLIENT@2026-07-28`.
+STATELESS = "2026-07-28"
 
 
 def message(e):
@@ -50,10 +55,22 @@ def message(e):
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def answer(case, request):
-    """The peer's reply to one JSON-RPC request."""
+def answer(case, request, revision):
+    """The peer's reply to one JSON-RPC request. On 2026-07-28 a result carries `resultType`, and
+    a `tools/list` result its caching directives, which that revision's schema requires."""
     method, params = request.method, request.params or {}
-    if method == "initialize":
+    extra = {}
+    if revision == STATELESS:
+        extra = {"resultType": "complete"}
+        if method == "tools/list":
+            extra.update({"ttlMs": 0, "cacheScope": "private"})
+    if method == "server/discover":
+        result = {
+            "supportedVersions": [STATELESS],
+            "capabilities": {"tools": {}},
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "listing-peer", "version": "1.0.0"}},
+        }
+    elif method == "initialize":
         result = {
             "protocolVersion": PROTOCOL,
             "capabilities": {"tools": {}},
@@ -61,6 +78,9 @@ def answer(case, request):
         }
     elif method == "tools/list" and "raw" in case:
         text = case["raw"].replace("\r\n", " ").replace("\n", " ")
+        if extra:
+            fields = "".join(f",{json.dumps(k)}:{json.dumps(v)}" for k, v in extra.items())
+            text = text.rstrip()[:-1] + fields + "}"
         return _parse_line(f'{{"jsonrpc":"2.0","id":{json.dumps(request.id)},"result":{text}}}')
     elif method == "tools/list":
         result = case["listing"]
@@ -72,11 +92,11 @@ def answer(case, request):
         result = {"content": [{"type": "text", "text": json.dumps(data)}], "structuredContent": data}
     else:
         return JSONRPCError(jsonrpc="2.0", id=request.id, error={"code": -32601, "message": "method not found"})
-    return JSONRPCResponse(jsonrpc="2.0", id=request.id, result=result)
+    return JSONRPCResponse(jsonrpc="2.0", id=request.id, result={**result, **extra})
 
 
 @asynccontextmanager
-async def fake_peer(case):
+async def fake_peer(case, revision):
     """A transport whose other end is the case's peer."""
     to_client, client_reads = anyio.create_memory_object_stream(16)
     client_writes, to_peer = anyio.create_memory_object_stream(16)
@@ -86,7 +106,7 @@ async def fake_peer(case):
             request = item.message
             if getattr(request, "method", None) is None or getattr(request, "id", None) is None:
                 continue  # notifications
-            reply = answer(case, request)
+            reply = answer(case, request, revision)
             await to_client.send(reply if isinstance(reply, (SessionMessage, Exception)) else SessionMessage(reply))
 
     async with anyio.create_task_group() as tg:
@@ -96,8 +116,11 @@ async def fake_peer(case):
         tg.cancel_scope.cancel()
 
 
-async def run(case):
-    async with Client(fake_peer(case), mode="legacy", cache=None) as client:
+async def run(case, revision=PROTOCOL):
+    mode = "legacy" if revision == PROTOCOL else "auto"
+    async with Client(fake_peer(case, revision), mode=mode, cache=None) as client:
+        if client.protocol_version != revision:
+            sys.exit(f"python_client.py: asked for {revision}, negotiated {client.protocol_version}")
         try:
             listed = await client.list_tools()
         except Exception as e:  # noqa: BLE001 - any failure is what the user would see
@@ -123,10 +146,11 @@ async def main():
         sys.exit(f"python_client.py: mcp {version('mcp')} installed, 2.3.0 expected")
     with open(path, encoding="utf-8") as f:
         cases = json.load(f)
-    out = {}
+    out, stateless = {}, {}
     for case in cases:
         out[case["name"]] = await run(case)
-    json.dump({name: out}, sys.stdout, ensure_ascii=False)
+        stateless[case["name"]] = await run(case, STATELESS)
+    json.dump({name: out, f"{name}@{STATELESS}": stateless}, sys.stdout, ensure_ascii=False)
     sys.stdout.write("\n")
 
 

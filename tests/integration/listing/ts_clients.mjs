@@ -2,7 +2,8 @@
 //
 // - ts-sdk-v1: `Client` of @modelcontextprotocol/sdk 1.32.2;
 // - ts-sdk-v2: `Client` of @modelcontextprotocol/client 2.4.0 (versionNegotiation 'legacy': the
-//   initialize handshake of 2025-11-25).
+//   initialize handshake of 2025-11-25), and again pinned to 2026-07-28 (stateless), recorded as
+//   `ts-sdk-v2@2026-07-28`.
 //
 // Each client connects to a fake peer in the same process (a Transport object): the peer answers
 // `initialize` with protocol 2025-11-25 and the tools capability, `tools/list` with the case's
@@ -37,12 +38,18 @@ if (versions["ts-sdk-v1"] !== "1.32.2" || versions["ts-sdk-v2"] !== "2.4.0") {
 }
 
 const PROTOCOL = "2025-11-25";
+// The stateless revision, which TS v2 speaks when pinned to it (no initialize: the revision in
+// every request's _meta); its results are recorded as `ts-sdk-v2@2026-07-28`.
+const STATELESS = "2026-07-28";
 
 /** A peer that answers the client from the case, in the same process. */
 class FakePeer {
-    constructor(c, deserialize) {
+    constructor(c, deserialize, revision) {
         this.case = c;
         this.deserialize = deserialize;
+        // On 2026-07-28 a result carries `resultType`, and a `tools/list` result its caching
+        // directives, which that revision's schema requires.
+        this.stateless = revision === STATELESS;
     }
 
     async start() {}
@@ -53,16 +60,27 @@ class FakePeer {
 
     async send(message) {
         if (message.id === undefined || message.method === undefined) return; // notifications
-        const reply = (result) => ({ jsonrpc: "2.0", id: message.id, result });
+        const extra = this.stateless
+            ? { resultType: "complete", ...(message.method === "tools/list" ? { ttlMs: 0, cacheScope: "private" } : {}) }
+            : {};
+        const reply = (result) => ({ jsonrpc: "2.0", id: message.id, result: { ...result, ...extra } });
         let response;
-        if (message.method === "initialize") {
+        if (message.method === "server/discover") {
+            response = reply({
+                supportedVersions: ["2026-07-28"],
+                capabilities: { tools: {} },
+                _meta: { "io.modelcontextprotocol/serverInfo": { name: "listing-peer", version: "1.0.0" } },
+            });
+        } else if (message.method === "initialize") {
             response = reply({
                 protocolVersion: PROTOCOL,
                 capabilities: { tools: {} },
                 serverInfo: { name: "listing-peer", version: "1.0.0" },
             });
         } else if (message.method === "tools/list" && this.case.raw !== undefined) {
-            const line = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${this.case.raw}}`;
+            const fields = Object.entries(extra).map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join("");
+            const raw = fields ? this.case.raw.replace(/\}\s*$/, `${fields}}`) : this.case.raw;
+            const line = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${raw}}`;
             response = this.deserialize(line.replace(/\r?\n/g, " "));
         } else if (message.method === "tools/list") {
             response = reply(this.case.listing);
@@ -106,8 +124,9 @@ function message(e) {
     return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 }
 
-async function run(Client, c) {
-    const options = Client === ClientV2 ? { versionNegotiation: { mode: "legacy" } } : {};
+async function run(Client, c, revision = PROTOCOL) {
+    const mode = revision === PROTOCOL ? "legacy" : { pin: revision };
+    const options = Client === ClientV2 ? { versionNegotiation: { mode } } : {};
     const client = new Client({ name: "listing-tier", version: "1.0.0" }, options);
     // The clients log what they skip; the result is what counts.
     const debug = console.debug;
@@ -115,7 +134,7 @@ async function run(Client, c) {
     console.debug = () => {};
     console.warn = () => {};
     try {
-        await client.connect(new FakePeer(c, Client === ClientV2 ? deserializeV2 : deserializeV1));
+        await client.connect(new FakePeer(c, Client === ClientV2 ? deserializeV2 : deserializeV1, revision));
         let listed;
         try {
             listed = await client.listTools();
@@ -147,9 +166,10 @@ async function run(Client, c) {
 }
 
 const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const out = { "ts-sdk-v1": {}, "ts-sdk-v2": {} };
+const out = { "ts-sdk-v1": {}, "ts-sdk-v2": {}, [`ts-sdk-v2@${STATELESS}`]: {} };
 for (const c of cases) {
     out["ts-sdk-v1"][c.name] = await run(ClientV1, c);
     out["ts-sdk-v2"][c.name] = await run(ClientV2, c);
+    out[`ts-sdk-v2@${STATELESS}`][c.name] = await run(ClientV2, c, STATELESS);
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);
