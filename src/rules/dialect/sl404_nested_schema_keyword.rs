@@ -35,6 +35,7 @@ impl Rule for NestedSchemaKeyword {
                 continue;
             };
             if is_resource_root(sub.node, subs[parent].draft) {
+                out.extend(embedded(cx, sub, &members[at], subs[parent].draft));
                 continue;
             }
             let member = &members[at];
@@ -181,4 +182,43 @@ fn mentions(node: &crate::syntax::document::Node, keys: &[&str]) -> bool {
         NodeKind::Array(items) => items.iter().any(|n| mentions(n, keys)),
         _ => false,
     }
+}
+
+/// An embedded resource (a subschema with its own `$id`) that names another dialect than the
+/// one around it and uses a keyword whose meaning differs between the two: JSON Schema reads it
+/// in its own dialect, and so does the Rust crate, but the Python clients and TS v2's Ajv read it
+/// in the dialect around it and refuse a draft-07 tuple there (measured:
+/// `mix-embedded-draft7-tuple`). Reported only where the resource sits in a 2020-12 schema,
+/// which is what the case measures.
+fn embedded(
+    cx: &UnitContext<'_>,
+    sub: &crate::schema::walk::Subschema<'_>,
+    member: &crate::syntax::document::Member,
+    around: Draft,
+) -> Option<Diagnostic> {
+    let named = member.value.as_str().and_then(Draft::from_schema_uri)?;
+    if around != Draft::Draft202012 || named == around || reads_the_same(sub.node, named) {
+        return None;
+    }
+    Some(
+        cx.report(
+            member.value.span,
+            format!(
+                "Embedded resource declares {named} inside a {around} schema and uses keywords \
+                 {around} reads otherwise; some clients read it in {around}"
+            ),
+        )
+        .label(format!("{named}, in a {around} schema"))
+        .help(format!(
+            "Write the resource in {around} (a tuple's `items` array is `prefixItems`), or move it \
+             to a file of its own"
+        ))
+        .note(
+            "JSON Schema reads an embedded resource in the dialect its `$schema` names, as the \
+             Rust crate does; the Python clients and TS v2's Ajv read it in the dialect of the \
+             document around it",
+        )
+        .class(classes::SL404_EMBEDDED_RESOURCE)
+        .pointer(format!("{}/$schema", sub.pointer)),
+    )
 }

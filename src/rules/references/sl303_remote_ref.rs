@@ -55,7 +55,9 @@ impl Rule for RemoteRef {
                 // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
                 classes::SL303_REMOTE
             } else if is_meta_schema(&uri) {
-                match meta_schema_class(cx.unit.draft, &uri) {
+                match meta_schema_class(cx.unit.draft, &uri)
+                    .or_else(|| vocabulary_class(cx.unit.draft, &uri))
+                {
                     Some(class) if !class.breaks.is_empty() => class,
                     _ => continue,
                 }
@@ -148,6 +150,28 @@ fn unregistered(
     )
     .class(classes::SL303_UNREGISTERED_ID)
     .pointer(pointer)
+}
+
+/// The class of a `$ref` from a 2020-12 schema to a vocabulary meta-schema
+/// (`https://json-schema.org/draft/2020-12/meta/validation`), measured: the TS v1 client's
+/// draft-07 Ajv ships none (`can't resolve reference`); TS v2's Ajv2020 and the crate ship
+/// 2020-12's but not 2019-09's; Python resolves both and checks less. `None` for another
+/// dialect, which no case measures.
+fn vocabulary_class(draft: Draft, uri: &str) -> Option<Class> {
+    if draft != Draft::Draft202012 || Draft::from_schema_uri(uri).is_some() {
+        return None;
+    }
+    let rest = uri
+        .strip_prefix("https://")
+        .or_else(|| uri.strip_prefix("http://"))
+        .unwrap_or(uri);
+    if rest.starts_with("json-schema.org/draft/2020-12/meta/") {
+        Some(classes::SL303_VOCABULARY_2020_12)
+    } else if rest.starts_with("json-schema.org/draft/2019-09/meta/") {
+        Some(classes::SL303_VOCABULARY_2019_09)
+    } else {
+        None
+    }
 }
 
 /// The class of a `$ref` to a dialect's meta-schema from a schema of `draft`
