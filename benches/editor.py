@@ -116,10 +116,15 @@ class Server:
             left = deadline - time.perf_counter()
             if left <= 0:
                 raise SystemExit("the server did not answer in time")
-            at, message = self.inbox.get(timeout=left)
+            try:
+                at, message = self.inbox.get(timeout=left)
+            except queue.Empty:
+                raise SystemExit("the server did not answer in time")
             if "id" in message and "method" in message:
                 # A request of the server's (registering watchers): answered at once.
                 self.send({"id": message["id"], "result": None})
+            if message.get("method") in ("window/showMessage", "window/logMessage"):
+                print("server:", message["params"]["message"], file=sys.stderr)
             if wanted(message):
                 return at, message
             if seen is not None:

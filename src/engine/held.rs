@@ -3,7 +3,8 @@
 
 use super::Run;
 use crate::syntax::source::FileId;
-use crate::workspace::Origin;
+use crate::workspace::reloads::{reload, Reloaded};
+use crate::workspace::{Origin, State};
 
 /// A run that kept the text and tree of every file it read: nothing was let go to bound its
 /// memory. Only the paths that keep every file make one ([`super::run_held`], for `--fix` and
@@ -39,6 +40,37 @@ impl HeldRun {
             "a held run let no file go"
         );
         Self(run)
+    }
+
+    /// A run that may have let files go, with every released file read and parsed again (a
+    /// file that is gone or changed since it was indexed is held as holding nothing), for the
+    /// fixes of a run the language server keeps small.
+    #[must_use]
+    pub fn reloaded(run: &Run) -> HeldRun {
+        use rayon::prelude::*;
+        let files = crate::workspace::pool::run(|| {
+            run.files
+                .par_iter()
+                .map(|f| {
+                    let mut f = f.clone();
+                    if let Some(kind) = f.released().and(f.schema_kind()) {
+                        f.state = match reload(&f) {
+                            Some(Reloaded { text, root }) => {
+                                f.file.text = text;
+                                State::Parsed { root, kind }
+                            }
+                            None => State::NotSchema { root: None },
+                        };
+                    }
+                    f
+                })
+                .collect()
+        });
+        Self::new(Run {
+            files,
+            index: run.index.clone(),
+            notes: run.notes.clone(),
+        })
     }
 
     /// The run itself, for what only reads it (reports) or changes its findings.

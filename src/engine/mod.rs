@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 pub use held::HeldRun;
 
+
 /// The result of a run over many files.
 #[derive(Debug, Default, Clone)]
 pub struct Run {
@@ -128,25 +129,53 @@ fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
     lint_indexed(files, index, settings)
 }
 
+/// Runs the rules again over the files of `run` that `which` accepts, against the run's index,
+/// which must be up to date with its files (the language server, after an edit: the changed file
+/// and the files tied to it); every other file keeps its findings. Released files are read
+/// again, as in a streaming run.
+#[must_use]
+pub fn relint(run: Run, settings: &Settings, which: &(dyn Fn(FileId) -> bool + Sync)) -> Run {
+    let Run {
+        files,
+        index,
+        notes,
+    } = run;
+    let mut run =
+        crate::workspace::pool::run(|| lint_indexed_only(files, index, settings, Some(which)));
+    run.notes = notes;
+    run
+}
+
 /// Runs the rules over indexed files, reading released ones again one at a time.
-pub(super) fn lint_indexed(
+pub(super) fn lint_indexed(files: Vec<LintedFile>, index: RunIndex, settings: &Settings) -> Run {
+    lint_indexed_only(files, index, settings, None)
+}
+
+/// What [`lint_indexed`] finds in one file: `None` for a file it leaves as it was.
+type Found = Option<(Vec<Diagnostic>, Option<Arc<String>>)>;
+
+fn lint_indexed_only(
     mut files: Vec<LintedFile>,
     index: RunIndex,
     settings: &Settings,
+    which: Option<&(dyn Fn(FileId) -> bool + Sync)>,
 ) -> Run {
     let reloads = Reloads::new(files.len());
-    let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
+    let found: Vec<Found> = files
         .par_iter()
         .map(|f| {
+            if which.is_some_and(|which| !which(f.file.id)) {
+                return None;
+            }
             let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
-                return (Vec::new(), None);
+                return Some((Vec::new(), None));
             };
             let held;
             let (file, root, reread) = match &f.state {
                 State::Parsed { root, .. } => (&f.file, &**root, None),
                 State::Released { .. } => {
                     let Some(Reloaded { text, root }) = reload(f) else {
-                        return (vec![changed(&f.file)], None);
+                        return Some((vec![changed(&f.file)], None));
                     };
                     held = (
                         SourceFile {
@@ -157,7 +186,7 @@ pub(super) fn lint_indexed(
                     );
                     (&held.0, &*held.1, Some(text))
                 }
-                State::Failed | State::NotSchema { .. } => return (Vec::new(), None),
+                State::Failed | State::NotSchema { .. } => return Some((Vec::new(), None)),
             };
             let view = RunView {
                 index: &index,
@@ -169,10 +198,13 @@ pub(super) fn lint_indexed(
             lint_document(&view, file, root, kind, settings, &mut out);
             // A released file keeps its text only when there is a finding to show in it.
             let text = reread.filter(|_| !out.is_empty());
-            (out, text)
+            Some((out, text))
         })
         .collect();
-    for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
+    for (f, found) in files.iter_mut().zip(found) {
+        let Some((diagnostics, text)) = found else {
+            continue;
+        };
         if f.root().is_none() && f.released().is_none() {
             continue;
         }

@@ -9,9 +9,11 @@
 //! with an error), and `exit` ends it with 0 after `shutdown`, else 1.
 
 mod actions;
+mod context;
 mod convert;
 mod options;
 mod position;
+mod project;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -23,7 +25,8 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, LogMessageParams, MessageType,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, FileChangeType, LogMessageParams,
+    MessageType,
     PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams, SaveOptions,
     ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
     TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri, WorkspaceFolder,
@@ -32,7 +35,8 @@ use options::Options;
 use position::{path_of, Encoding, Lines};
 use serde_json::Value;
 use state::{Document, State};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
+use std::path::PathBuf;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -70,6 +74,7 @@ pub(crate) fn serve(connection: &Connection) -> u8 {
         shut_down: false,
         due: None,
         waiting_since: None,
+        pending: Pending::default(),
         shown: HashSet::new(),
         watch: false,
     };
@@ -96,6 +101,18 @@ pub(crate) fn serve(connection: &Connection) -> u8 {
 
 type Failure = (ErrorCode, String);
 
+/// What changed since the last lint.
+#[derive(Default)]
+struct Pending {
+    /// Every run is to be built again: a document was opened or closed, or saved, or the
+    /// settings changed, or files came or went on disk.
+    full: bool,
+    /// The open documents edited.
+    docs: BTreeSet<Uri>,
+    /// The files changed on disk.
+    disk: Vec<PathBuf>,
+}
+
 struct Server<'a> {
     connection: &'a Connection,
     /// `None` until `initialize`.
@@ -105,6 +122,8 @@ struct Server<'a> {
     due: Option<Instant>,
     /// When the first change the pending lint waits for came.
     waiting_since: Option<Instant>,
+    /// What the pending lint is for.
+    pending: Pending,
     /// Messages shown already (each is shown once).
     shown: HashSet<String>,
     /// Whether the client lets the server register file watchers.
@@ -282,6 +301,7 @@ impl Server<'_> {
                         schema: false,
                     },
                 );
+                self.pending.full = true;
                 self.schedule(Duration::ZERO);
             }
             "textDocument/didChange" => {
@@ -304,9 +324,14 @@ impl Server<'_> {
                     });
                 }
                 doc.version = params.text_document.version;
+                self.pending.docs.insert(params.text_document.uri);
                 self.schedule(DEBOUNCE);
             }
-            "textDocument/didSave" => self.schedule(Duration::ZERO),
+            "textDocument/didSave" => {
+                // The configuration is read again, and files that came on disk are found.
+                self.pending.full = true;
+                self.schedule(Duration::ZERO);
+            }
             "textDocument/didClose" => {
                 let params: DidCloseTextDocumentParams = parse(params)?;
                 let uri = params.text_document.uri;
@@ -318,16 +343,25 @@ impl Server<'_> {
                     version: None,
                 });
                 // The others may have used its buffer; they read the file on disk now.
+                self.pending.full = true;
                 self.schedule(Duration::ZERO);
             }
             "workspace/didChangeWatchedFiles" => {
                 let params: DidChangeWatchedFilesParams = parse(params)?;
-                let paths: Vec<_> = params
-                    .changes
-                    .iter()
-                    .filter_map(|c| path_of(&c.uri))
-                    .collect();
-                state.forget(&paths);
+                for change in &params.changes {
+                    let Some(path) = path_of(&change.uri) else {
+                        continue;
+                    };
+                    // A file that came or went, or a configuration, changes which files a run
+                    // holds, or how it lints them.
+                    let config = path.file_name().is_some_and(|n| n == "schema-lint.toml");
+                    if change.typ != FileChangeType::CHANGED || config {
+                        state.forget(std::slice::from_ref(&path));
+                        self.pending.full = true;
+                    } else {
+                        self.pending.disk.push(path);
+                    }
+                }
                 self.schedule(DEBOUNCE);
             }
             "workspace/didChangeConfiguration" => {
@@ -337,6 +371,7 @@ impl Server<'_> {
                 if let Some(ours) = params.settings.get("schema-lint").cloned() {
                     state.options = Options::from_value(ours)?;
                     self.shown.clear();
+                    self.pending.full = true;
                     self.schedule(Duration::ZERO);
                 }
             }
@@ -378,17 +413,25 @@ impl Server<'_> {
         self.notify("textDocument/publishDiagnostics", params);
     }
 
-    /// Lints every open document now and publishes what was found.
+    /// Lints now what changed, and publishes what was found: every open document after a
+    /// change that builds the runs again, else the documents linted again.
     fn lint(&mut self) {
         self.due = None;
         self.waiting_since = None;
+        let Pending { full, docs, disk } = std::mem::take(&mut self.pending);
         if self.shut_down {
             return;
         }
         let Some(state) = &mut self.state else { return };
         let linted = guarded(|| {
-            let problems = state.lint();
-            (convert::published(state), problems)
+            let changed = if full { None } else { state.update(&docs, &disk) };
+            match changed {
+                Some(linted) => (convert::published(state, Some(&linted)), Vec::new()),
+                None => {
+                    let problems = state.lint();
+                    (convert::published(state, None), problems)
+                }
+            }
         });
         match linted {
             Ok((published, problems)) => {
