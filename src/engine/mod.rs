@@ -23,7 +23,6 @@ use std::sync::Arc;
 
 pub use held::HeldRun;
 
-
 /// The result of a run over many files.
 #[derive(Debug, Default, Clone)]
 pub struct Run {

@@ -4,15 +4,15 @@
 //! action), byte edits become a `WorkspaceEdit` over every file they touch.
 
 use super::position::{Encoding, Lines};
-use crate::engine::Run;
 use super::state::{Project, State};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Run;
 use crate::syntax::source::{FileId, Span};
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
     TextEdit, Uri, WorkspaceEdit,
 };
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 /// What diagnostics say they come from.
 pub(crate) const SOURCE: &str = "schema-lint";
@@ -34,7 +34,7 @@ pub(crate) fn diagnostics(
 /// one when it is `None`), none for one that is not linted.
 pub(crate) fn published(
     state: &State,
-    only: Option<&BTreeSet<Uri>>,
+    only: Option<&[Uri]>,
 ) -> Vec<lsp_types::PublishDiagnosticsParams> {
     state
         .docs

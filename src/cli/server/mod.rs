@@ -11,6 +11,8 @@
 mod actions;
 mod context;
 mod convert;
+#[cfg(test)]
+mod edits_tests;
 mod options;
 mod position;
 mod project;
@@ -26,18 +28,18 @@ use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, FileChangeType, LogMessageParams,
-    MessageType,
-    PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams, SaveOptions,
-    ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri, WorkspaceFolder,
+    MessageType, PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams,
+    SaveOptions, ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    WorkspaceFolder,
 };
 use options::Options;
 use position::{path_of, Encoding, Lines};
 use serde_json::Value;
 use state::{Document, State};
-use std::collections::{BTreeSet, HashSet};
-use std::path::PathBuf;
+use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -108,7 +110,7 @@ struct Pending {
     /// settings changed, or files came or went on disk.
     full: bool,
     /// The open documents edited.
-    docs: BTreeSet<Uri>,
+    docs: Vec<Uri>,
     /// The files changed on disk.
     disk: Vec<PathBuf>,
 }
@@ -324,7 +326,9 @@ impl Server<'_> {
                     });
                 }
                 doc.version = params.text_document.version;
-                self.pending.docs.insert(params.text_document.uri);
+                if !self.pending.docs.contains(&params.text_document.uri) {
+                    self.pending.docs.push(params.text_document.uri);
+                }
                 self.schedule(DEBOUNCE);
             }
             "textDocument/didSave" => {
@@ -424,13 +428,16 @@ impl Server<'_> {
         }
         let Some(state) = &mut self.state else { return };
         let linted = guarded(|| {
-            let changed = if full { None } else { state.update(&docs, &disk) };
-            match changed {
-                Some(linted) => (convert::published(state, Some(&linted)), Vec::new()),
-                None => {
-                    let problems = state.lint();
-                    (convert::published(state, None), problems)
-                }
+            let changed = if full {
+                None
+            } else {
+                state.update(&docs, &disk)
+            };
+            if let Some(linted) = changed {
+                (convert::published(state, Some(&linted)), Vec::new())
+            } else {
+                let problems = state.lint();
+                (convert::published(state, None), problems)
             }
         });
         match linted {

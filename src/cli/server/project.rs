@@ -14,6 +14,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+/// Where the lines of a text start, and the address of the text they were worked out for.
+type Starts = (usize, Arc<[usize]>);
+
 /// The last run of one project.
 pub(crate) struct Project {
     /// The settings of the run.
@@ -41,12 +44,16 @@ pub(crate) struct Project {
     pub fixes: HashMap<Option<usize>, Option<WorkspaceEdit>>,
     /// Where the lines of a file's text start, by file, for the text they were worked out for
     /// (its address): worked out once per text, not once per finding.
-    lines: Mutex<HashMap<FileId, (usize, Arc<[usize]>)>>,
+    lines: Mutex<HashMap<FileId, Starts>>,
 }
 
 /// The files of a project's run, before it is linted: each with its own index and what the
 /// client knows of it.
 #[derive(Default)]
+#[allow(
+    clippy::struct_field_names,
+    reason = "the fields are those of Project, and `files` those of a run"
+)]
 pub(crate) struct Files {
     pub root: Option<PathBuf>,
     pub files: Vec<LintedFile>,

@@ -20,14 +20,14 @@
 use super::context::{index_of, name_in, parse_context, Cache};
 use super::options::{self, Options};
 use super::position::{path_of, uri_of, Encoding};
-pub(crate) use super::project::Project;
 use super::project::Files;
+pub(crate) use super::project::Project;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate, Configured};
 use crate::workspace::{load_source, LintedFile, Origin};
 use lsp_types::Uri;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -188,20 +188,17 @@ impl State {
             for (path, file) in paths.into_iter().zip(cached) {
                 let buffer = overlay.get(&path);
                 let id = FileId(run.files.len());
-                let (mut file, part) = match buffer {
-                    Some(uri) => {
-                        let text = self.docs[uri].text.to_string();
-                        let Some(mut file) = parse_context(&path, root, text) else {
-                            continue;
-                        };
-                        file.file.id = id;
-                        let part = index_of(&file, draft);
-                        (file, part)
-                    }
-                    None => {
-                        let Some((file, part)) = file else { continue };
-                        (file, part.renumbered(id))
-                    }
+                let (mut file, part) = if let Some(uri) = buffer {
+                    let text = self.docs[uri].text.to_string();
+                    let Some(mut file) = parse_context(&path, root, text) else {
+                        continue;
+                    };
+                    file.file.id = id;
+                    let part = index_of(&file, draft);
+                    (file, part)
+                } else {
+                    let Some((file, part)) = file else { continue };
+                    (file, part.renumbered(id))
                 };
                 file.file.id = id;
                 file.origin = Origin::Context;
@@ -226,13 +223,8 @@ impl State {
         };
         let reportable =
             !walk_like || doc.schema || meant_as_schema(Path::new(&name), doc.text.as_bytes());
-        let file = SourceFile::from_string(
-            id,
-            name,
-            doc.path.clone(),
-            (*doc.text).clone(),
-            !walk_like,
-        );
+        let file =
+            SourceFile::from_string(id, name, doc.path.clone(), (*doc.text).clone(), !walk_like);
         load_source(file, reportable)
     }
 
@@ -251,18 +243,14 @@ impl State {
     /// to the files at `disk`, linting again only the open documents whose findings can change;
     /// returns them, each changed document among them. `None` when a change needs every run
     /// built again ([`State::lint`]): a file on disk that no run holds, or that is gone.
-    pub(crate) fn update(
-        &mut self,
-        changed: &BTreeSet<Uri>,
-        disk: &[PathBuf],
-    ) -> Option<BTreeSet<Uri>> {
+    pub(crate) fn update(&mut self, changed: &[Uri], disk: &[PathBuf]) -> Option<Vec<Uri>> {
         for path in disk {
             let known = self.projects.iter().any(|p| p.file_at(path).is_some());
             if !known || !path.is_file() {
                 return None;
             }
         }
-        let mut linted: BTreeSet<Uri> = changed.clone();
+        let mut linted: Vec<Uri> = changed.to_vec();
         let mut projects = std::mem::take(&mut self.projects);
         for project in &mut projects {
             for uri in changed {
@@ -274,7 +262,7 @@ impl State {
                 let Some((file, part)) = self.changed_file(project, id, uri) else {
                     continue;
                 };
-                linted.extend(project.replace(id, file, part));
+                add(&mut linted, project.replace(id, file, part));
             }
             for path in disk {
                 let Some(id) = project.file_at(path).filter(|id| !project.open[id.0]) else {
@@ -290,7 +278,7 @@ impl State {
                 };
                 file.file.id = id;
                 file.origin = Origin::Context;
-                linted.extend(project.replace(id, file, part));
+                add(&mut linted, project.replace(id, file, part));
             }
         }
         self.projects = projects;
@@ -309,7 +297,11 @@ impl State {
         let root = project.root.clone();
         let mut file = if project.file_of(uri) == Some(id) {
             let file = self.open_file(uri, id, root.as_deref());
-            if let Some(doc) = self.docs.get_mut(uri).filter(|_| file.schema_kind().is_some()) {
+            if let Some(doc) = self
+                .docs
+                .get_mut(uri)
+                .filter(|_| file.schema_kind().is_some())
+            {
                 doc.schema = true;
             }
             file
@@ -327,6 +319,15 @@ impl State {
         file.file.id = id;
         let part = index_of(&file, draft);
         Some((file, part))
+    }
+}
+
+/// Adds to `uris` those of `more` it does not hold yet.
+fn add(uris: &mut Vec<Uri>, more: Vec<Uri>) {
+    for uri in more {
+        if !uris.contains(&uri) {
+            uris.push(uri);
+        }
     }
 }
 
