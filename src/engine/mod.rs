@@ -18,6 +18,7 @@ use crate::workspace::reloads::{reload, reread, Reloaded};
 use crate::workspace::{load_source, Input, LintedFile, Reloads, State};
 use dispatch::lint_document;
 use rayon::prelude::*;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -108,23 +109,7 @@ pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> HeldRun {
 }
 
 fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
-    let index = {
-        let inputs: Vec<IndexInput<'_>> = files
-            .iter()
-            .filter_map(|f| {
-                let root = f.root()?;
-                let kind = f.schema_kind()?;
-                Some(IndexInput {
-                    file: f.file.id,
-                    path: f.file.path.as_deref(),
-                    name: &f.file.name,
-                    root,
-                    kind,
-                })
-            })
-            .collect();
-        RunIndex::build(&inputs, settings.default_draft)
-    };
+    let index = index_of(&files, settings);
     lint_indexed(files, index, settings)
 }
 
@@ -143,6 +128,54 @@ pub fn relint(run: Run, settings: &Settings, which: &(dyn Fn(FileId) -> bool + S
         crate::workspace::pool::run(|| lint_indexed_only(files, index, settings, Some(which)));
     run.notes = notes;
     run
+}
+
+/// Lints `files`, which are the files of `before` with those of `changed` changed (a batch of
+/// fixes applied), indexing them again but running the rules again only over the changed files
+/// and the files a reference ties to them, before or after the change: every other file keeps
+/// its findings, which the change cannot alter. Should a changed file no longer declare the
+/// same resources and anchors (a renamed `$id`), every file is linted again: a reference
+/// elsewhere may now find it, or no longer.
+#[must_use]
+pub fn lint_changed(
+    before: &Run,
+    files: Vec<LintedFile>,
+    changed: &BTreeSet<FileId>,
+    settings: &Settings,
+) -> HeldRun {
+    crate::workspace::pool::run(|| {
+        let index = index_of(&files, settings);
+        let own = |f: &LintedFile| index_of(std::slice::from_ref(f), settings);
+        let everything = changed.iter().any(|id| {
+            let (old, new) = (before.files.get(id.0), files.get(id.0));
+            old.zip(new)
+                .is_none_or(|(old, new)| !own(old).same_declarations(&own(new)))
+        });
+        let mut tied = before.index.tied_to(changed);
+        tied.extend(index.tied_to(changed));
+        tied.extend(changed);
+        let which = |f: FileId| everything || tied.contains(&f);
+        HeldRun::new(lint_indexed_only(files, index, settings, Some(&which)))
+    })
+}
+
+/// The index of the schemas of `files`.
+fn index_of(files: &[LintedFile], settings: &Settings) -> RunIndex {
+    let inputs: Vec<IndexInput<'_>> = files
+        .iter()
+        .filter_map(|f| {
+            let root = f.root()?;
+            let kind = f.schema_kind()?;
+            Some(IndexInput {
+                file: f.file.id,
+                path: f.file.path.as_deref(),
+                name: &f.file.name,
+                root,
+                kind,
+            })
+        })
+        .collect();
+    RunIndex::build(&inputs, settings.default_draft)
 }
 
 /// Runs the rules over indexed files, reading released ones again one at a time.

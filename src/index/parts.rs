@@ -6,7 +6,7 @@
 
 use super::{Resource, RunIndex};
 use crate::syntax::source::FileId;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 impl RunIndex {
     /// Joins the indexes of single files, in run order, as [`RunIndex::merge`] does, leaving the
@@ -60,24 +60,25 @@ impl RunIndex {
             && self.escaped_defs_keys == other.escaped_defs_keys
     }
 
-    /// The files a reference ties to `file`: those holding a reference whose document part
-    /// names a resource of `file`, and those holding a resource that a reference of `file`
-    /// names.
+    /// The files a reference ties to those of `files`: those holding a reference whose
+    /// document part names a resource of one of them, and those holding a resource that a
+    /// reference of one of them names (the files of `files` among them only when so tied).
     #[must_use]
-    pub fn tied_to(&self, file: FileId) -> HashSet<FileId> {
+    pub fn tied_to(&self, files: &BTreeSet<FileId>) -> HashSet<FileId> {
         let mut out = HashSet::new();
         for (r, target) in self.refs.iter().zip(&self.ref_targets) {
             let Some(t) = target.map(|t| &self.resources[t]) else {
                 continue;
             };
-            if t.file == file {
-                out.insert(r.file);
-            }
-            if r.file == file {
-                out.insert(t.file);
+            if t.file != r.file {
+                if files.contains(&t.file) {
+                    out.insert(r.file);
+                }
+                if files.contains(&r.file) {
+                    out.insert(t.file);
+                }
             }
         }
-        out.remove(&file);
         out
     }
 }

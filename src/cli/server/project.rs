@@ -10,7 +10,7 @@ use crate::settings::Settings;
 use crate::syntax::source::FileId;
 use crate::workspace::LintedFile;
 use lsp_types::{Uri, WorkspaceEdit};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -139,14 +139,15 @@ impl Project {
     /// documents linted again.
     pub(crate) fn replace(&mut self, id: FileId, file: LintedFile, part: RunIndex) -> Vec<Uri> {
         let everything = !self.parts[id.0].same_declarations(&part);
-        let mut tied = self.run.index.tied_to(id);
+        let changed = BTreeSet::from([id]);
+        let mut tied = self.run.index.tied_to(&changed);
         self.parts[id.0] = part;
         let mut run = std::mem::take(&mut self.run);
         debug_assert_eq!(file.file.id, id);
         self.boms[id.0] = self.open[id.0] && file.file.bom;
         run.files[id.0] = file;
         run.index = RunIndex::merged(&self.parts);
-        tied.extend(run.index.tied_to(id));
+        tied.extend(run.index.tied_to(&changed));
         tied.insert(id);
         let again = |f: FileId| everything || tied.contains(&f);
         self.run = relint(run, &self.settings, &again);
