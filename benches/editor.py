@@ -180,6 +180,8 @@ def main():
     ap.add_argument("--corpus", default=CORPUS, required=CORPUS is None,
                     help="SchemaStore's checkout (the folder holding schemas/)")
     ap.add_argument("--edits", type=int, default=7, help="edits per open file")
+    ap.add_argument("--actions", action="store_true",
+                    help="then ask for the code actions at the first finding of each file")
     ap.add_argument("--quiet", type=float, default=0.5,
                     help="seconds without a message that end an edit")
     args = ap.parse_args()
@@ -207,7 +209,7 @@ def main():
         opens.append((rel, (at - sent) * 1000, len(message["params"]["diagnostics"])))
         server.quiet(args.quiet)
 
-    edits = {}
+    edits, last = {}, {}
     for rel in OPEN:
         doc = uri(os.path.join(root, rel))
         times, others = [], []
@@ -218,13 +220,29 @@ def main():
             sent = server.notify("textDocument/didChange", {
                 "textDocument": {"uri": doc, "version": versions[doc]},
                 "contentChanges": [{"text": text}]})
-            at, _ = server.wait(published(doc, versions[doc]), seen=seen)
+            at, message = server.wait(published(doc, versions[doc]), seen=seen)
+            last[doc] = message["params"]["diagnostics"]
             seen += server.quiet(args.quiet)
             times.append((at - sent - DEBOUNCE) * 1000)
             others.append(sum(1 for m in seen if m.get("method") == "textDocument/publishDiagnostics"
                               and m["params"]["uri"] != doc))
         edits[rel] = (times, others)
     memory = server.memory()
+    # A code action where the first finding of each file lies (the proof of its fix, and the
+    # fix-all), after the edits: measured apart, since it reads the context again.
+    actions = []
+    if args.actions:
+        for rel in OPEN:
+            doc = uri(os.path.join(root, rel))
+            found = last.get(doc) or []
+            where = found[0]["range"] if found else {"start": {"line": 0, "character": 0},
+                                                       "end": {"line": 0, "character": 0}}
+            start = time.perf_counter()
+            result = server.request("textDocument/codeAction", {
+                "textDocument": {"uri": doc}, "range": where,
+                "context": {"diagnostics": found[:1]}})
+            actions.append((rel, (time.perf_counter() - start) * 1000, len(result or [])))
+        after_actions = server.memory()
     server.stop()
 
     size = lambda rel: os.path.getsize(os.path.join(root, rel)) / 1e3
@@ -239,7 +257,12 @@ def main():
               f"{statistics.median(times):.0f} ms ({min(times):.0f}-{max(times):.0f}, {len(times)} edits) | "
               f"{statistics.median(others):g} |")
     print()
-    print(f"server memory: peak {memory['VmHWM']:.0f} MB (VmHWM), {memory['VmRSS']:.0f} MB resident at the end")
+    print(f"server memory: peak {memory['VmHWM']:.0f} MB (VmHWM), {memory['VmRSS']:.0f} MB resident after the edits")
+    if actions:
+        print()
+        for rel, took, count in actions:
+            print(f"code actions at the first finding of `{os.path.basename(rel)}`: {took:.0f} ms ({count} actions)")
+        print(f"server memory after them: peak {after_actions['VmHWM']:.0f} MB, {after_actions['VmRSS']:.0f} MB resident")
 
 
 if __name__ == "__main__":

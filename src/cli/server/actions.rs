@@ -132,7 +132,7 @@ fn quick_fix(
     index: usize,
     encoding: Encoding,
 ) -> Option<WorkspaceEdit> {
-    if let Some(known) = project.fixes.get(&Some(index)) {
+    if let Some(known) = project.fixes.get(&(file, Some(index))) {
         return known.clone();
     }
     let run = held.get_or_insert_with(|| HeldRun::reloaded(&project.run));
@@ -151,7 +151,7 @@ fn quick_fix(
             encoding,
         )
     });
-    project.fixes.insert(Some(index), edit.clone());
+    project.fixes.insert((file, Some(index)), edit.clone());
     edit
 }
 
@@ -164,7 +164,7 @@ fn fix_all(
     file: FileId,
     encoding: Encoding,
 ) -> Option<WorkspaceEdit> {
-    if let Some(known) = project.fixes.get(&None) {
+    if let Some(known) = project.fixes.get(&(file, None)) {
         return known.clone();
     }
     let whole = held.get_or_insert_with(|| HeldRun::reloaded(&project.run));
@@ -189,6 +189,6 @@ fn fix_all(
             encoding,
         )
     };
-    project.fixes.insert(None, edit.clone());
+    project.fixes.insert((file, None), edit.clone());
     edit
 }

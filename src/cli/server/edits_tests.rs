@@ -272,3 +272,54 @@ fn after_each_edit_the_diagnostics_equal_a_fresh_lint() {
     assert_eq!(client.exit(true), 0);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The quick fix the server offers at the first finding of `path`: its edits' new texts.
+fn quick_fix(client: &mut Client, path: &Path, finding: &Value) -> Vec<String> {
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(path)},
+            "range": finding["range"],
+            "context": {"diagnostics": [finding]},
+        }),
+    );
+    let actions = actions.unwrap();
+    let quick = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .expect("a quick fix");
+    let changes = quick["edit"]["changes"].as_object().unwrap();
+    changes
+        .values()
+        .flat_map(|edits| edits.as_array().unwrap())
+        .map(|e| e["newText"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn each_document_gets_its_own_fixes() {
+    // Two open documents of one project, each with a fixable finding first.
+    let root = project("own-fixes", &[]);
+    let (one, two) = (root.join("one.json"), root.join("two.json"));
+    let mut client = Client::start();
+    client.initialize(&root, &["utf-8"], &Value::Null);
+    let mut seen = Published::new();
+    client.open(&one, &c("one").replace("tool_c", "tool_one"));
+    settle(&mut client, &mut seen, &uri(&one), 1);
+    client.open(&two, &c("two").replace("tool_c", "tool_two"));
+    settle(&mut client, &mut seen, &uri(&two), 1);
+    let first = |p: &Path| seen[&uri(p)][0].clone();
+    let (f1, f2) = (first(&one), first(&two));
+    assert!(quick_fix(&mut client, &one, &f1)
+        .iter()
+        .all(|t| t.contains("tool_one_output")));
+    let fixed = quick_fix(&mut client, &two, &f2);
+    assert!(
+        fixed.iter().all(|t| t.contains("tool_two_output")),
+        "{fixed:?}"
+    );
+    assert_eq!(client.exit(true), 0);
+    let _ = std::fs::remove_dir_all(&root);
+}

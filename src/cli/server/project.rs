@@ -40,8 +40,9 @@ pub(crate) struct Project {
     pub open: Vec<bool>,
     /// The file id of each file of the run that has a path.
     by_path: HashMap<PathBuf, FileId>,
-    /// The code actions worked out since the run, by finding (or `None` for the fix-all).
-    pub fixes: HashMap<Option<usize>, Option<WorkspaceEdit>>,
+    /// The code actions worked out since the run, by document and finding (`None`: the
+    /// document's fix-all).
+    pub fixes: HashMap<(FileId, Option<usize>), Option<WorkspaceEdit>>,
     /// Where the lines of a file's text start, by file, for the text they were worked out for
     /// (its address): worked out once per text, not once per finding.
     lines: Mutex<HashMap<FileId, Starts>>,
