@@ -107,7 +107,7 @@ class Server:
         id_ = self.next
         self.next += 1
         self.send({"id": id_, "method": method, "params": params})
-        return self.wait(lambda m: m.get("id") == id_ and "method" not in m)[1]
+        return self.wait(lambda m: m.get("id") == id_ and "method" not in m)[1].get("result")
 
     def wait(self, wanted, timeout=120, seen=None):
         """The first message `wanted` accepts (and when it came); the others go to `seen`."""
@@ -261,7 +261,8 @@ def main():
     if actions:
         print()
         for rel, took, count in actions:
-            print(f"code actions at the first finding of `{os.path.basename(rel)}`: {took:.0f} ms ({count} actions)")
+            print(f"code actions at the first finding of `{os.path.basename(rel)}`: {took:.0f} ms "
+                  f"({count} offered)")
         print(f"server memory after them: peak {after_actions['VmHWM']:.0f} MB, {after_actions['VmRSS']:.0f} MB resident")
 
 

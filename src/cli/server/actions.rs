@@ -46,7 +46,8 @@ pub(crate) fn code_actions(
             })
         })
     };
-    // The run with every text held, read again only when a fix is to be worked out.
+    // The run with the texts a fix of the document may reach held, read again only when a fix
+    // is to be worked out.
     let mut held: Option<HeldRun> = None;
     let mut out = Vec::new();
     if wants(CodeActionKind::QUICKFIX.as_str()) {
@@ -135,7 +136,7 @@ fn quick_fix(
     if let Some(known) = project.fixes.get(&(file, Some(index))) {
         return known.clone();
     }
-    let run = held.get_or_insert_with(|| HeldRun::reloaded(&project.run));
+    let run = held.get_or_insert_with(|| HeldRun::reloaded_around(&project.run, file));
     let finding = project.run.files[file.0].diagnostics.get(index);
     let fix = finding.and_then(|d| d.fix.as_ref()).filter(|fix| {
         fix.edits.iter().all(|e| writable(project, e.file).is_ok())
@@ -167,7 +168,7 @@ fn fix_all(
     if let Some(known) = project.fixes.get(&(file, None)) {
         return known.clone();
     }
-    let whole = held.get_or_insert_with(|| HeldRun::reloaded(&project.run));
+    let whole = held.get_or_insert_with(|| HeldRun::reloaded_around(&project.run, file));
     let run = whole.focused_on(file);
     let shared: &Project = project;
     let check = |source: &SourceFile| writable(shared, source.id);

@@ -112,8 +112,8 @@ pub(crate) fn diagnostic(
 }
 
 /// Byte edits (file, span in the text `texts` holds, new text) as a `WorkspaceEdit`; `None`
-/// when one of the files has no URI the client knows. `texts` is the project's run with every
-/// text held ([`crate::engine::HeldRun::reloaded`]).
+/// when one of the files has no URI the client knows. `texts` is the project's run with the
+/// texts of the files edited held ([`crate::engine::HeldRun::reloaded_around`]).
 pub(crate) fn workspace_edit<'a>(
     project: &Project,
     texts: &Run,

@@ -1,10 +1,11 @@
 //! `schema-lint server`: a language server over standard input and output (the synchronous
 //! `lsp-server` stack, no async runtime). Documents are synchronized in full; each open
 //! document is linted with its project as context ([`state`]) when it is opened or saved, and
-//! once typing pauses; its findings are published with positions in the encoding negotiated
-//! at `initialize` ([`position`], [`convert`]); code actions offer the proven fixes
+//! once typing pauses, when only it and the open documents tied to it are linted again and
+//! published ([`project`]); its findings are published with positions in the encoding
+//! negotiated at `initialize` ([`position`], [`convert`]); code actions offer the proven fixes
 //! ([`actions`]). Settings come from `initializationOptions` and the project's
-//! `schema-lint.toml`, read again on every lint ([`options`]). No message can stop the server
+//! `schema-lint.toml`, read again whenever the runs are built ([`options`]). No message can stop the server
 //! but `exit` ([`transport`] answers bodies that are not messages; a handler that fails answers
 //! with an error), and `exit` ends it with 0 after `shutdown`, else 1.
 

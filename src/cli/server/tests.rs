@@ -354,7 +354,7 @@ fn settings_come_from_the_options_and_the_toml() {
     client.initialize(&root, &[], &json!({"schema-lint": {"select": ["SL2"]}}));
     client.open(&tool, TOOL);
     client.diagnostics(&uri(&tool), |d| d.len() == 1);
-    // The configuration is read again on every lint (here, on save).
+    // The configuration is read again when the runs are built (here, on save).
     std::fs::write(root.join("schema-lint.toml"), "ignore = [\"SL201\"]\n").unwrap();
     client.notify(
         "textDocument/didSave",
