@@ -426,6 +426,51 @@ mod tests {
     }
 
     #[test]
+    fn a_fix_reads_again_only_the_files_references_tie_to_its_file() {
+        let dir = scratch(
+            "around",
+            &[
+                ("a.json", r#"{"$id": "tool_a:output", "type": "object"}"#),
+                (
+                    "b.json",
+                    r#"{"properties": {"w": {"$ref": "tool_a:output"}}}"#,
+                ),
+                ("c.json", r#"{"$ref": "b.json#/properties/w"}"#),
+                ("d.json", r#"{"type": "string"}"#),
+            ],
+        );
+        let files: Vec<LintedFile> = ["a.json", "b.json", "c.json", "d.json"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let candidate = Candidate {
+                    path: dir.join(name),
+                    explicit: true,
+                };
+                load_input(FileId(i), Input::Path(candidate))
+            })
+            .collect();
+        let mut run = lint_loaded(files, &Settings::default()).into_run();
+        // Every file but the first let go, as the language server keeps its context.
+        for f in &mut run.files[1..] {
+            let kind = f.schema_kind().unwrap();
+            f.state = State::Released {
+                kind,
+                fingerprint: crate::workspace::Fingerprint::of(&f.file.text),
+                settled: false,
+            };
+            f.file.text = Arc::default();
+        }
+        let held = HeldRun::reloaded_around(&run, FileId(0));
+        let parsed: Vec<bool> = held.files.iter().map(|f| f.root().is_some()).collect();
+        // `b.json` names `a.json`'s id, `c.json` points into `b.json`; `d.json` is tied to none.
+        assert_eq!(parsed, [true, true, true, false]);
+        assert!(held.files[3].schema_kind().is_none());
+        assert!(!held.files[2].file.text.is_empty());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn a_file_that_changes_between_the_two_reads_is_an_error() {
         let dir = scratch("changed", &[("a.json", r#"{"type": "object"}"#)]);
         let path = dir.join("a.json");
