@@ -176,7 +176,10 @@ def main():
 
 def schemastore(args):
     """SchemaStore: check, --fix and --diff against parse-only, and the Sourcemeta peers."""
-    source = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "schemastore", "schemas")
+    # Beside the checkout (../shared), or beside the folder of worktrees it is in (../../shared).
+    source = next(c for c in (os.path.join(os.path.dirname(up), "shared", "corpus", "schemastore",
+                                           "schemas") for up in (ROOT, os.path.dirname(ROOT)))
+                  if os.path.isdir(c))
     files = listing(source)
     n, mb = corpus_stats(files)
     lint = [LINT, "--isolated", "-q", "--default-dialect", "draft7", "--output-format", "concise"]

@@ -3,7 +3,9 @@
 
 use super::Run;
 use crate::syntax::source::FileId;
-use crate::workspace::Origin;
+use crate::workspace::reloads::{reload, Reloaded};
+use crate::workspace::{Origin, State};
+use std::collections::BTreeSet;
 
 /// A run that kept the text and tree of every file it read: nothing was let go to bound its
 /// memory. Only the paths that keep every file make one ([`super::run_held`], for `--fix` and
@@ -39,6 +41,48 @@ impl HeldRun {
             "a held run let no file go"
         );
         Self(run)
+    }
+
+    /// A run that may have let files go, with the released files that a chain of references
+    /// ties to `file` (either way) read and parsed again, for the fixes of `file` in a run the
+    /// language server keeps small. The other released files are left out (held as holding
+    /// nothing), as `check --fix FILE` leaves out the files of the project that nothing ties to
+    /// the file: no reference leads from them into what a fix of `file` changes, or from what it
+    /// changes to them. A file that is gone or changed since it was indexed is left out too.
+    #[must_use]
+    pub fn reloaded_around(run: &Run, file: FileId) -> HeldRun {
+        use rayon::prelude::*;
+        let mut reached = BTreeSet::from([file]);
+        let mut last = reached.clone();
+        while !last.is_empty() {
+            let found = run.index.tied_to(&last);
+            last = found.into_iter().filter(|f| !reached.contains(f)).collect();
+            reached.extend(&last);
+        }
+        let files = crate::workspace::pool::run(|| {
+            run.files
+                .par_iter()
+                .map(|f| {
+                    let mut f = f.clone();
+                    if let Some(kind) = f.released().and(f.schema_kind()) {
+                        let again = reached.contains(&f.file.id).then(|| reload(&f)).flatten();
+                        f.state = match again {
+                            Some(Reloaded { text, root }) => {
+                                f.file.text = text;
+                                State::Parsed { root, kind }
+                            }
+                            None => State::NotSchema { root: None },
+                        };
+                    }
+                    f
+                })
+                .collect()
+        });
+        Self::new(Run {
+            files,
+            index: run.index.clone(),
+            notes: run.notes.clone(),
+        })
     }
 
     /// The run itself, for what only reads it (reports) or changes its findings.

@@ -18,6 +18,7 @@ use crate::workspace::reloads::{reload, reread, Reloaded};
 use crate::workspace::{load_source, Input, LintedFile, Reloads, State};
 use dispatch::lint_document;
 use rayon::prelude::*;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -108,45 +109,105 @@ pub fn lint_loaded(files: Vec<LintedFile>, settings: &Settings) -> HeldRun {
 }
 
 fn lint_loaded_in_pool(files: Vec<LintedFile>, settings: &Settings) -> Run {
-    let index = {
-        let inputs: Vec<IndexInput<'_>> = files
-            .iter()
-            .filter_map(|f| {
-                let root = f.root()?;
-                let kind = f.schema_kind()?;
-                Some(IndexInput {
-                    file: f.file.id,
-                    path: f.file.path.as_deref(),
-                    name: &f.file.name,
-                    root,
-                    kind,
-                })
-            })
-            .collect();
-        RunIndex::build(&inputs, settings.default_draft)
-    };
+    let index = index_of(&files, settings);
     lint_indexed(files, index, settings)
 }
 
+/// Runs the rules again over the files of `run` that `which` accepts, against the run's index,
+/// which must be up to date with its files (the language server, after an edit: the changed file
+/// and the files tied to it); every other file keeps its findings. Released files are read
+/// again, as in a streaming run.
+#[must_use]
+pub fn relint(run: Run, settings: &Settings, which: &(dyn Fn(FileId) -> bool + Sync)) -> Run {
+    let Run {
+        files,
+        index,
+        notes,
+    } = run;
+    let mut run =
+        crate::workspace::pool::run(|| lint_indexed_only(files, index, settings, Some(which)));
+    run.notes = notes;
+    run
+}
+
+/// Lints `files`, which are the files of `before` with those of `changed` changed (a batch of
+/// fixes applied), indexing them again but running the rules again only over the changed files
+/// and the files a reference ties to them, before or after the change: every other file keeps
+/// its findings, which the change cannot alter. Should a changed file no longer declare the
+/// same resources and anchors (a renamed `$id`), every file is linted again: a reference
+/// elsewhere may now find it, or no longer.
+#[must_use]
+pub fn lint_changed(
+    before: &Run,
+    files: Vec<LintedFile>,
+    changed: &BTreeSet<FileId>,
+    settings: &Settings,
+) -> HeldRun {
+    crate::workspace::pool::run(|| {
+        let index = index_of(&files, settings);
+        let own = |f: &LintedFile| index_of(std::slice::from_ref(f), settings);
+        let everything = changed.iter().any(|id| {
+            let (old, new) = (before.files.get(id.0), files.get(id.0));
+            old.zip(new)
+                .is_none_or(|(old, new)| !own(old).same_declarations(&own(new)))
+        });
+        let mut tied = before.index.tied_to(changed);
+        tied.extend(index.tied_to(changed));
+        tied.extend(changed);
+        let which = |f: FileId| everything || tied.contains(&f);
+        HeldRun::new(lint_indexed_only(files, index, settings, Some(&which)))
+    })
+}
+
+/// The index of the schemas of `files`.
+fn index_of(files: &[LintedFile], settings: &Settings) -> RunIndex {
+    let inputs: Vec<IndexInput<'_>> = files
+        .iter()
+        .filter_map(|f| {
+            let root = f.root()?;
+            let kind = f.schema_kind()?;
+            Some(IndexInput {
+                file: f.file.id,
+                path: f.file.path.as_deref(),
+                name: &f.file.name,
+                root,
+                kind,
+            })
+        })
+        .collect();
+    RunIndex::build(&inputs, settings.default_draft)
+}
+
 /// Runs the rules over indexed files, reading released ones again one at a time.
-pub(super) fn lint_indexed(
+pub(super) fn lint_indexed(files: Vec<LintedFile>, index: RunIndex, settings: &Settings) -> Run {
+    lint_indexed_only(files, index, settings, None)
+}
+
+/// What [`lint_indexed`] finds in one file: `None` for a file it leaves as it was.
+type Found = Option<(Vec<Diagnostic>, Option<Arc<String>>)>;
+
+fn lint_indexed_only(
     mut files: Vec<LintedFile>,
     index: RunIndex,
     settings: &Settings,
+    which: Option<&(dyn Fn(FileId) -> bool + Sync)>,
 ) -> Run {
     let reloads = Reloads::new(files.len());
-    let found: Vec<(Vec<Diagnostic>, Option<Arc<String>>)> = files
+    let found: Vec<Found> = files
         .par_iter()
         .map(|f| {
+            if which.is_some_and(|which| !which(f.file.id)) {
+                return None;
+            }
             let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
-                return (Vec::new(), None);
+                return Some((Vec::new(), None));
             };
             let held;
             let (file, root, reread) = match &f.state {
                 State::Parsed { root, .. } => (&f.file, &**root, None),
                 State::Released { .. } => {
                     let Some(Reloaded { text, root }) = reload(f) else {
-                        return (vec![changed(&f.file)], None);
+                        return Some((vec![changed(&f.file)], None));
                     };
                     held = (
                         SourceFile {
@@ -157,7 +218,7 @@ pub(super) fn lint_indexed(
                     );
                     (&held.0, &*held.1, Some(text))
                 }
-                State::Failed | State::NotSchema { .. } => return (Vec::new(), None),
+                State::Failed | State::NotSchema { .. } => return Some((Vec::new(), None)),
             };
             let view = RunView {
                 index: &index,
@@ -169,10 +230,13 @@ pub(super) fn lint_indexed(
             lint_document(&view, file, root, kind, settings, &mut out);
             // A released file keeps its text only when there is a finding to show in it.
             let text = reread.filter(|_| !out.is_empty());
-            (out, text)
+            Some((out, text))
         })
         .collect();
-    for (f, (diagnostics, text)) in files.iter_mut().zip(found) {
+    for (f, found) in files.iter_mut().zip(found) {
+        let Some((diagnostics, text)) = found else {
+            continue;
+        };
         if f.root().is_none() && f.released().is_none() {
             continue;
         }
@@ -358,6 +422,51 @@ mod tests {
             .iter()
             .any(|(n, c)| n.ends_with("a.json") && *c == "SL403"));
         assert_eq!(codes(&whole), codes(&streaming));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_fix_reads_again_only_the_files_references_tie_to_its_file() {
+        let dir = scratch(
+            "around",
+            &[
+                ("a.json", r#"{"$id": "tool_a:output", "type": "object"}"#),
+                (
+                    "b.json",
+                    r#"{"properties": {"w": {"$ref": "tool_a:output"}}}"#,
+                ),
+                ("c.json", r#"{"$ref": "b.json#/properties/w"}"#),
+                ("d.json", r#"{"type": "string"}"#),
+            ],
+        );
+        let files: Vec<LintedFile> = ["a.json", "b.json", "c.json", "d.json"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let candidate = Candidate {
+                    path: dir.join(name),
+                    explicit: true,
+                };
+                load_input(FileId(i), Input::Path(candidate))
+            })
+            .collect();
+        let mut run = lint_loaded(files, &Settings::default()).into_run();
+        // Every file but the first let go, as the language server keeps its context.
+        for f in &mut run.files[1..] {
+            let kind = f.schema_kind().unwrap();
+            f.state = State::Released {
+                kind,
+                fingerprint: crate::workspace::Fingerprint::of(&f.file.text),
+                settled: false,
+            };
+            f.file.text = Arc::default();
+        }
+        let held = HeldRun::reloaded_around(&run, FileId(0));
+        let parsed: Vec<bool> = held.files.iter().map(|f| f.root().is_some()).collect();
+        // `b.json` names `a.json`'s id, `c.json` points into `b.json`; `d.json` is tied to none.
+        assert_eq!(parsed, [true, true, true, false]);
+        assert!(held.files[3].schema_kind().is_none());
+        assert!(!held.files[2].file.text.is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

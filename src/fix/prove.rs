@@ -1,14 +1,15 @@
 //! The proof of a batch of fixes, one function for the fix loop and the editor's code actions:
-//! apply every edit, lint the run again, and check with [`verify`] that each rewritten schema
+//! apply every edit, lint the run again (the files the batch changed and those tied to them:
+//! [`lint_changed`]), and check with [`verify`] that each rewritten schema
 //! parses, lints, resolves and compiles as before.
 
 use super::verify::verify;
 use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
-use crate::engine::{lint_loaded, HeldRun, Run};
+use crate::engine::{lint_changed, HeldRun, Run};
 use crate::settings::Settings;
 use crate::syntax::source::FileId;
 use crate::workspace::{load_source, LintedFile};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A batch of fixes applied to a run and proven.
@@ -60,6 +61,7 @@ fn apply(run: &Run, batch: &[&Fix], settings: &Settings) -> Result<HeldRun, Stri
         }
     }
     let mut files: Vec<LintedFile> = run.files.clone();
+    let changed: BTreeSet<FileId> = by_file.keys().copied().collect();
     for (file, edits) in by_file {
         let old = &files[file.0];
         let text = apply_edits(&old.file.text, &edits)?;
@@ -69,7 +71,7 @@ fn apply(run: &Run, batch: &[&Fix], settings: &Settings) -> Result<HeldRun, Stri
         files[file.0] = load_source(source, true);
         files[file.0].origin = origin;
     }
-    Ok(lint_loaded(files, settings))
+    Ok(lint_changed(run, files, &changed, settings))
 }
 
 /// Which fixes of an applied batch fail their proof, with why (see [`prove`]).
@@ -108,6 +110,7 @@ fn failures(before: &Run, after: &Run, fixes: &[&Fix], settings: &Settings) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::lint_loaded;
     use crate::fix::Offer;
     use crate::syntax::source::{SourceFile, Span};
 
@@ -155,6 +158,44 @@ mod tests {
         // Edits that overlap cannot be applied at all.
         let overlaps = edit(1, 0, 2, "{");
         assert!(prove(&run, &[&breaks, &overlaps], &Settings::default()).is_err());
+    }
+
+    /// Each file's findings, as the run has them.
+    fn findings(run: &Run) -> Vec<Vec<(&'static str, Span, String)>> {
+        run.files
+            .iter()
+            .map(|f| {
+                f.diagnostics
+                    .iter()
+                    .map(|d| (d.rule.code, d.span, d.message.clone()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_proof_lints_again_only_what_the_batch_can_change_and_agrees_with_a_full_lint() {
+        let run = run_of(&[
+            // An invalid `$id`, which a reference of the next file names (a rename reaches it).
+            r#"{"$id": "my_tool:output", "type": "object"}"#,
+            r#"{"type": "object", "properties": {"a": {"$ref": "my_tool:output"}}}"#,
+            // Tied to nothing: its finding is kept as it was, not found again.
+            r#"{"$id": "other_tool:output", "type": "object"}"#,
+            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"x": {}}}"#,
+        ]);
+        let rename = run.files[0].diagnostics[0].fix.clone().unwrap();
+        assert!(
+            rename.edits.iter().any(|e| e.file == FileId(1)),
+            "{rename:?}"
+        );
+        // A batch that changes no declaration: a space in file 3, tied to nothing.
+        let space = edit(3, 1, 1, " ");
+        for batch in [vec![&rename], vec![&space], vec![&rename, &space]] {
+            let proof = prove(&run, &batch, &Settings::default()).unwrap();
+            assert!(proof.passed(), "{:?}", proof.failures);
+            let fresh = lint_loaded(proof.after.files.clone(), &Settings::default());
+            assert_eq!(findings(&proof.after), findings(&fresh), "{batch:?}");
+        }
     }
 
     #[test]

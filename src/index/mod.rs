@@ -332,6 +332,7 @@ impl RunIndex {
 }
 
 mod build;
+mod parts;
 mod query;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use super::convert::{self, line_edits, workspace_edit};
 use super::position::Encoding;
 use super::state::{Located, Project, State};
 use crate::diagnostic::fix::Applicability;
+use crate::engine::HeldRun;
 use crate::fix::{prove, Offer};
 use crate::syntax::source::{FileId, SourceFile, Span};
 use lsp_types::{
@@ -45,6 +46,9 @@ pub(crate) fn code_actions(
             })
         })
     };
+    // The run with the texts a fix of the document may reach held, read again only when a fix
+    // is to be worked out.
+    let mut held: Option<HeldRun> = None;
     let mut out = Vec::new();
     if wants(CodeActionKind::QUICKFIX.as_str()) {
         let lines = project.lines(file, encoding);
@@ -79,7 +83,7 @@ pub(crate) fn code_actions(
             .map(|(i, _)| i)
             .collect();
         for i in wanted {
-            let Some(edit) = quick_fix(project, file, i, encoding) else {
+            let Some(edit) = quick_fix(project, &mut held, file, i, encoding) else {
                 continue;
             };
             let d = &project.run.files[file.0].diagnostics[i];
@@ -99,7 +103,7 @@ pub(crate) fn code_actions(
         .iter()
         .any(|d| d.fix.as_ref().is_some_and(|f| Offer::SAFE.includes(f)));
     if any_safe && wants(FIX_ALL) {
-        if let Some(edit) = fix_all(project, file, encoding) {
+        if let Some(edit) = fix_all(project, &mut held, file, encoding) {
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: "Fix all safe schema-lint findings".to_owned(),
                 kind: Some(CodeActionKind::new(FIX_ALL)),
@@ -124,39 +128,48 @@ fn writable(project: &Project, file: FileId) -> Result<(), String> {
 /// run).
 fn quick_fix(
     project: &mut Project,
+    held: &mut Option<HeldRun>,
     file: FileId,
     index: usize,
     encoding: Encoding,
 ) -> Option<WorkspaceEdit> {
-    if let Some(known) = project.fixes.get(&Some(index)) {
+    if let Some(known) = project.fixes.get(&(file, Some(index))) {
         return known.clone();
     }
+    let run = held.get_or_insert_with(|| HeldRun::reloaded_around(&project.run, file));
     let finding = project.run.files[file.0].diagnostics.get(index);
     let fix = finding.and_then(|d| d.fix.as_ref()).filter(|fix| {
         fix.edits.iter().all(|e| writable(project, e.file).is_ok())
-            && prove(&project.run, &[fix], &project.settings).is_ok_and(|p| p.passed())
+            && prove(run, &[fix], &project.settings).is_ok_and(|p| p.passed())
     });
     let edit = fix.and_then(|fix| {
         workspace_edit(
             project,
+            run,
             fix.edits
                 .iter()
                 .map(|e| (e.file, e.span, e.content.as_str())),
             encoding,
         )
     });
-    project.fixes.insert(Some(index), edit.clone());
+    project.fixes.insert((file, Some(index)), edit.clone());
     edit
 }
 
 /// Every safe fix of `file`, by the fix loop, as the edits of the texts it changed. The other
 /// open documents of the run are context for it, as the files not named are for `check --fix
 /// FILE`: their own findings are not fixed, but a fix may follow a renamed `$id` into them.
-fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<WorkspaceEdit> {
-    if let Some(known) = project.fixes.get(&None) {
+fn fix_all(
+    project: &mut Project,
+    held: &mut Option<HeldRun>,
+    file: FileId,
+    encoding: Encoding,
+) -> Option<WorkspaceEdit> {
+    if let Some(known) = project.fixes.get(&(file, None)) {
         return known.clone();
     }
-    let run = project.run.focused_on(file);
+    let whole = held.get_or_insert_with(|| HeldRun::reloaded_around(&project.run, file));
+    let run = whole.focused_on(file);
     let shared: &Project = project;
     let check = |source: &SourceFile| writable(shared, source.id);
     let outcome = crate::fix::fix_run(run, &shared.settings, Offer::SAFE, &check);
@@ -172,10 +185,11 @@ fn fix_all(project: &mut Project, file: FileId, encoding: Encoding) -> Option<Wo
     } else {
         workspace_edit(
             project,
+            whole,
             edits.iter().map(|(f, s, c)| (*f, *s, c.as_str())),
             encoding,
         )
     };
-    project.fixes.insert(None, edit.clone());
+    project.fixes.insert((file, None), edit.clone());
     edit
 }

@@ -3,9 +3,10 @@
 //! related information, possibly in other files, and `data` naming the finding for the code
 //! action), byte edits become a `WorkspaceEdit` over every file they touch.
 
-use super::position::Encoding;
+use super::position::{Encoding, Lines};
 use super::state::{Project, State};
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::engine::Run;
 use crate::syntax::source::{FileId, Span};
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
@@ -29,12 +30,16 @@ pub(crate) fn diagnostics(
         .collect()
 }
 
-/// The diagnostics to publish after a lint: each open document's, none for one that is not
-/// linted.
-pub(crate) fn published(state: &State) -> Vec<lsp_types::PublishDiagnosticsParams> {
+/// The diagnostics to publish after a lint: each open document's that `only` names (every
+/// one when it is `None`), none for one that is not linted.
+pub(crate) fn published(
+    state: &State,
+    only: Option<&[Uri]>,
+) -> Vec<lsp_types::PublishDiagnosticsParams> {
     state
         .docs
         .iter()
+        .filter(|(uri, _)| only.is_none_or(|only| only.contains(*uri)))
         .map(|(uri, doc)| lsp_types::PublishDiagnosticsParams {
             uri: uri.clone(),
             diagnostics: state
@@ -106,10 +111,12 @@ pub(crate) fn diagnostic(
     }
 }
 
-/// Byte edits (file, span in the run's text, new text) as a `WorkspaceEdit`; `None` when one
-/// of the files has no URI the client knows.
+/// Byte edits (file, span in the text `texts` holds, new text) as a `WorkspaceEdit`; `None`
+/// when one of the files has no URI the client knows. `texts` is the project's run with the
+/// texts of the files edited held ([`crate::engine::HeldRun::reloaded_around`]).
 pub(crate) fn workspace_edit<'a>(
     project: &Project,
+    texts: &Run,
     edits: impl IntoIterator<Item = (FileId, Span, &'a str)>,
     encoding: Encoding,
 ) -> Option<WorkspaceEdit> {
@@ -120,9 +127,15 @@ pub(crate) fn workspace_edit<'a>(
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     let mut sorted: Vec<(FileId, Span, &str)> = edits.into_iter().collect();
     sorted.sort_by_key(|(file, span, _)| (*file, span.start, span.end));
+    let mut lines: Option<(FileId, Lines<'_>)> = None;
     for (file, span, content) in sorted {
         let uri = project.uris.get(file.0).cloned().flatten()?;
-        let range = project.lines(file, encoding).range(span.start, span.end);
+        let known = lines.take().filter(|(f, _)| *f == file);
+        let (_, of_file) = lines.insert(known.unwrap_or_else(|| {
+            let text = &texts.files[file.0].file.text;
+            (file, Lines::new(text, encoding, project.boms[file.0]))
+        }));
+        let range = of_file.range(span.start, span.end);
         changes.entry(uri).or_default().push(TextEdit {
             range,
             new_text: content.to_owned(),

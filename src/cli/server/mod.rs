@@ -1,17 +1,22 @@
 //! `schema-lint server`: a language server over standard input and output (the synchronous
 //! `lsp-server` stack, no async runtime). Documents are synchronized in full; each open
 //! document is linted with its project as context ([`state`]) when it is opened or saved, and
-//! once typing pauses; its findings are published with positions in the encoding negotiated
-//! at `initialize` ([`position`], [`convert`]); code actions offer the proven fixes
+//! once typing pauses, when only it and the open documents tied to it are linted again and
+//! published ([`project`]); its findings are published with positions in the encoding
+//! negotiated at `initialize` ([`position`], [`convert`]); code actions offer the proven fixes
 //! ([`actions`]). Settings come from `initializationOptions` and the project's
-//! `schema-lint.toml`, read again on every lint ([`options`]). No message can stop the server
+//! `schema-lint.toml`, read again whenever the runs are built ([`options`]). No message can stop the server
 //! but `exit` ([`transport`] answers bodies that are not messages; a handler that fails answers
 //! with an error), and `exit` ends it with 0 after `shutdown`, else 1.
 
 mod actions;
+mod context;
 mod convert;
+#[cfg(test)]
+mod edits_tests;
 mod options;
 mod position;
+mod project;
 mod state;
 #[cfg(test)]
 mod tests;
@@ -23,10 +28,11 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, LogMessageParams, MessageType,
-    PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams, SaveOptions,
-    ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri, WorkspaceFolder,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, FileChangeType, LogMessageParams,
+    MessageType, PositionEncodingKind, PublishDiagnosticsParams, Registration, RegistrationParams,
+    SaveOptions, ServerCapabilities, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    WorkspaceFolder,
 };
 use options::Options;
 use position::{path_of, Encoding, Lines};
@@ -34,6 +40,7 @@ use serde_json::Value;
 use state::{Document, State};
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -70,6 +77,7 @@ pub(crate) fn serve(connection: &Connection) -> u8 {
         shut_down: false,
         due: None,
         waiting_since: None,
+        pending: Pending::default(),
         shown: HashSet::new(),
         watch: false,
     };
@@ -96,6 +104,18 @@ pub(crate) fn serve(connection: &Connection) -> u8 {
 
 type Failure = (ErrorCode, String);
 
+/// What changed since the last lint.
+#[derive(Default)]
+struct Pending {
+    /// Every run is to be built again: a document was opened or closed, or saved, or the
+    /// settings changed, or files came or went on disk.
+    full: bool,
+    /// The open documents edited.
+    docs: Vec<Uri>,
+    /// The files changed on disk.
+    disk: Vec<PathBuf>,
+}
+
 struct Server<'a> {
     connection: &'a Connection,
     /// `None` until `initialize`.
@@ -105,6 +125,8 @@ struct Server<'a> {
     due: Option<Instant>,
     /// When the first change the pending lint waits for came.
     waiting_since: Option<Instant>,
+    /// What the pending lint is for.
+    pending: Pending,
     /// Messages shown already (each is shown once).
     shown: HashSet<String>,
     /// Whether the client lets the server register file watchers.
@@ -282,6 +304,7 @@ impl Server<'_> {
                         schema: false,
                     },
                 );
+                self.pending.full = true;
                 self.schedule(Duration::ZERO);
             }
             "textDocument/didChange" => {
@@ -304,9 +327,16 @@ impl Server<'_> {
                     });
                 }
                 doc.version = params.text_document.version;
+                if !self.pending.docs.contains(&params.text_document.uri) {
+                    self.pending.docs.push(params.text_document.uri);
+                }
                 self.schedule(DEBOUNCE);
             }
-            "textDocument/didSave" => self.schedule(Duration::ZERO),
+            "textDocument/didSave" => {
+                // The configuration is read again, and files that came on disk are found.
+                self.pending.full = true;
+                self.schedule(Duration::ZERO);
+            }
             "textDocument/didClose" => {
                 let params: DidCloseTextDocumentParams = parse(params)?;
                 let uri = params.text_document.uri;
@@ -318,16 +348,25 @@ impl Server<'_> {
                     version: None,
                 });
                 // The others may have used its buffer; they read the file on disk now.
+                self.pending.full = true;
                 self.schedule(Duration::ZERO);
             }
             "workspace/didChangeWatchedFiles" => {
                 let params: DidChangeWatchedFilesParams = parse(params)?;
-                let paths: Vec<_> = params
-                    .changes
-                    .iter()
-                    .filter_map(|c| path_of(&c.uri))
-                    .collect();
-                state.forget(&paths);
+                for change in &params.changes {
+                    let Some(path) = path_of(&change.uri) else {
+                        continue;
+                    };
+                    // A file that came or went, or a configuration, changes which files a run
+                    // holds, or how it lints them.
+                    let config = path.file_name().is_some_and(|n| n == "schema-lint.toml");
+                    if change.typ != FileChangeType::CHANGED || config {
+                        state.forget(std::slice::from_ref(&path));
+                        self.pending.full = true;
+                    } else {
+                        self.pending.disk.push(path);
+                    }
+                }
                 self.schedule(DEBOUNCE);
             }
             "workspace/didChangeConfiguration" => {
@@ -337,6 +376,7 @@ impl Server<'_> {
                 if let Some(ours) = params.settings.get("schema-lint").cloned() {
                     state.options = Options::from_value(ours)?;
                     self.shown.clear();
+                    self.pending.full = true;
                     self.schedule(Duration::ZERO);
                 }
             }
@@ -378,17 +418,28 @@ impl Server<'_> {
         self.notify("textDocument/publishDiagnostics", params);
     }
 
-    /// Lints every open document now and publishes what was found.
+    /// Lints now what changed, and publishes what was found: every open document after a
+    /// change that builds the runs again, else the documents linted again.
     fn lint(&mut self) {
         self.due = None;
         self.waiting_since = None;
+        let Pending { full, docs, disk } = std::mem::take(&mut self.pending);
         if self.shut_down {
             return;
         }
         let Some(state) = &mut self.state else { return };
         let linted = guarded(|| {
-            let problems = state.lint();
-            (convert::published(state), problems)
+            let changed = if full {
+                None
+            } else {
+                state.update(&docs, &disk)
+            };
+            if let Some(linted) = changed {
+                (convert::published(state, Some(&linted)), Vec::new())
+            } else {
+                let problems = state.lint();
+                (convert::published(state, None), problems)
+            }
         });
         match linted {
             Ok((published, problems)) => {

@@ -1,7 +1,8 @@
 //! What the editor says about the run (`initializationOptions`, then
 //! `workspace/didChangeConfiguration`), and the [`Settings`] of each project: its
-//! `schema-lint.toml`, read again on every lint, with the editor's options over it as the
-//! command line's are over it in `check`.
+//! `schema-lint.toml`, read again whenever the runs are built (a document opened, saved or
+//! closed, the file changed on disk), with the editor's options over it as the command line's
+//! are over it in `check`.
 
 use crate::schema::dialect::Draft;
 use crate::settings::resolve::in_force;

@@ -5,6 +5,7 @@
 
 use lsp_types::{Position, PositionEncodingKind, Range, Uri};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a column counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ impl Encoding {
 /// Where the lines of a text start, for conversions between byte offsets and positions.
 pub(crate) struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    starts: Arc<[usize]>,
     encoding: Encoding,
     /// Code units the client sees before `text` on the first line: a byte order mark that the
     /// client's copy of the document holds and the crate's text leaves out.
@@ -69,14 +70,17 @@ pub(crate) struct Lines<'a> {
 impl<'a> Lines<'a> {
     /// The lines of `text`; `bom` says whether the client's copy begins with a byte order mark.
     pub(crate) fn new(text: &'a str, encoding: Encoding, bom: bool) -> Self {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        for (i, &b) in bytes.iter().enumerate() {
-            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-            if ends_line {
-                starts.push(i + 1);
-            }
-        }
+        Self::with_starts(text, line_starts(text), encoding, bom)
+    }
+
+    /// The lines of `text`, whose starts [`line_starts`] gave.
+    pub(crate) fn with_starts(
+        text: &'a str,
+        starts: Arc<[usize]>,
+        encoding: Encoding,
+        bom: bool,
+    ) -> Self {
+        debug_assert!(starts.last().is_some_and(|&s| s <= text.len()));
         let lead = if bom {
             encoding.width(crate::syntax::source::BOM)
         } else {
@@ -143,6 +147,19 @@ impl<'a> Lines<'a> {
         }
         end
     }
+}
+
+/// Where the lines of `text` start (byte offsets): a line ends at `\n`, `\r\n` or a lone `\r`.
+pub(crate) fn line_starts(text: &str) -> Arc<[usize]> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(i + 1);
+        }
+    }
+    starts.into()
 }
 
 /// The file a `file://` URI names; `None` for any other scheme (`untitled:`) or a URI whose

@@ -1,6 +1,6 @@
 //! What the server holds: the open documents, an overlay over the files on disk; the other
-//! files of each project, parsed once and read again when they change on disk; and the last
-//! run of each project.
+//! files of each project, indexed once and read again when they change on disk ([`context`]);
+//! and the last run of each project ([`Project`]).
 //!
 //! A lint is one run per project (the folder of its `schema-lint.toml`, else its checkout):
 //! the project's open documents are its named files, linted from their buffers, and every other
@@ -8,23 +8,28 @@
 //! in a partial run of `check` (see [`crate::engine::lint_loaded`] and [`Origin::Context`]).
 //! A buffer wins over its file on disk, in its own project's run and in every other one.
 //! Unlike `check`, the context is the whole project rather than the files whose text ties them
-//! to the named ones: the parsed files are kept between lints, so parsing is not what a lint
+//! to the named ones: each file's index is kept between lints, so parsing is not what a lint
 //! costs, and references resolve as in a run over the whole project.
+//!
+//! Opening, saving or closing a document, or new settings, build every project's run again
+//! ([`State::lint`]: the walk, the settings and the configuration read again, the context from
+//! the cache). An edit, or a context file changed on disk, changes the runs in place
+//! ([`State::update`]): the changed file is parsed and indexed again on its own, and only the
+//! open documents whose findings it can alter are linted again and published.
 
+use super::context::{index_of, name_in, parse_context, Cache};
 use super::options::{self, Options};
-use super::position::{path_of, uri_of, Encoding, Lines};
-use crate::engine::{lint_loaded, HeldRun};
+use super::position::{path_of, uri_of, Encoding};
+use super::project::Files;
+pub(crate) use super::project::Project;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{meant_as_schema, other_files, Candidate, Configured};
-use crate::workspace::load::display_name;
 use crate::workspace::{load_source, LintedFile, Origin};
-use lsp_types::{Uri, WorkspaceEdit};
-use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use lsp_types::Uri;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 /// An open document.
 pub(crate) struct Document {
@@ -40,53 +45,12 @@ pub(crate) struct Document {
     pub schema: bool,
 }
 
-/// The last run of one project.
-pub(crate) struct Project {
-    /// The settings of the run.
-    pub settings: Settings,
-    /// The run: the open documents first, then the context; every text held, for the fixes.
-    pub run: HeldRun,
-    /// The open documents linted in the run, with their file ids.
-    pub docs: Vec<(Uri, FileId)>,
-    /// Per file of the run, the URI the client knows it by (the client's own for open documents).
-    pub uris: Vec<Option<Uri>>,
-    /// Per file of the run, whether the client's copy begins with a byte order mark.
-    pub boms: Vec<bool>,
-    /// Per file of the run, whether it is an open document (of this project or another).
-    pub open: Vec<bool>,
-    /// The code actions worked out since the run, by finding (or `None` for the fix-all).
-    pub fixes: HashMap<Option<usize>, Option<WorkspaceEdit>>,
-}
-
-impl Project {
-    /// The lines of a file of the run, as the client holds it.
-    pub(crate) fn lines(&self, file: FileId, encoding: Encoding) -> Lines<'_> {
-        Lines::new(
-            &self.run.files[file.0].file.text,
-            encoding,
-            self.boms[file.0],
-        )
-    }
-
-    /// The file id of an open document of the run.
-    pub(crate) fn file_of(&self, uri: &Uri) -> Option<FileId> {
-        self.docs.iter().find(|(u, _)| u == uri).map(|(_, id)| *id)
-    }
-}
-
 /// An open document found in the run of its project.
 pub(crate) struct Located<'a> {
     /// The project.
     pub project: &'a mut Project,
     /// The document's file id in its run.
     pub file: FileId,
-}
-
-/// A file of a project as last read from disk: its length and modification time, and the file
-/// parsed (`None`: it holds no schema, or could not be read).
-struct Cached {
-    stamp: (u64, Option<SystemTime>),
-    file: Option<LintedFile>,
 }
 
 /// Everything the server knows.
@@ -101,7 +65,7 @@ pub(crate) struct State {
     pub docs: BTreeMap<Uri, Document>,
     /// The last run of each project with an open document.
     pub projects: Vec<Project>,
-    cache: HashMap<PathBuf, Cached>,
+    cache: Cache,
 }
 
 /// How the open documents group into runs: by project, or alone (a document with no file).
@@ -120,15 +84,13 @@ impl State {
             workspace,
             docs: BTreeMap::new(),
             projects: Vec::new(),
-            cache: HashMap::new(),
+            cache: Cache::default(),
         }
     }
 
     /// Forgets what was read of these files, so that the next lint reads them again.
     pub(crate) fn forget(&mut self, paths: &[PathBuf]) {
-        for path in paths {
-            self.cache.remove(path);
-        }
+        self.cache.forget(paths);
     }
 
     /// The project whose run holds an open document, and its file id there.
@@ -190,38 +152,28 @@ impl State {
     ) -> Project {
         let walk_like = self.options.walk_like();
         let accept = |p: &Path| settings.config.as_ref().is_none_or(|c| c.accepts(p));
-        let mut files = Vec::new();
-        let mut docs = Vec::new();
-        let mut file_uris = Vec::new();
-        let mut boms = Vec::new();
-        let mut open = Vec::new();
+        let draft = settings.default_draft;
+        let mut run = Files {
+            root: root.map(Path::to_path_buf),
+            ..Files::default()
+        };
         for uri in uris {
             let doc = &self.docs[uri];
             if walk_like && doc.path.as_deref().is_some_and(|p| !accept(p)) {
                 continue;
             }
-            let id = FileId(files.len());
-            let name = match &doc.path {
-                Some(path) => name_in(path, root),
-                None => uri.as_str().to_owned(),
-            };
-            let reportable =
-                !walk_like || doc.schema || meant_as_schema(Path::new(&name), doc.text.as_bytes());
-            let file = SourceFile::from_string(
-                id,
-                name,
-                doc.path.clone(),
-                (*doc.text).clone(),
-                !walk_like,
-            );
-            boms.push(file.bom);
-            open.push(true);
-            files.push(load_source(file, reportable));
-            docs.push((uri.clone(), id));
-            file_uris.push(Some(uri.clone()));
+            let id = FileId(run.files.len());
+            let file = self.open_file(uri, id, root);
+            run.boms.push(file.file.bom);
+            run.open.push(true);
+            run.parts.push(index_of(&file, draft));
+            run.files.push(file);
+            run.docs.push((uri.clone(), id));
+            run.uris.push(Some(uri.clone()));
         }
         if let Some(root) = root {
-            let named: Vec<Candidate> = docs
+            let named: Vec<Candidate> = run
+                .docs
                 .iter()
                 .filter_map(|(uri, _)| self.docs[uri].path.clone())
                 .map(|path| Candidate {
@@ -231,113 +183,166 @@ impl State {
                 .collect();
             let walk = Configured(settings.config.as_deref());
             let paths = other_files(root, &walk, settings.respect_ignore_files, &named);
-            for (path, file) in self.context(root, paths, overlay) {
-                let Some(mut file) = file else { continue };
-                file.file.id = FileId(files.len());
-                file.origin = Origin::Context;
+            let skip = |p: &Path| overlay.contains_key(p);
+            let cached = self.cache.files(root, &paths, &skip, draft);
+            for (path, file) in paths.into_iter().zip(cached) {
                 let buffer = overlay.get(&path);
-                boms.push(buffer.is_some() && file.file.bom);
-                open.push(buffer.is_some());
-                file_uris.push(buffer.cloned().or_else(|| uri_of(&path)));
-                files.push(file);
+                let id = FileId(run.files.len());
+                let (mut file, part) = if let Some(uri) = buffer {
+                    let text = self.docs[uri].text.to_string();
+                    let Some(mut file) = parse_context(&path, root, text) else {
+                        continue;
+                    };
+                    file.file.id = id;
+                    let part = index_of(&file, draft);
+                    (file, part)
+                } else {
+                    let Some((file, part)) = file else { continue };
+                    (file, part.renumbered(id))
+                };
+                file.file.id = id;
+                file.origin = Origin::Context;
+                run.boms.push(buffer.is_some() && file.file.bom);
+                run.open.push(buffer.is_some());
+                run.uris.push(buffer.cloned().or_else(|| uri_of(&path)));
+                run.parts.push(part);
+                run.files.push(file);
             }
         }
-        for (uri, id) in &docs {
+        self.mark_schemas(&run.docs, &run.files);
+        Project::new(settings, run)
+    }
+
+    /// An open document as file `id` of its project's run.
+    fn open_file(&self, uri: &Uri, id: FileId, root: Option<&Path>) -> LintedFile {
+        let doc = &self.docs[uri];
+        let walk_like = self.options.walk_like();
+        let name = match &doc.path {
+            Some(path) => name_in(path, root),
+            None => uri.as_str().to_owned(),
+        };
+        let reportable =
+            !walk_like || doc.schema || meant_as_schema(Path::new(&name), doc.text.as_bytes());
+        let file =
+            SourceFile::from_string(id, name, doc.path.clone(), (*doc.text).clone(), !walk_like);
+        load_source(file, reportable)
+    }
+
+    /// Remembers which open documents a lint found to hold a schema.
+    fn mark_schemas(&mut self, docs: &[(Uri, FileId)], files: &[LintedFile]) {
+        for (uri, id) in docs {
             if files[id.0].schema_kind().is_some() {
                 if let Some(doc) = self.docs.get_mut(uri) {
                     doc.schema = true;
                 }
             }
         }
-        Project {
-            run: lint_loaded(files, &settings),
-            settings,
-            docs,
-            uris: file_uris,
-            boms,
-            open,
-            fixes: HashMap::new(),
-        }
     }
 
-    /// The context files of a project: open documents from their buffers, the others from the
-    /// cache while their length and modification time stay the same, else read and parsed again
-    /// (in parallel).
-    fn context(
-        &mut self,
-        root: &Path,
-        paths: Vec<PathBuf>,
-        overlay: &HashMap<PathBuf, Uri>,
-    ) -> Vec<(PathBuf, Option<LintedFile>)> {
-        let seen: HashSet<&PathBuf> = paths.iter().collect();
-        self.cache
-            .retain(|p, _| !p.starts_with(root) || seen.contains(p));
-        let stamps: Vec<Option<(u64, Option<SystemTime>)>> = paths
-            .iter()
-            .map(|p| {
-                let meta = std::fs::metadata(p).ok()?;
-                Some((meta.len(), meta.modified().ok()))
-            })
-            .collect();
-        let stale: Vec<(usize, &PathBuf)> = paths
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| {
-                !overlay.contains_key(*p)
-                    && stamps[*i].is_some()
-                    && self
-                        .cache
-                        .get(*p)
-                        .is_none_or(|c| Some(c.stamp) != stamps[*i])
-            })
-            .collect();
-        let loaded: Vec<(usize, Option<LintedFile>)> = crate::workspace::pool::run(|| {
-            stale
-                .par_iter()
-                .map(|&(i, path)| {
-                    let bound = crate::syntax::read::MAX_FILE;
-                    let text = crate::syntax::read::read_file_bounded(path, bound, true)
-                        .ok()
-                        .and_then(|b| String::from_utf8(b).ok());
-                    (i, text.and_then(|t| parse_context(path, root, t)))
-                })
-                .collect()
-        });
-        for (i, file) in loaded {
-            if let Some(stamp) = stamps[i] {
-                self.cache.insert(paths[i].clone(), Cached { stamp, file });
+    /// Changes the runs in place after edits to the open documents `changed` and changes on disk
+    /// to the files at `disk`, linting again only the open documents whose findings can change;
+    /// returns them, each changed document among them. `None` when a change needs every run
+    /// built again ([`State::lint`]): a file on disk that no run holds, or that is gone.
+    pub(crate) fn update(&mut self, changed: &[Uri], disk: &[PathBuf]) -> Option<Vec<Uri>> {
+        for path in disk {
+            let known = self.projects.iter().any(|p| p.file_at(path).is_some());
+            if !known || !path.is_file() {
+                return None;
             }
         }
-        paths
-            .into_iter()
-            .map(|path| {
-                let file = match overlay.get(&path) {
-                    Some(uri) => {
-                        let text = self.docs[uri].text.to_string();
-                        parse_context(&path, root, text)
-                    }
-                    None => self.cache.get(&path).and_then(|c| c.file.clone()),
+        let mut linted: Vec<Uri> = changed.to_vec();
+        let mut projects = std::mem::take(&mut self.projects);
+        for project in &mut projects {
+            for uri in changed {
+                let id = project.file_of(uri).or_else(|| {
+                    let path = self.docs.get(uri)?.path.as_deref()?;
+                    project.file_at(path)
+                });
+                let Some(id) = id else { continue };
+                let Some((file, part)) = self.changed_file(project, id, uri) else {
+                    continue;
                 };
-                (path, file)
-            })
-            .collect()
+                add(&mut linted, project.replace(id, file, part));
+            }
+            for path in disk {
+                let Some(id) = project.file_at(path).filter(|id| !project.open[id.0]) else {
+                    continue;
+                };
+                let Some(root) = project.root.clone() else {
+                    continue;
+                };
+                let draft = project.settings.default_draft;
+                let (mut file, part) = match self.cache.reread(path, &root, draft) {
+                    Some((file, part)) => (file, part.renumbered(id)),
+                    None => (nothing_at(project, id), crate::index::RunIndex::default()),
+                };
+                file.file.id = id;
+                file.origin = Origin::Context;
+                add(&mut linted, project.replace(id, file, part));
+            }
+        }
+        self.projects = projects;
+        Some(linted)
+    }
+
+    /// The open document `uri`, edited, as file `id` of `project`'s run, with its own index.
+    fn changed_file(
+        &mut self,
+        project: &Project,
+        id: FileId,
+        uri: &Uri,
+    ) -> Option<(LintedFile, crate::index::RunIndex)> {
+        let draft = project.settings.default_draft;
+        let path = project.run.files[id.0].file.path.clone();
+        let root = project.root.clone();
+        let mut file = if project.file_of(uri) == Some(id) {
+            let file = self.open_file(uri, id, root.as_deref());
+            if let Some(doc) = self
+                .docs
+                .get_mut(uri)
+                .filter(|_| file.schema_kind().is_some())
+            {
+                doc.schema = true;
+            }
+            file
+        } else {
+            let (path, root) = (path?, root?);
+            let text = self.docs.get(uri)?.text.to_string();
+            match parse_context(&path, &root, text) {
+                Some(mut file) => {
+                    file.origin = Origin::Context;
+                    file
+                }
+                None => nothing_at(project, id),
+            }
+        };
+        file.file.id = id;
+        let part = index_of(&file, draft);
+        Some((file, part))
     }
 }
 
-/// A context file parsed, when it holds a schema or a `tools/list` document.
-fn parse_context(path: &Path, root: &Path, text: String) -> Option<LintedFile> {
-    let name = name_in(path, Some(root));
-    let source = SourceFile::from_string(FileId(0), name, Some(path.to_path_buf()), text, false);
-    let file = load_source(source, false);
-    file.root()?;
-    file.schema_kind()?;
-    Some(file)
+/// Adds to `uris` those of `more` it does not hold yet.
+fn add(uris: &mut Vec<Uri>, more: Vec<Uri>) {
+    for uri in more {
+        if !uris.contains(&uri) {
+            uris.push(uri);
+        }
+    }
 }
 
-/// How findings name a file: relative to its project when it lies inside it.
-fn name_in(path: &Path, root: Option<&Path>) -> String {
-    let relative = root.and_then(|r| path.strip_prefix(r).ok());
-    display_name(relative.unwrap_or(path))
+/// A context file that holds nothing to lint any more, in the place of file `id`.
+fn nothing_at(project: &Project, id: FileId) -> LintedFile {
+    let old = &project.run.files[id.0];
+    LintedFile {
+        file: SourceFile {
+            text: Arc::default(),
+            ..old.file.clone()
+        },
+        state: crate::workspace::State::NotSchema { root: None },
+        diagnostics: Vec::new(),
+        origin: Origin::Context,
+    }
 }
 
 /// The files of the workspace folders' URIs.

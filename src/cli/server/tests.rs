@@ -12,16 +12,16 @@ use std::time::Duration;
 /// The longest any answer may take.
 const WAIT: Duration = Duration::from_secs(30);
 
-struct Client {
+pub(super) struct Client {
     conn: Connection,
     next: i32,
     server: std::thread::JoinHandle<u8>,
     /// Notifications received while waiting for something else.
-    pending: VecDeque<Notification>,
+    pub(super) pending: VecDeque<Notification>,
 }
 
 impl Client {
-    fn start() -> Self {
+    pub(super) fn start() -> Self {
         let (server, conn) = Connection::memory();
         let server = std::thread::spawn(move || serve(&server));
         Self {
@@ -32,20 +32,20 @@ impl Client {
         }
     }
 
-    fn recv(&mut self) -> Message {
+    pub(super) fn recv(&mut self) -> Message {
         self.conn
             .receiver
             .recv_timeout(WAIT)
             .expect("the server answers within 30 s")
     }
 
-    fn notify(&self, method: &str, params: Value) {
+    pub(super) fn notify(&self, method: &str, params: Value) {
         let n = Notification::new(method.to_owned(), params);
         self.conn.sender.send(n.into()).unwrap();
     }
 
     /// A request's result, or its error code.
-    fn request(&mut self, method: &str, params: Value) -> Result<Value, i32> {
+    pub(super) fn request(&mut self, method: &str, params: Value) -> Result<Value, i32> {
         let id = self.next;
         self.next += 1;
         let request = Request::new(id.into(), method.to_owned(), params);
@@ -62,13 +62,17 @@ impl Client {
         }
     }
 
-    fn answer(&self, request: &Request) {
+    pub(super) fn answer(&self, request: &Request) {
         let reply = Response::new_ok(request.id.clone(), Value::Null);
         self.conn.sender.send(reply.into()).unwrap();
     }
 
     /// The next diagnostics published for `uri` that `accept` takes (earlier ones are skipped).
-    fn diagnostics(&mut self, uri: &str, accept: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    pub(super) fn diagnostics(
+        &mut self,
+        uri: &str,
+        accept: impl Fn(&[Value]) -> bool,
+    ) -> Vec<Value> {
         loop {
             let n = match self.pending.pop_front() {
                 Some(n) => n,
@@ -93,7 +97,7 @@ impl Client {
         }
     }
 
-    fn initialize(&mut self, root: &Path, encodings: &[&str], options: &Value) -> Value {
+    pub(super) fn initialize(&mut self, root: &Path, encodings: &[&str], options: &Value) -> Value {
         let response = self.request(
             "initialize",
             json!({
@@ -111,7 +115,7 @@ impl Client {
         response.expect("initialize succeeds")
     }
 
-    fn open(&self, path: &Path, text: &str) {
+    pub(super) fn open(&self, path: &Path, text: &str) {
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {
@@ -120,7 +124,7 @@ impl Client {
         );
     }
 
-    fn change(&self, path: &Path, version: i32, text: &str) {
+    pub(super) fn change(&self, path: &Path, version: i32, text: &str) {
         self.notify(
             "textDocument/didChange",
             json!({
@@ -131,7 +135,7 @@ impl Client {
     }
 
     /// `shutdown` (unless `shutdown` is false), then `exit`: the server's exit code.
-    fn exit(mut self, shutdown: bool) -> u8 {
+    pub(super) fn exit(mut self, shutdown: bool) -> u8 {
         if shutdown {
             let r = self.request("shutdown", Value::Null);
             assert_eq!(r, Ok(Value::Null));
@@ -141,12 +145,12 @@ impl Client {
     }
 }
 
-fn uri(path: &Path) -> String {
+pub(super) fn uri(path: &Path) -> String {
     crate::syntax::uri::file_uri(path)
 }
 
 /// A fresh project folder (a checkout: it has `.git`) holding `files`.
-fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
+pub(super) fn project(name: &str, files: &[(&str, &str)]) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("schema-lint-server-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -350,7 +354,7 @@ fn settings_come_from_the_options_and_the_toml() {
     client.initialize(&root, &[], &json!({"schema-lint": {"select": ["SL2"]}}));
     client.open(&tool, TOOL);
     client.diagnostics(&uri(&tool), |d| d.len() == 1);
-    // The configuration is read again on every lint (here, on save).
+    // The configuration is read again when the runs are built (here, on save).
     std::fs::write(root.join("schema-lint.toml"), "ignore = [\"SL201\"]\n").unwrap();
     client.notify(
         "textDocument/didSave",
