@@ -1,0 +1,157 @@
+//! Combinators compared: `allOf` by position, `anyOf` by equal branches (a `null` branch
+//! named as such), a changed `$ref` by its targets.
+
+use super::sample::{resolve, sample};
+use super::walk::{is_annotation, ptr, show, Direction, Places, Walk};
+use serde_json::{json, Map, Value};
+
+impl<'a> Walk<'a> {
+    /// `anyOf` (branches matched by equality, `null` branches named) and `allOf` (by position).
+    pub(super) fn combinators(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
+        self.all_of(o, n, at);
+        self.refs(o, n, at);
+        self.any_of(o, n, at);
+    }
+
+    fn all_of(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
+        if let (Some(Value::Array(old)), Some(Value::Array(new))) = (o.get("allOf"), n.get("allOf"))
+        {
+            if old.len() == new.len() {
+                for (i, (x, y)) in old.iter().zip(new).enumerate() {
+                    let index = i.to_string();
+                    self.pair(
+                        x,
+                        &ptr(at.old, &["allOf", &index]),
+                        y,
+                        &ptr(at.new, &["allOf", &index]),
+                        at.path,
+                    );
+                }
+            } else {
+                self.unknown("allOf", at);
+            }
+        } else if o.get("allOf") != n.get("allOf") {
+            self.unknown("allOf", at);
+        }
+    }
+
+    fn refs(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
+        if o.get("$ref") != n.get("$ref") {
+            match (
+                o.get("$ref").and_then(Value::as_str),
+                n.get("$ref").and_then(Value::as_str),
+            ) {
+                (Some(old), Some(new)) => {
+                    match (resolve(self.old_root, old), resolve(self.new_root, new)) {
+                        (Some(x), Some(y)) => {
+                            let (old_at, new_at) = (
+                                old.trim_start_matches('#').to_owned(),
+                                new.trim_start_matches('#').to_owned(),
+                            );
+                            self.pair(x, &old_at, y, &new_at, at.path);
+                        }
+                        _ => self.unknown("$ref", at),
+                    }
+                }
+                _ => self.unknown("$ref", at),
+            }
+        }
+    }
+
+    fn any_of(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
+        let (old, new) = (o.get("anyOf"), n.get("anyOf"));
+        if old == new {
+            return;
+        }
+        let (Some(Value::Array(old)), Some(Value::Array(new))) = (old, new) else {
+            return self.unknown("anyOf", at);
+        };
+        let is_null = |v: &Value| v.get("type") == Some(&json!("null"));
+        let mut unmatched = Vec::new();
+        for (i, b) in new.iter().enumerate() {
+            if !old.contains(b) {
+                let message = if is_null(b) {
+                    "`null` now accepted (an `anyOf` branch)".to_owned()
+                } else {
+                    format!("`anyOf` branch {} added", show(b))
+                };
+                let kind = if is_null(b) {
+                    "null-added"
+                } else {
+                    "any-of-branch-added"
+                };
+                let candidates = vec![sample(self.new_root, b)];
+                let new_at = ptr(at.new, &["anyOf", &i.to_string()]);
+                unmatched.push(i);
+                self.push(
+                    kind,
+                    message,
+                    Direction::Wider,
+                    None,
+                    Some(new_at),
+                    at.path,
+                    candidates,
+                );
+            }
+        }
+        let removed: Vec<usize> = (0..old.len()).filter(|i| !new.contains(&old[*i])).collect();
+        if removed.len() == 1 && unmatched.len() == 1 && !is_null(&new[unmatched[0]]) {
+            // One branch changed in place: compare it, not add and remove it.
+            self.out.pop();
+            let (i, j) = (removed[0], unmatched[0]);
+            self.pair(
+                &old[i],
+                &ptr(at.old, &["anyOf", &i.to_string()]),
+                &new[j],
+                &ptr(at.new, &["anyOf", &j.to_string()]),
+                at.path,
+            );
+            return;
+        }
+        for i in removed {
+            let b = &old[i];
+            let message = if is_null(b) {
+                "`null` no longer accepted (an `anyOf` branch)".to_owned()
+            } else {
+                format!("`anyOf` branch {} removed", show(b))
+            };
+            let kind = if is_null(b) {
+                "null-removed"
+            } else {
+                "any-of-branch-removed"
+            };
+            let candidates = vec![sample(self.old_root, b)];
+            self.push(
+                kind,
+                message,
+                Direction::Narrower,
+                Some(ptr(at.old, &["anyOf", &i.to_string()])),
+                None,
+                at.path,
+                candidates,
+            );
+        }
+    }
+}
+
+/// `{"anyOf": [X, {"type": "null"}]}` (in either order, annotations beside it): X and its index.
+pub(super) fn nullable(schema: &Value) -> Option<(&Value, usize)> {
+    let m = schema.as_object()?;
+    if m.keys().any(|k| k != "anyOf" && !is_annotation(k)) {
+        return None;
+    }
+    let branches = m.get("anyOf")?.as_array()?;
+    let is_null = |v: &Value| {
+        v.get("type") == Some(&json!("null")) && v.as_object().is_some_and(|o| o.len() == 1)
+    };
+    match branches.as_slice() {
+        [x, n] if is_null(n) && !is_null(x) => Some((x, 0)),
+        [n, x] if is_null(n) && !is_null(x) => Some((x, 1)),
+        _ => None,
+    }
+}

@@ -1,0 +1,228 @@
+use super::*;
+use serde_json::json;
+
+fn kinds(old: &Value, new: &Value, role: Role) -> Vec<(&'static str, Verdict)> {
+    compare(old, new, role, "", "")
+        .into_iter()
+        .map(|f| (f.kind, f.verdict))
+        .collect()
+}
+
+/// Every counterexample separates the two versions the way it says.
+fn proven(old: &Value, new: &Value, role: Role) -> Vec<Finding> {
+    let found = compare(old, new, role, "", "");
+    let v = witness::Validators::new(old, new).unwrap();
+    for f in &found {
+        if let Some(c) = &f.counterexample {
+            assert!(v.separates(&c.instance, c.valid_under), "{f:?}");
+        }
+        assert_eq!(
+            f.verdict == Verdict::Breaking,
+            f.counterexample.is_some(),
+            "{f:?}"
+        );
+    }
+    found
+}
+
+#[test]
+fn required_added_breaks_callers_and_is_proven() {
+    let old = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]});
+    let new = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a", "b"]});
+    let found = proven(&old, &new, Role::Consumer);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].kind, "required-added");
+    assert_eq!(found[0].new_pointer.as_deref(), Some("/required/1"));
+    assert_eq!(
+        found[0].counterexample.as_ref().unwrap().instance,
+        json!({"a": "a"})
+    );
+    // The other way round, for a reader of what a server sends.
+    assert_eq!(
+        kinds(&new, &old, Role::Producer),
+        [("required-removed", Verdict::Breaking)]
+    );
+    assert_eq!(
+        kinds(&new, &old, Role::Consumer),
+        [("required-removed", Verdict::Compatible)]
+    );
+}
+
+#[test]
+fn narrowing_and_widening_by_role() {
+    let cases = [
+        (
+            json!({"type": ["string", "null"]}),
+            json!({"type": "string"}),
+            "type-narrowed",
+        ),
+        (
+            json!({"type": "number"}),
+            json!({"type": "integer"}),
+            "type-narrowed",
+        ),
+        (
+            json!({"enum": ["a", "b"]}),
+            json!({"enum": ["a"]}),
+            "enum-value-removed",
+        ),
+        (
+            json!({"type": "integer", "maximum": 100}),
+            json!({"type": "integer", "maximum": 50}),
+            "bound-tightened",
+        ),
+        (
+            json!({"type": "integer"}),
+            json!({"type": "integer", "exclusiveMinimum": 0}),
+            "bound-tightened",
+        ),
+        (
+            json!({"type": "string", "maxLength": 10}),
+            json!({"type": "string", "maxLength": 3}),
+            "bound-tightened",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "string"}}),
+            json!({"type": "array", "items": {"type": "string"}, "minItems": 1}),
+            "bound-tightened",
+        ),
+        (
+            json!({"type": "string"}),
+            json!({"type": "string", "pattern": "^[0-9]+$"}),
+            "pattern-added",
+        ),
+        (
+            json!({"type": "string"}),
+            json!({"type": "string", "format": "email"}),
+            "format-added",
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {}}}),
+            json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false}),
+            "additional-properties-changed",
+        ),
+        (
+            json!({"type": "array", "items": {"type": "number"}}),
+            json!({"type": "array", "items": {"type": "integer"}}),
+            "type-narrowed",
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+            json!({"type": "string"}),
+            "null-removed",
+        ),
+    ];
+    for (old, new, kind) in cases {
+        let found = proven(&old, &new, Role::Consumer);
+        assert_eq!(
+            found
+                .iter()
+                .map(|f| (f.kind, f.verdict))
+                .collect::<Vec<_>>(),
+            [(kind, Verdict::Breaking)],
+            "{old} -> {new}"
+        );
+        // Reversed, the same change is compatible for a consumer and breaking for a producer.
+        let back = proven(&new, &old, Role::Producer);
+        assert!(
+            back.iter().any(|f| f.verdict == Verdict::Breaking),
+            "{new} -> {old}: {back:?}"
+        );
+        let back = proven(&new, &old, Role::Consumer);
+        assert!(
+            back.iter().all(|f| f.verdict == Verdict::Compatible),
+            "{new} -> {old}: {back:?}"
+        );
+    }
+}
+
+#[test]
+fn follows_local_refs_and_names_the_def() {
+    let old = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "required": ["p"],
+        "$defs": {"P": {"type": "object", "properties": {"n": {"type": "integer"}}}}});
+    let new = json!({"type": "object", "properties": {"p": {"$ref": "#/$defs/P"}}, "required": ["p"],
+        "$defs": {"P": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}});
+    let found = proven(&old, &new, Role::Consumer);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].new_pointer.as_deref(), Some("/$defs/P/required/0"));
+    assert_eq!(found[0].instance_pointer.as_deref(), Some("/p"));
+    assert_eq!(
+        found[0].counterexample.as_ref().unwrap().instance,
+        json!({"p": {}})
+    );
+}
+
+#[test]
+fn recursive_refs_end() {
+    let tree = |t: &str| json!({"$ref": "#/$defs/node", "$defs": {"node": {"type": "object", "properties": {"v": {"type": t}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}}});
+    let found = proven(&tree("number"), &tree("integer"), Role::Consumer);
+    assert!(found
+        .iter()
+        .any(|f| f.kind == "type-narrowed" && f.verdict == Verdict::Breaking));
+}
+
+#[test]
+fn what_cannot_be_shown_is_a_warning_never_a_pass() {
+    // `not` is not reasoned about; here it changes nothing that matters for a consumer's
+    // values, so no counterexample exists, and the change is a warning.
+    let old = json!({"type": "string", "not": {"const": "x"}});
+    let new = json!({"type": "string", "not": {"enum": ["x", "y", 7]}});
+    let found = proven(&old, &new, Role::Consumer);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.kind, f.verdict))
+            .collect::<Vec<_>>(),
+        [("unsupported-change", Verdict::Warning)]
+    );
+    assert!(found[0].message.starts_with("cannot prove compatible"));
+    // A looser pattern: no counterexample either way for a consumer, and no proof: a warning.
+    let found = proven(
+        &json!({"pattern": "^[a-z]+$"}),
+        &json!({"pattern": "^[a-z0-9]+$"}),
+        Role::Consumer,
+    );
+    assert_eq!(found[0].verdict, Verdict::Warning);
+}
+
+#[test]
+fn annotations_alone_change_nothing() {
+    let old = json!({"type": "object", "description": "old", "properties": {"a": {"type": "string", "title": "A"}}});
+    let new = json!({"type": "object", "description": "new", "properties": {"a": {"type": "string", "title": "B", "examples": ["x"]}}});
+    assert!(compare(&old, &new, Role::Both, "", "").is_empty());
+}
+
+#[test]
+fn tools_matched_by_name() {
+    let old = json!({"tools": [
+        {"name": "a", "description": "Adds", "inputSchema": {"type": "object", "properties": {"x": {"type": "number"}}}},
+        {"name": "b", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"r": {"type": "string"}}, "required": ["r"]}},
+        {"name": "gone", "inputSchema": {"type": "object"}}]});
+    let new = json!({"result": {"tools": [
+        {"name": "b", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"r": {"type": ["string", "null"]}}, "required": ["r"]}},
+        {"name": "a", "description": "Adds two numbers", "inputSchema": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]}},
+        {"name": "c", "inputSchema": {"type": "object"}}]}});
+    let found = tools::compare_tools(&old, &new);
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| (f.tool.as_deref().unwrap(), f.kind, f.verdict))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("a", "description-changed", Verdict::Warning),
+            ("a", "required-added", Verdict::Breaking),
+            ("b", "null-added", Verdict::Breaking),
+            ("gone", "tool-removed", Verdict::Breaking),
+            ("c", "tool-added", Verdict::Compatible),
+        ]
+    );
+    assert_eq!(
+        found[2].new_pointer.as_deref(),
+        Some("/result/tools/0/outputSchema/properties/r/type")
+    );
+    assert_eq!(
+        found[2].counterexample.as_ref().unwrap().instance,
+        json!({"r": null})
+    );
+}
