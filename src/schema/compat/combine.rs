@@ -1,8 +1,9 @@
 //! Combinators compared: `allOf` by position, `anyOf` by equal branches (a `null` branch
 //! named as such), a changed `$ref` by its targets.
 
+use super::is_annotation;
 use super::sample::{resolve, sample};
-use super::walk::{is_annotation, ptr, show, Direction, Places, Walk};
+use super::walk::{ptr, show, Direction, Places, Walk};
 use serde_json::{json, Map, Value};
 
 impl<'a> Walk<'a> {

@@ -6,6 +6,7 @@
 mod bounds;
 mod combine;
 mod keywords;
+mod pairs;
 pub mod sample;
 pub mod tools;
 pub mod walk;
@@ -122,7 +123,7 @@ pub fn compare(
     }
     let validators = witness::Validators::new(old, new);
     let mut out = Vec::new();
-    for change in walk::changes(old, new) {
+    for change in pairs::changes(old, new) {
         let mut finding = Finding::new(change.kind, Verdict::Compatible, change.message);
         finding.old_pointer = change.old_pointer.map(|p| format!("{old_base}{p}"));
         finding.new_pointer = change.new_pointer.map(|p| format!("{new_base}{p}"));
@@ -185,6 +186,32 @@ pub fn compare(
         }
     }
     out
+}
+
+/// Keywords that do not change which instances validate.
+#[must_use]
+pub fn is_annotation(key: &str) -> bool {
+    matches!(
+        key,
+        "title"
+            | "description"
+            | "examples"
+            | "default"
+            | "$comment"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+            | "$schema"
+            | "$id"
+            | "id"
+            | "$anchor"
+            | "$defs"
+            | "definitions"
+            | "$vocabulary"
+            | "contentEncoding"
+            | "contentMediaType"
+            | "contentSchema"
+    ) || key.starts_with("x-")
 }
 
 #[cfg(test)]

@@ -90,10 +90,9 @@ pub fn through_refs<'a>(root: &'a Value, schema: &'a Value, pointer: &str) -> (&
         let Some(Value::String(reference)) = current.get("$ref") else {
             break;
         };
-        let only_ref = current.as_object().is_some_and(|o| {
-            o.keys()
-                .all(|k| k == "$ref" || super::walk::is_annotation(k))
-        });
+        let only_ref = current
+            .as_object()
+            .is_some_and(|o| o.keys().all(|k| k == "$ref" || super::is_annotation(k)));
         match resolve(root, reference) {
             Some(target) if only_ref => {
                 at = percent_decode(reference.trim_start_matches('#'));

@@ -2,7 +2,7 @@
 //! instance, every keyword that changed becomes a [`Change`], with the direction it moves the
 //! set of valid instances and the values most likely to show it ([`super::witness`] proves it).
 
-use super::combine::nullable;
+use super::is_annotation;
 use super::sample::{sample, through_refs, Step};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashSet};
@@ -37,79 +37,10 @@ pub struct Change {
     pub candidates: Vec<Value>,
 }
 
-/// Keywords that do not change which instances validate.
-#[must_use]
-pub fn is_annotation(key: &str) -> bool {
-    matches!(
-        key,
-        "title"
-            | "description"
-            | "examples"
-            | "default"
-            | "$comment"
-            | "deprecated"
-            | "readOnly"
-            | "writeOnly"
-            | "$schema"
-            | "$id"
-            | "id"
-            | "$anchor"
-            | "$defs"
-            | "definitions"
-            | "$vocabulary"
-            | "contentEncoding"
-            | "contentMediaType"
-            | "contentSchema"
-    ) || key.starts_with("x-")
-}
-
-/// The keywords of `true`.
-static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
-
-/// Keywords this walk compares itself; any other keyword that differs is an unknown change.
-const HANDLED: &[&str] = &[
-    "type",
-    "enum",
-    "const",
-    "required",
-    "properties",
-    "additionalProperties",
-    "items",
-    "prefixItems",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "pattern",
-    "format",
-    "anyOf",
-    "allOf",
-    "$ref",
-];
-
-/// The changes from `old` to `new` (two whole schemas).
-#[must_use]
-pub fn changes(old: &Value, new: &Value) -> Vec<Change> {
-    let mut walk = Walk {
-        old_root: old,
-        new_root: new,
-        seen: HashSet::new(),
-        out: Vec::new(),
-    };
-    walk.pair(old, "", new, "", &[]);
-    walk.out
-}
-
 pub(super) struct Walk<'a> {
     pub(super) old_root: &'a Value,
     pub(super) new_root: &'a Value,
-    seen: HashSet<(String, String, String)>,
+    pub(super) seen: HashSet<(String, String, String)>,
     pub(super) out: Vec<Change>,
 }
 
@@ -151,114 +82,6 @@ impl<'a> Walk<'a> {
             path: path.to_vec(),
             candidates,
         });
-    }
-
-    /// Compares two subschemas that validate the instance at `path`.
-    pub(super) fn pair(
-        &mut self,
-        old: &'a Value,
-        old_at: &str,
-        new: &'a Value,
-        new_at: &str,
-        path: &[Step],
-    ) {
-        let (old, old_at) = through_refs(self.old_root, old, old_at);
-        let (new, new_at) = through_refs(self.new_root, new, new_at);
-        match (nullable(old), nullable(new)) {
-            (Some((x, i)), None) if new.get("anyOf").is_none() => {
-                let message = "`null` no longer accepted (an `anyOf` branch)".to_owned();
-                let old_null = ptr(&old_at, &["anyOf", &(1 - i).to_string()]);
-                self.push(
-                    "null-removed",
-                    message,
-                    Direction::Narrower,
-                    Some(old_null),
-                    Some(new_at.clone()),
-                    path,
-                    vec![Value::Null],
-                );
-                let x_at = ptr(&old_at, &["anyOf", &i.to_string()]);
-                return self.pair(x, &x_at, new, &new_at, path);
-            }
-            (None, Some((y, j))) if old.get("anyOf").is_none() => {
-                let message = "`null` now accepted (an `anyOf` branch)".to_owned();
-                let new_null = ptr(&new_at, &["anyOf", &(1 - j).to_string()]);
-                self.push(
-                    "null-added",
-                    message,
-                    Direction::Wider,
-                    Some(old_at.clone()),
-                    Some(new_null),
-                    path,
-                    vec![Value::Null],
-                );
-                let y_at = ptr(&new_at, &["anyOf", &j.to_string()]);
-                return self.pair(old, &old_at, y, &y_at, path);
-            }
-            _ => {}
-        }
-        if old == new && old_at == new_at || path.len() > 64 {
-            return;
-        }
-        let key = (old_at.clone(), new_at.clone(), super::sample::pointer(path));
-        if !self.seen.insert(key) {
-            return;
-        }
-        let truthy = |v: &Value| v.as_bool() == Some(true);
-        let empty: &'a Map<String, Value> = &EMPTY;
-        let (o, n) = match (old, new) {
-            (Value::Bool(false), Value::Bool(false)) => return,
-            (_, Value::Bool(false)) => {
-                let sampled = sample(self.old_root, old);
-                let message = "no value is accepted any more".to_owned();
-                return self.push(
-                    "rejects-everything",
-                    message,
-                    Direction::Narrower,
-                    Some(old_at),
-                    Some(new_at),
-                    path,
-                    vec![sampled],
-                );
-            }
-            (Value::Bool(false), _) => {
-                let sampled = sample(self.new_root, new);
-                let message = "values are accepted where none was".to_owned();
-                return self.push(
-                    "accepts-values",
-                    message,
-                    Direction::Wider,
-                    Some(old_at),
-                    Some(new_at),
-                    path,
-                    vec![sampled],
-                );
-            }
-            (Value::Object(o), Value::Object(n)) => (o, n),
-            (Value::Object(o), v) if truthy(v) => (o, empty),
-            (v, Value::Object(n)) if truthy(v) => (empty, n),
-            _ => return,
-        };
-        let at = Places {
-            old: &old_at,
-            new: &new_at,
-            path,
-        };
-        self.types(o, n, &at);
-        self.enums(o, n, &at);
-        self.required(o, n, &at);
-        self.object(o, n, &at);
-        self.array(o, n, &at);
-        super::bounds::compare(self, o, n, &at);
-        self.strings(o, n, &at);
-        self.combinators(o, n, &at);
-        let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
-        for k in keys {
-            if is_annotation(k) || HANDLED.contains(&k.as_str()) || o.get(k) == n.get(k) {
-                continue;
-            }
-            self.unknown(k, &at);
-        }
     }
 
     /// A keyword this walk does not reason about, changed.
@@ -306,7 +129,12 @@ impl<'a> Walk<'a> {
     }
 
     /// `properties` and `additionalProperties`.
-    fn object(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
+    pub(super) fn object(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
         static TRUE: Value = Value::Bool(true);
         let props = |m: &'a Map<String, Value>| m.get("properties").and_then(Value::as_object);
         let (op, np) = (props(o), props(n));
@@ -419,7 +247,12 @@ impl<'a> Walk<'a> {
     }
 
     /// `items` (one schema for every item) and `prefixItems`/array `items` by position.
-    fn array(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
+    pub(super) fn array(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
         static TRUE: Value = Value::Bool(true);
         let single = |m: &'a Map<String, Value>| m.get("items").filter(|i| !i.is_array());
         let (oi, ni) = (single(o), single(n));
