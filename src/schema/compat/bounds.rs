@@ -101,7 +101,7 @@ pub(super) fn compare(
             (_, None) => format!("`{keyword}` {} removed", show(ov)),
             _ => format!("`{keyword}` changed from {} to {}", show(ov), show(nv)),
         };
-        let bounds: Vec<f64> = [ov, nv].into_iter().flatten().collect();
+        let bounds: Vec<f64> = [nv, ov].into_iter().flatten().collect();
         let candidates = around(&bounds, measure, &item);
         let (kind, direction) = if tighter {
             ("bound-tightened", Direction::Narrower)

@@ -35,8 +35,10 @@ pub enum Role {
 pub enum Verdict {
     /// Proven by a counterexample (an error).
     Breaking,
-    /// A change that may break, with no counterexample found and no proof of compatibility; or
-    /// a change worth a look (a tool's description): a warning.
+    /// A change that may break, with no counterexample found and no proof of compatibility
+    /// ("cannot prove compatible"): a warning.
+    Unproven,
+    /// A change worth a look that no schema decides (a tool's description): a warning.
     Warning,
     /// A change that cannot break the role, or an addition: reported as information.
     Compatible,
@@ -148,7 +150,7 @@ pub fn compare(
             finding.verdict = Verdict::Breaking;
             finding.counterexample = Some(proof);
         } else {
-            finding.verdict = Verdict::Warning;
+            finding.verdict = Verdict::Unproven;
             let why = match &validators {
                 Err(why) => format!("; {why}"),
                 Ok(_) => String::new(),

@@ -173,7 +173,7 @@ fn what_cannot_be_shown_is_a_warning_never_a_pass() {
             .iter()
             .map(|f| (f.kind, f.verdict))
             .collect::<Vec<_>>(),
-        [("unsupported-change", Verdict::Warning)]
+        [("unsupported-change", Verdict::Unproven)]
     );
     assert!(found[0].message.starts_with("cannot prove compatible"));
     // A looser pattern: no counterexample either way for a consumer, and no proof: a warning.
@@ -182,7 +182,7 @@ fn what_cannot_be_shown_is_a_warning_never_a_pass() {
         &json!({"pattern": "^[a-z0-9]+$"}),
         Role::Consumer,
     );
-    assert_eq!(found[0].verdict, Verdict::Warning);
+    assert_eq!(found[0].verdict, Verdict::Unproven);
 }
 
 #[test]

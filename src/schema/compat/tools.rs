@@ -151,6 +151,7 @@ fn output_removed(old: &Value, old_at: &str, new_at: &str) -> Finding {
     f.new_pointer = Some(new_at.to_owned());
     f.instance_pointer = Some(String::new());
     let Ok(validator) = super::witness::compile(old) else {
+        f.verdict = Verdict::Unproven;
         f.message = format!("cannot prove compatible: {}", f.message);
         return f;
     };
