@@ -127,8 +127,8 @@ pub fn compare(
     let mut out = Vec::new();
     for change in pairs::changes(old, new) {
         let mut finding = Finding::new(change.kind, Verdict::Compatible, change.message);
-        finding.old_pointer = change.old_pointer.map(|p| format!("{old_base}{p}"));
-        finding.new_pointer = change.new_pointer.map(|p| format!("{new_base}{p}"));
+        finding.old_pointer = change.old_pointer.as_ref().map(|p| format!("{old_base}{p}"));
+        finding.new_pointer = change.new_pointer.as_ref().map(|p| format!("{new_base}{p}"));
         finding.instance_pointer = Some(sample::pointer(&change.path));
         let sides = at_risk(role, change.direction);
         if sides.is_empty() {
@@ -137,12 +137,23 @@ pub fn compare(
         }
         let proof = match &validators {
             Ok(v) => sides.iter().find_map(|side| {
-                witness::search(v, [old, new], &change.path, &change.candidates, *side).map(
-                    |instance| Counterexample {
-                        instance,
-                        valid_under: *side,
-                    },
+                let blame = match side {
+                    Side::Old => change.new_pointer.as_deref(),
+                    Side::New => change.old_pointer.as_deref(),
+                };
+                let blame = blame.filter(|_| change.direction != Direction::Unknown);
+                witness::search(
+                    v,
+                    [old, new],
+                    &change.path,
+                    &change.candidates,
+                    *side,
+                    blame,
                 )
+                .map(|instance| Counterexample {
+                    instance,
+                    valid_under: *side,
+                })
             }),
             Err(_) => None,
         };
@@ -169,7 +180,7 @@ pub fn compare(
             }) {
                 continue;
             }
-            if let Some(instance) = witness::search(v, [old, new], &[], &[], side) {
+            if let Some(instance) = witness::search(v, [old, new], &[], &[], side, None) {
                 let message = match side {
                     Side::Old => "an instance valid under OLD is rejected by NEW",
                     Side::New => "NEW accepts an instance OLD rejected",

@@ -44,6 +44,22 @@ impl Validators {
         })
     }
 
+    /// Whether the version other than `valid_under` rejects `instance` at the keyword `blame`
+    /// points to (its canonical place: `/required` for `/required/1`).
+    fn blames(&self, instance: &Value, valid_under: Side, blame: &str) -> bool {
+        let other = match valid_under {
+            Side::Old => &self.new,
+            Side::New => &self.old,
+        };
+        other.iter_errors(instance).any(|e| {
+            let at = e.schema_path().as_str();
+            blame == at
+                || blame.strip_prefix(at).is_some_and(|rest| {
+                    rest.starts_with('/') && rest[1..].bytes().all(|b| b.is_ascii_digit())
+                })
+        })
+    }
+
     /// Whether `instance` is valid under `side` and invalid under the other.
     #[must_use]
     pub fn separates(&self, instance: &Value, valid_under: Side) -> bool {
@@ -78,7 +94,9 @@ fn common() -> Vec<Value> {
 }
 
 /// An instance valid under `valid_under` and invalid under the other, with one of `candidates`
-/// (or of the common values) at `path`, embedded in an instance sampled from either version.
+/// (or of the common values) at `path`, embedded in an instance sampled from either version;
+/// the first that the other version rejects at the keyword `blame` points to (in it) is
+/// preferred, so that the proof shows the change it is reported for.
 #[must_use]
 pub fn search(
     validators: &Validators,
@@ -86,6 +104,7 @@ pub fn search(
     path: &[Step],
     candidates: &[Value],
     valid_under: Side,
+    blame: Option<&str>,
 ) -> Option<Value> {
     let [old, new] = roots;
     let (first, second) = match valid_under {
@@ -94,6 +113,7 @@ pub fn search(
     };
     let local = [sample(old, old), sample(new, new)];
     let mut tried = std::collections::HashSet::new();
+    let mut fallback = None;
     for leaf in candidates.iter().chain(common().iter()) {
         for root in [first, second] {
             let instance = embed(root, root, path, leaf);
@@ -101,12 +121,19 @@ pub fn search(
                 continue;
             }
             if validators.separates(&instance, valid_under) {
-                return Some(instance);
+                match blame {
+                    Some(b) if !validators.blames(&instance, valid_under, b) => {
+                        fallback.get_or_insert(instance);
+                    }
+                    _ => return Some(instance),
+                }
             }
         }
     }
     // The whole samples, for changes whose place the walk could not name.
-    local
-        .into_iter()
-        .find(|i| validators.separates(i, valid_under))
+    fallback.or_else(|| {
+        local
+            .into_iter()
+            .find(|i| validators.separates(i, valid_under))
+    })
 }
