@@ -145,3 +145,133 @@ fn every_counterexample_separates_the_two_versions() {
         "only {proofs} counterexamples in the fixtures"
     );
 }
+
+fn schema_lint(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_schema-lint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+        .status
+        .success();
+    assert!(ok, "git {args:?}");
+}
+
+#[test]
+fn base_compares_the_work_tree_with_a_ref_without_checking_out() {
+    let dir = std::env::temp_dir().join(format!("schema-lint-diff-base-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("schemas")).unwrap();
+    git(&dir, &["init", "-q"]);
+    let old = r#"{"type": "object", "properties": {"id": {"type": "string"}}}"#;
+    std::fs::write(dir.join("schemas/item.json"), old).unwrap();
+    std::fs::write(dir.join("schemas/gone.json"), r#"{"type": "string"}"#).unwrap();
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "one"]);
+    let new = r#"{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}"#;
+    std::fs::write(dir.join("schemas/item.json"), new).unwrap();
+    std::fs::remove_file(dir.join("schemas/gone.json")).unwrap();
+    let (code, stdout, stderr) = schema_lint(
+        &dir,
+        &["diff", "--base", "HEAD", "--output-format", "concise"],
+    );
+    assert_eq!(stderr, "");
+    assert_eq!(
+        stdout,
+        "HEAD:schemas/gone.json:1:1: error: SL800 `HEAD:schemas/gone.json` removed\n\
+         schemas/item.json:1:75: error: SL800 `id` is now required\n"
+    );
+    assert_eq!(code, 1);
+    // Nothing was checked out: the work tree is as it was.
+    assert_eq!(
+        std::fs::read_to_string(dir.join("schemas/item.json")).unwrap(),
+        new
+    );
+    assert!(!dir.join("schemas/gone.json").exists());
+    // One file named, unchanged since the ref: nothing to report.
+    git(&dir, &["checkout", "-q", "--", "."]);
+    let (code, stdout, _) = schema_lint(&dir, &["diff", "--base", "HEAD", "schemas/item.json"]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            0,
+            "0 breaking, 0 warnings, 0 compatible changes in 1 schema\n"
+        )
+    );
+    let (code, _, stderr) = schema_lint(&dir, &["diff", "--base", "no-such-ref"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("not a commit"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_running_server_is_new_against_its_committed_dump() {
+    let dir = std::env::temp_dir().join(format!("schema-lint-diff-live-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let server = format!(
+        "python3 {}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/live/fake_server.py modern")
+            .display()
+    );
+    let (code, dump, stderr) = schema_lint(&dir, &["dump", "--server", &server]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(dir.join("tools.json"), &dump).unwrap();
+    let (code, stdout, stderr) = schema_lint(&dir, &["diff", "tools.json", "--server", &server]);
+    assert_eq!(stderr, "");
+    assert!(
+        stdout.starts_with("0 breaking, 0 warnings, 0 compatible changes in "),
+        "{stdout}"
+    );
+    assert_eq!(code, 0);
+    // The committed dump names a tool the server no longer lists.
+    let mut committed: Value = serde_json::from_str(&dump).unwrap();
+    let tools = committed
+        .pointer_mut("/result/tools")
+        .and_then(Value::as_array_mut)
+        .unwrap();
+    let mut extra = tools[0].clone();
+    extra["name"] = json!("retired_tool");
+    tools.push(extra);
+    std::fs::write(
+        dir.join("tools.json"),
+        serde_json::to_string_pretty(&committed).unwrap(),
+    )
+    .unwrap();
+    let (code, stdout, _) = schema_lint(
+        &dir,
+        &[
+            "diff",
+            "tools.json",
+            "--server",
+            &server,
+            "--output-format",
+            "json",
+        ],
+    );
+    let out: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&Value> = out["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["kind"])
+        .collect();
+    assert_eq!(kinds, [&json!("tool-removed")]);
+    assert_eq!(code, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -144,11 +144,16 @@ fn at_base(base: &str, paths: &[PathBuf]) -> Result<Vec<Versions>, String> {
             files.push((shown, true));
         }
     }
-    files.sort();
+    for (file, _) in &mut files {
+        while let Some(rest) = file.strip_prefix("./") {
+            *file = rest.to_owned();
+        }
+    }
+    // A file named outright stays explicit when a folder or the ref lists it too.
+    files.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     files.dedup_by(|a, b| a.0 == b.0);
     let mut out = Vec::new();
     for (file, explicit) in files {
-        let file = file.strip_prefix("./").unwrap_or(&file).to_owned();
         let old = git(&["show", &format!("{base}:./{file}")])
             .ok()
             .map(|bytes| Version {
@@ -199,11 +204,11 @@ fn role(r: DiffRole) -> Role {
 }
 
 /// What a version holds, parsed twice: as values to compare, as a span tree to classify.
-fn parse(v: &Version) -> Result<(Value, FileKind), String> {
+fn parse(v: &Version, explicit: bool) -> Result<(Value, FileKind), String> {
     let tree = crate::syntax::document::parse(&v.text)
         .map_err(|e| format!("{}: not JSON: {}", v.name, e.message))?;
     let value = tree.to_value();
-    Ok((value, classify(&tree, true)))
+    Ok((value, classify(&tree, explicit)))
 }
 
 /// Compares one pair into `diff`.
@@ -214,8 +219,15 @@ fn compare(diff: &mut Diff, versions: Versions, role: Role) -> Result<(), String
             .push(SourceFile::from_string(id, v.name, None, v.text, true));
         id
     };
-    let old = versions.old.map(|v| parse(&v).map(|p| (p, v))).transpose();
-    let new = versions.new.map(|v| parse(&v).map(|p| (p, v))).transpose();
+    let explicit = versions.explicit;
+    let old = versions
+        .old
+        .map(|v| parse(&v, explicit).map(|p| (p, v)))
+        .transpose();
+    let new = versions
+        .new
+        .map(|v| parse(&v, explicit).map(|p| (p, v)))
+        .transpose();
     let (old, new) = match (old, new) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) if versions.explicit => return Err(e),

@@ -127,8 +127,14 @@ pub fn compare(
     let mut out = Vec::new();
     for change in pairs::changes(old, new) {
         let mut finding = Finding::new(change.kind, Verdict::Compatible, change.message);
-        finding.old_pointer = change.old_pointer.as_ref().map(|p| format!("{old_base}{p}"));
-        finding.new_pointer = change.new_pointer.as_ref().map(|p| format!("{new_base}{p}"));
+        finding.old_pointer = change
+            .old_pointer
+            .as_ref()
+            .map(|p| format!("{old_base}{p}"));
+        finding.new_pointer = change
+            .new_pointer
+            .as_ref()
+            .map(|p| format!("{new_base}{p}"));
         finding.instance_pointer = Some(sample::pointer(&change.path));
         let sides = at_risk(role, change.direction);
         if sides.is_empty() {
