@@ -16,7 +16,8 @@ impl<'a> Walk<'a> {
     ) {
         self.all_of(o, n, at);
         self.refs(o, n, at);
-        self.any_of(o, n, at);
+        self.branches("anyOf", o, n, at);
+        self.branches("oneOf", o, n, at);
     }
 
     fn all_of(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
@@ -42,7 +43,8 @@ impl<'a> Walk<'a> {
     }
 
     fn refs(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
-        if o.get("$ref") != n.get("$ref") {
+        // Compared even when written alike: the definition it names may have changed.
+        if o.get("$ref").is_some() || n.get("$ref").is_some() {
             match (
                 o.get("$ref").and_then(Value::as_str),
                 n.get("$ref").and_then(Value::as_str),
@@ -64,22 +66,63 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn any_of(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
-        let (old, new) = (o.get("anyOf"), n.get("anyOf"));
-        if old == new {
+    /// `anyOf`, or `oneOf` (`keyword`), whose changes have no known direction: a branch that
+    /// accepts more may overlap another, which `oneOf` then rejects.
+    fn branches(
+        &mut self,
+        keyword: &'static str,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
+        let before = self.out.len();
+        self.branches_of(keyword, o, n, at);
+        if keyword == "oneOf" {
+            for c in &mut self.out[before..] {
+                c.direction = Direction::Unknown;
+                c.kind = match c.kind {
+                    "any-of-branch-added" => "one-of-branch-added",
+                    "any-of-branch-removed" => "one-of-branch-removed",
+                    kind => kind,
+                };
+            }
+        }
+    }
+
+    fn branches_of(
+        &mut self,
+        keyword: &'static str,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
+        let (old, new) = (o.get(keyword), n.get(keyword));
+        if old.is_none() && new.is_none() {
             return;
         }
         let (Some(Value::Array(old)), Some(Value::Array(new))) = (old, new) else {
-            return self.unknown("anyOf", at);
+            return self.unknown(keyword, at);
         };
+        // Branches written alike are compared all the same: a `$ref` among them may point at a
+        // definition that changed.
+        for (j, b) in new.iter().enumerate() {
+            if let Some(i) = old.iter().position(|a| a == b) {
+                let old_at = ptr(at.old, &[keyword, &i.to_string()]);
+                let new_at = ptr(at.new, &[keyword, &j.to_string()]);
+                self.pair(&old[i], &old_at, b, &new_at, at.path);
+            }
+        }
+        if old == new {
+            return;
+        }
         let is_null = |v: &Value| v.get("type") == Some(&json!("null"));
         let mut unmatched = Vec::new();
         for (i, b) in new.iter().enumerate() {
             if !old.contains(b) {
                 let message = if is_null(b) {
-                    "`null` now accepted (an `anyOf` branch)".to_owned()
+                    format!("`null` now accepted (an `{keyword}` branch)")
                 } else {
-                    format!("`anyOf` branch {} added", show(b))
+                    format!("`{keyword}` branch {} added", show(b))
                 };
                 let kind = if is_null(b) {
                     "null-added"
@@ -87,7 +130,7 @@ impl<'a> Walk<'a> {
                     "any-of-branch-added"
                 };
                 let candidates = vec![sample(self.new_root, b)];
-                let new_at = ptr(at.new, &["anyOf", &i.to_string()]);
+                let new_at = ptr(at.new, &[keyword, &i.to_string()]);
                 unmatched.push(i);
                 self.push(
                     kind,
@@ -107,9 +150,9 @@ impl<'a> Walk<'a> {
             let (i, j) = (removed[0], unmatched[0]);
             self.pair(
                 &old[i],
-                &ptr(at.old, &["anyOf", &i.to_string()]),
+                &ptr(at.old, &[keyword, &i.to_string()]),
                 &new[j],
-                &ptr(at.new, &["anyOf", &j.to_string()]),
+                &ptr(at.new, &[keyword, &j.to_string()]),
                 at.path,
             );
             return;
@@ -117,9 +160,9 @@ impl<'a> Walk<'a> {
         for i in removed {
             let b = &old[i];
             let message = if is_null(b) {
-                "`null` no longer accepted (an `anyOf` branch)".to_owned()
+                format!("`null` no longer accepted (an `{keyword}` branch)")
             } else {
-                format!("`anyOf` branch {} removed", show(b))
+                format!("`{keyword}` branch {} removed", show(b))
             };
             let kind = if is_null(b) {
                 "null-removed"
@@ -131,7 +174,7 @@ impl<'a> Walk<'a> {
                 kind,
                 message,
                 Direction::Narrower,
-                Some(ptr(at.old, &["anyOf", &i.to_string()])),
+                Some(ptr(at.old, &[keyword, &i.to_string()])),
                 None,
                 at.path,
                 candidates,

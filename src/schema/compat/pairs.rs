@@ -3,7 +3,7 @@
 
 use super::combine::nullable;
 use super::is_annotation;
-use super::sample::{sample, through_refs, Step};
+use super::sample::{refs_changed, sample, through_refs, Step};
 use super::walk::{ptr, Change, Direction, Places, Walk};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashSet};
@@ -36,6 +36,8 @@ const HANDLED: &[&str] = &[
     "anyOf",
     "allOf",
     "$ref",
+    "oneOf",
+    "patternProperties",
 ];
 
 /// The changes from `old` to `new` (two whole schemas).
@@ -63,43 +65,17 @@ impl<'a> Walk<'a> {
     ) {
         let (old, old_at) = through_refs(self.old_root, old, old_at);
         let (new, new_at) = through_refs(self.new_root, new, new_at);
-        match (nullable(old), nullable(new)) {
-            (Some((x, i)), None) if new.get("anyOf").is_none() => {
-                let message = "`null` no longer accepted (an `anyOf` branch)".to_owned();
-                let old_null = ptr(&old_at, &["anyOf", &(1 - i).to_string()]);
-                self.push(
-                    "null-removed",
-                    message,
-                    Direction::Narrower,
-                    Some(old_null),
-                    Some(new_at.clone()),
-                    path,
-                    vec![Value::Null],
-                );
-                let x_at = ptr(&old_at, &["anyOf", &i.to_string()]);
-                return self.pair(x, &x_at, new, &new_at, path);
-            }
-            (None, Some((y, j))) if old.get("anyOf").is_none() => {
-                let message = "`null` now accepted (an `anyOf` branch)".to_owned();
-                let new_null = ptr(&new_at, &["anyOf", &(1 - j).to_string()]);
-                self.push(
-                    "null-added",
-                    message,
-                    Direction::Wider,
-                    Some(old_at.clone()),
-                    Some(new_null),
-                    path,
-                    vec![Value::Null],
-                );
-                let y_at = ptr(&new_at, &["anyOf", &j.to_string()]);
-                return self.pair(old, &old_at, y, &y_at, path);
-            }
-            _ => {}
-        }
-        if old == new && old_at == new_at || path.len() > 64 {
+        if self.nullable_pair(old, &old_at, new, &new_at, path) {
             return;
         }
-        let key = (old_at.clone(), new_at.clone(), super::sample::pointer(path));
+        if old == new && old_at == new_at && !refs_changed(self.old_root, self.new_root, old)
+            || path.len() > 64
+        {
+            return;
+        }
+        // Once per pair of places: a definition reached by many paths is compared once, at the
+        // first.
+        let key = (old_at.clone(), new_at.clone());
         if !self.seen.insert(key) {
             return;
         }
@@ -153,10 +129,62 @@ impl<'a> Walk<'a> {
         self.combinators(o, n, &at);
         let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
         for k in keys {
-            if is_annotation(k) || HANDLED.contains(&k.as_str()) || o.get(k) == n.get(k) {
+            if is_annotation(k) || HANDLED.contains(&k.as_str()) {
                 continue;
             }
+            if let (Some(a), Some(b)) = (o.get(k), n.get(k)) {
+                if a == b && !refs_changed(self.old_root, self.new_root, a) {
+                    continue;
+                }
+            }
             self.unknown(k, &at);
+        }
+    }
+
+    /// A nullable wrapper (`anyOf: [X, {"type": "null"}]`) on one side only: `null` added or
+    /// removed, and X compared with the other side. Whether it was one.
+    fn nullable_pair(
+        &mut self,
+        old: &'a Value,
+        old_at: &str,
+        new: &'a Value,
+        new_at: &str,
+        path: &[Step],
+    ) -> bool {
+        match (nullable(old), nullable(new)) {
+            (Some((x, i)), None) if new.get("anyOf").is_none() => {
+                let message = "`null` no longer accepted (an `anyOf` branch)".to_owned();
+                let old_null = ptr(old_at, &["anyOf", &(1 - i).to_string()]);
+                self.push(
+                    "null-removed",
+                    message,
+                    Direction::Narrower,
+                    Some(old_null),
+                    Some(new_at.to_owned()),
+                    path,
+                    vec![Value::Null],
+                );
+                let x_at = ptr(old_at, &["anyOf", &i.to_string()]);
+                self.pair(x, &x_at, new, new_at, path);
+                true
+            }
+            (None, Some((y, j))) if old.get("anyOf").is_none() => {
+                let message = "`null` now accepted (an `anyOf` branch)".to_owned();
+                let new_null = ptr(new_at, &["anyOf", &(1 - j).to_string()]);
+                self.push(
+                    "null-added",
+                    message,
+                    Direction::Wider,
+                    Some(old_at.to_owned()),
+                    Some(new_null),
+                    path,
+                    vec![Value::Null],
+                );
+                let y_at = ptr(new_at, &["anyOf", &j.to_string()]);
+                self.pair(old, old_at, y, &y_at, path);
+                true
+            }
+            _ => false,
         }
     }
 }

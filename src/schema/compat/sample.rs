@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 const MAX_DEPTH: usize = 24;
 
 /// Strings tried against a `pattern` (the first that matches is taken).
-const PATTERN_TRIES: &[&str] = &[
+pub const PATTERN_TRIES: &[&str] = &[
     "a",
     "abc",
     "A",
@@ -80,6 +80,33 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
 }
 
+/// Whether a local `$ref` in `value`, or in what those point to, reaches a definition that
+/// differs between `old_root` and `new_root` (or a reference only one of them resolves).
+#[must_use]
+pub fn refs_changed(old_root: &Value, new_root: &Value, value: &Value) -> bool {
+    let mut todo = vec![value];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = todo.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    if seen.insert(r.clone()) {
+                        let (a, b) = (resolve(old_root, r), resolve(new_root, r));
+                        if a != b {
+                            return true;
+                        }
+                        todo.extend(a);
+                    }
+                }
+                todo.extend(m.values());
+            }
+            Value::Array(items) => todo.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `schema` with a local `$ref` followed when it is the only keyword that validates (siblings
 /// that are annotations only); the pointer of what was reached, from `pointer`.
 #[must_use]
@@ -102,6 +129,13 @@ pub fn through_refs<'a>(root: &'a Value, schema: &'a Value, pointer: &str) -> (&
         }
     }
     (current, at)
+}
+
+/// A string that `pattern` matches, of those this module tries.
+#[must_use]
+pub fn matching(pattern: &str) -> Option<&'static str> {
+    let re = regex::Regex::new(pattern).ok()?;
+    PATTERN_TRIES.iter().copied().find(|s| re.is_match(s))
 }
 
 /// A value meant to be valid under `schema` (a subschema of `root`); `null` where nothing
@@ -292,6 +326,25 @@ fn number(o: &Map<String, Value>, integer: bool) -> Value {
         }
     }
     json!(v)
+}
+
+/// `leaf` at `path` and nothing else: objects of one member, arrays of one item.
+#[must_use]
+pub fn bare(path: &[Step], leaf: &Value) -> Value {
+    path.iter()
+        .rev()
+        .fold(leaf.clone(), |inner, step| match step {
+            Step::Key(k) => {
+                let mut m = Map::new();
+                m.insert(k.clone(), inner);
+                Value::Object(m)
+            }
+            Step::Index(i) => {
+                let mut items = vec![Value::Null; *i];
+                items.push(inner);
+                Value::Array(items)
+            }
+        })
 }
 
 /// An instance meant to be valid under `schema` (of `root`) with `leaf` at `path`: the required

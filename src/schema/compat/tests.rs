@@ -226,3 +226,72 @@ fn tools_matched_by_name() {
         json!({"r": null})
     );
 }
+
+#[test]
+fn a_ref_written_alike_is_followed_to_its_changed_target() {
+    // SchemaStore's tsconfig.json (#5873): the `$ref`s of an `anyOf` are the same text, the
+    // definition one names gained `minLength`.
+    // There the other branches accept any object, so no counterexample exists: a warning.
+    // With a branch that does not, the proof is found.
+    let doc = |files: &Value, path: Value| {
+        json!({"allOf": [{"anyOf": [{"$ref": "#/definitions/files"}, {"$ref": "#/definitions/refs"}]}],
+        "definitions": {"files": files,
+            "refs": {"properties": {"references": {"type": "array", "items": {"properties": {"path": path}}}}}}})
+    };
+    let verdicts = |files: Value| {
+        let old = doc(&files, json!({"type": "string"}));
+        let new = doc(&files, json!({"type": "string", "minLength": 1}));
+        let found = proven(&old, &new, Role::Consumer);
+        found
+            .iter()
+            .map(|f| (f.kind, f.verdict))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        verdicts(json!({"properties": {"files": {"type": "array"}}})),
+        [("bound-tightened", Verdict::Unproven)]
+    );
+    assert_eq!(
+        verdicts(json!({"required": ["files"]})),
+        [("bound-tightened", Verdict::Breaking)]
+    );
+    // The same under a keyword the walk does not reason about: a warning, not a silent pass.
+    let doc = |path: Value| json!({"not": {"$ref": "#/definitions/p"}, "definitions": {"p": path}});
+    let found = compare(
+        &doc(json!({"type": "string"})),
+        &doc(json!({"type": "integer"})),
+        Role::Consumer,
+        "",
+        "",
+    );
+    assert_eq!(
+        found.iter().map(|f| f.kind).collect::<Vec<_>>(),
+        ["unsupported-change"]
+    );
+}
+
+#[test]
+fn items_and_refs_with_siblings_written_alike_are_followed() {
+    let doc = |step: Value| {
+        json!({"type": "object", "properties": {
+        "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}, "minItems": 1},
+        "first": {"$ref": "#/$defs/step", "type": "object"}},
+        "$defs": {"step": step}})
+    };
+    let old = doc(json!({"type": "object", "properties": {"run": {"type": "string"}}}));
+    let new = doc(
+        json!({"type": "object", "properties": {"run": {"type": "string"}}, "required": ["run"]}),
+    );
+    let found = proven(&old, &new, Role::Consumer);
+    let got: Vec<_> = found
+        .iter()
+        .map(|f| {
+            (
+                f.kind,
+                f.verdict,
+                f.instance_pointer.as_deref().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [("required-added", Verdict::Breaking, "/first")]);
+}

@@ -3,7 +3,7 @@
 //! set of valid instances and the values most likely to show it ([`super::witness`] proves it).
 
 use super::is_annotation;
-use super::sample::{sample, through_refs, Step};
+use super::sample::{matching, refs_changed, sample, through_refs, Step};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashSet};
 
@@ -40,7 +40,7 @@ pub struct Change {
 pub(super) struct Walk<'a> {
     pub(super) old_root: &'a Value,
     pub(super) new_root: &'a Value,
-    pub(super) seen: HashSet<(String, String, String)>,
+    pub(super) seen: HashSet<(String, String)>,
     pub(super) out: Vec<Change>,
 }
 
@@ -203,9 +203,10 @@ impl<'a> Walk<'a> {
                 (None, None) => {}
             }
         }
+        self.pattern_properties(o, n, at);
         let (old_rest, old_rest_at) = rest(o, at.old);
         let (new_rest, new_rest_at) = rest(n, at.new);
-        if old_rest != new_rest {
+        if old_rest != new_rest || refs_changed(self.old_root, self.new_root, old_rest) {
             let mut fresh = "undeclared".to_owned();
             while op.is_some_and(|p| p.contains_key(&fresh))
                 || np.is_some_and(|p| p.contains_key(&fresh))
@@ -220,6 +221,43 @@ impl<'a> Walk<'a> {
                 c.kind = "additional-properties-changed";
                 c.message = format!("`additionalProperties`: {}", c.message);
             }
+        }
+    }
+
+    /// `patternProperties`: a pattern both versions have is compared at a name it matches; one
+    /// only a version has is a change this walk does not reason about.
+    fn pattern_properties(
+        &mut self,
+        o: &'a Map<String, Value>,
+        n: &'a Map<String, Value>,
+        at: &Places,
+    ) {
+        let patterns =
+            |m: &'a Map<String, Value>| m.get("patternProperties").and_then(Value::as_object);
+        let (op, np) = (patterns(o), patterns(n));
+        if op == np
+            && !op.is_some_and(|p| {
+                refs_changed(self.old_root, self.new_root, &Value::Object(p.clone()))
+            })
+        {
+            return;
+        }
+        let (Some(op), Some(np)) = (op, np) else {
+            return self.unknown("patternProperties", at);
+        };
+        if op.keys().ne(np.keys()) {
+            return self.unknown("patternProperties", at);
+        }
+        for (pattern, old) in op {
+            let (Some(new), Some(name)) = (np.get(pattern), matching(pattern)) else {
+                self.unknown("patternProperties", at);
+                continue;
+            };
+            let mut path = at.path.to_vec();
+            path.push(Step::Key(name.to_owned()));
+            let old_at = ptr(at.old, &["patternProperties", pattern]);
+            let new_at = ptr(at.new, &["patternProperties", pattern]);
+            self.pair(old, &old_at, new, &new_at, &path);
         }
     }
 
@@ -256,7 +294,8 @@ impl<'a> Walk<'a> {
         static TRUE: Value = Value::Bool(true);
         let single = |m: &'a Map<String, Value>| m.get("items").filter(|i| !i.is_array());
         let (oi, ni) = (single(o), single(n));
-        if oi != ni
+        let changed = oi != ni || oi.is_some_and(|i| refs_changed(self.old_root, self.new_root, i));
+        if changed
             && !o.get("items").is_some_and(Value::is_array)
             && !n.get("items").is_some_and(Value::is_array)
         {

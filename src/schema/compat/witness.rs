@@ -2,7 +2,7 @@
 //! it and invalid under the other, checked with the `jsonschema` crate on both (formats asserted,
 //! as the TypeScript SDK's clients do), before it is reported.
 
-use super::sample::{embed, sample, Step};
+use super::sample::{bare, embed, sample, Step};
 use serde_json::{json, Value};
 
 /// The two versions, compiled.
@@ -115,8 +115,8 @@ pub fn search(
     let mut tried = std::collections::HashSet::new();
     let mut fallback = None;
     for leaf in candidates.iter().chain(common().iter()) {
-        for root in [first, second] {
-            let instance = embed(root, root, path, leaf);
+        let embedded = [first, second].map(|root| embed(root, root, path, leaf));
+        for instance in embedded.into_iter().chain([bare(path, leaf)]) {
             if !tried.insert(instance.to_string()) {
                 continue;
             }
