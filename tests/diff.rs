@@ -98,6 +98,10 @@ fn fixture_pairs_match_their_expected_output() {
 
 #[test]
 fn every_counterexample_separates_the_two_versions() {
+    if std::env::var_os("SCHEMA_LINT_BLESS").is_some() {
+        // The other test is writing the expected files.
+        return;
+    }
     let mut proofs = 0;
     for case in cases() {
         let expected = read_json(&case.join("expected.json"));

@@ -132,6 +132,9 @@ fn span_of(root: Option<&Node>, pointer: &str) -> Span {
 /// What a finding is about, in its message: the tool and its schema.
 fn headline(f: &Finding) -> String {
     match (&f.tool, f.schema) {
+        (Some(tool), Some(schema)) if f.message.starts_with(&format!("`{schema}`")) => {
+            format!("tool `{tool}`: {}", f.message)
+        }
         (Some(tool), Some(schema)) => format!("tool `{tool}` {schema}: {}", f.message),
         (Some(_), None) | (None, _) => f.message.clone(),
     }

@@ -2,7 +2,7 @@
 //! named as such), a changed `$ref` by its targets.
 
 use super::is_annotation;
-use super::sample::{resolve, sample};
+use super::sample::{resolve, sample, Step};
 use super::walk::{ptr, show, Direction, Places, Walk};
 use serde_json::{json, Map, Value};
 
@@ -197,5 +197,105 @@ pub(super) fn nullable(schema: &Value) -> Option<(&Value, usize)> {
         [x, n] if is_null(n) && !is_null(x) => Some((x, 0)),
         [n, x] if is_null(n) && !is_null(x) => Some((x, 1)),
         _ => None,
+    }
+}
+
+/// The keyword and branches of a schema in which only `anyOf` or `oneOf` validates.
+fn only_branches(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
+    let m = schema.as_object()?;
+    ["anyOf", "oneOf"]
+        .into_iter()
+        .find_map(|keyword| match m.get(keyword) {
+            Some(Value::Array(b)) if m.keys().all(|k| k == keyword || is_annotation(k)) => {
+                Some((keyword, b))
+            }
+            _ => None,
+        })
+}
+
+/// How alike two schemas are: the members they share, and the property names.
+fn likeness(a: &Value, b: &Value) -> usize {
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return 0;
+    };
+    let shared = a.iter().filter(|(k, v)| b.get(*k) == Some(*v)).count();
+    let names = |m: &Map<String, Value>| m.get("properties").and_then(Value::as_object).cloned();
+    let props = match (names(a), names(b)) {
+        (Some(x), Some(y)) => x.keys().filter(|k| y.contains_key(*k)).count(),
+        _ => 0,
+    };
+    shared * 2 + props
+}
+
+impl<'a> Walk<'a> {
+    /// One version puts the place under `anyOf`/`oneOf` and the other does not: the plain
+    /// schema is compared with the branch most like it, and each other branch is added (or
+    /// removed). Whether it was so.
+    pub(super) fn wrapped_pair(
+        &mut self,
+        old: &'a Value,
+        old_at: &str,
+        new: &'a Value,
+        new_at: &str,
+        path: &[Step],
+    ) -> bool {
+        let plain = |v: &Value| {
+            v.as_object()
+                .is_some_and(|m| !m.contains_key("anyOf") && !m.contains_key("oneOf"))
+        };
+        let (wrapped_new, keyword, branches) = match (only_branches(old), only_branches(new)) {
+            (None, Some((k, b))) if plain(old) => (true, k, b),
+            (Some((k, b)), None) if plain(new) => (false, k, b),
+            _ => return false,
+        };
+        let other = if wrapped_new { old } else { new };
+        let Some(best) =
+            (0..branches.len()).max_by_key(|i| (likeness(other, &branches[*i]), usize::MAX - i))
+        else {
+            return false;
+        };
+        let before = self.out.len();
+        for (i, b) in branches.iter().enumerate().filter(|(i, _)| *i != best) {
+            let index = i.to_string();
+            if wrapped_new {
+                let message = format!("`{keyword}` branch {} added", show(b));
+                let candidates = vec![sample(self.new_root, b)];
+                let at = Some(ptr(new_at, &[keyword, &index]));
+                self.push(
+                    "any-of-branch-added",
+                    message,
+                    Direction::Wider,
+                    Some(old_at.to_owned()),
+                    at,
+                    path,
+                    candidates,
+                );
+            } else {
+                let message = format!("`{keyword}` branch {} removed", show(b));
+                let candidates = vec![sample(self.old_root, b)];
+                let at = Some(ptr(old_at, &[keyword, &index]));
+                self.push(
+                    "any-of-branch-removed",
+                    message,
+                    Direction::Narrower,
+                    at,
+                    Some(new_at.to_owned()),
+                    path,
+                    candidates,
+                );
+            }
+        }
+        let branch_at = |base: &str| ptr(base, &[keyword, &best.to_string()]);
+        if wrapped_new {
+            self.pair(old, old_at, &branches[best], &branch_at(new_at), path);
+        } else {
+            self.pair(&branches[best], &branch_at(old_at), new, new_at, path);
+        }
+        if keyword == "oneOf" {
+            for c in &mut self.out[before..] {
+                c.direction = Direction::Unknown;
+            }
+        }
+        true
     }
 }

@@ -65,7 +65,9 @@ impl<'a> Walk<'a> {
     ) {
         let (old, old_at) = through_refs(self.old_root, old, old_at);
         let (new, new_at) = through_refs(self.new_root, new, new_at);
-        if self.nullable_pair(old, &old_at, new, &new_at, path) {
+        if self.nullable_pair(old, &old_at, new, &new_at, path)
+            || self.wrapped_pair(old, &old_at, new, &new_at, path)
+        {
             return;
         }
         if old == new && old_at == new_at && !refs_changed(self.old_root, self.new_root, old)

@@ -69,7 +69,7 @@ pub fn compare_tools(old: &Value, new: &Value) -> Vec<Finding> {
                 let mut f = Finding::new(
                     kind,
                     Verdict::Warning,
-                    format!("`{key}` changed (models read it)"),
+                    format!("tool `{name}`: `{key}` changed (models read it)"),
                 );
                 f.old_pointer = a.map(|_| format!("{old_at}/{key}"));
                 f.new_pointer = Some(if b.is_some() {
