@@ -227,6 +227,14 @@ fn place(diff: &Diff, id: Option<FileId>, pointer: Option<&String>) -> Value {
     };
     let file = &diff.files[id.0];
     let root = document::parse(&file.text).ok();
+    // The place itself, or its nearest ancestor that the file has (a keyword OLD lacks).
+    let mut pointer = pointer.as_str();
+    while let (Some(r), Some(cut)) = (&root, pointer.rfind('/')) {
+        if r.pointer(pointer).is_some() {
+            break;
+        }
+        pointer = &pointer[..cut];
+    }
     let span = span_of(root.as_ref(), pointer);
     let at = LineIndex::new(&file.text).line_col(&file.text, span.start);
     json!({"path": file.name, "pointer": pointer, "line": at.line, "column": at.column})
