@@ -511,6 +511,11 @@ pub struct DiffArgs {
     /// Print only breaking changes and warnings: no compatible changes, no summary line
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// The clients whose lint findings NEW introduces are reported apart, comma-separated, as
+    /// for `check --clients` (default: the MCP SDK clients and the hosts)
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub clients: Vec<String>,
 }
 
 /// `schema-lint dump`.

@@ -4,13 +4,15 @@
 
 use super::args::{DiffArgs, DiffRole};
 use super::{exit, Outcome};
+use crate::diagnostic::Diagnostic;
 use crate::report::diff::{Diff, Pair};
 use crate::report::{self, printable};
 use crate::schema::compat::{self, tools, Finding, Role, Verdict};
 use crate::schema::units::{classify, FileKind};
+use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// One version of a file: the name to show and its text.
@@ -211,8 +213,30 @@ fn parse(v: &Version, explicit: bool) -> Result<(Value, FileKind), String> {
     Ok((value, classify(&tree, explicit)))
 }
 
+/// The lint findings of `new` that `old` does not have: the same rule, tool and message.
+fn introduced(settings: &Settings, old: &SourceFile, new: &SourceFile) -> Vec<Diagnostic> {
+    let lint = |f: &SourceFile| crate::engine::lint_source(f.clone(), settings, true).diagnostics;
+    let key = |d: &Diagnostic| {
+        (
+            d.rule.code,
+            d.tool.as_ref().map(|t| (t.name.clone(), t.schema)),
+            d.message.clone(),
+        )
+    };
+    let before: HashSet<_> = lint(old).iter().map(key).collect();
+    lint(new)
+        .into_iter()
+        .filter(|d| !before.contains(&key(d)))
+        .collect()
+}
+
 /// Compares one pair into `diff`.
-fn compare(diff: &mut Diff, versions: Versions, role: Role) -> Result<(), String> {
+fn compare(
+    diff: &mut Diff,
+    versions: Versions,
+    role: Role,
+    settings: &Settings,
+) -> Result<(), String> {
     let mut add = |v: Version| {
         let id = FileId(diff.files.len());
         diff.files
@@ -290,11 +314,16 @@ fn compare(diff: &mut Diff, versions: Versions, role: Role) -> Result<(), String
         }
         (None, None) => return Ok(()),
     };
+    let introduced = match (old_id, new_id) {
+        (Some(a), Some(b)) => introduced(settings, &diff.files[a.0], &diff.files[b.0]),
+        _ => Vec::new(),
+    };
     diff.pairs.push(Pair {
         old: old_id,
         new: new_id,
         findings,
         tools,
+        introduced,
     });
     Ok(())
 }
@@ -351,9 +380,16 @@ pub(super) fn diff(args: &DiffArgs) -> Outcome {
         Ok(v) => v,
         Err(why) => return error(why),
     };
+    let mut settings = Settings::default();
+    if !args.clients.is_empty() {
+        match crate::settings::clients::parse(&args.clients) {
+            Ok(clients) => settings.clients = clients,
+            Err(e) => return error(format!("--clients: {e}")),
+        }
+    }
     let mut diff = Diff::default();
     for pair in versions {
-        if let Err(why) = compare(&mut diff, pair, role(args.role)) {
+        if let Err(why) = compare(&mut diff, pair, role(args.role), &settings) {
             return error(why);
         }
     }

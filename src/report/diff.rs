@@ -68,7 +68,9 @@ pub static COMPATIBLE: RuleMeta = meta(
 /// The rules a diff's diagnostics name.
 #[must_use]
 pub fn rules() -> Vec<&'static RuleMeta> {
-    vec![&BREAKING, &UNPROVEN, &CHANGED, &COMPATIBLE]
+    let mut out = vec![&BREAKING, &UNPROVEN, &CHANGED, &COMPATIBLE];
+    out.extend(crate::diagnostic::meta::ALL.iter().copied());
+    out
 }
 
 /// Two versions of one file compared (or a file only one side has).
@@ -82,6 +84,9 @@ pub struct Pair {
     pub findings: Vec<Finding>,
     /// For `tools/list` documents: how many tools the two versions name together.
     pub tools: Option<usize>,
+    /// Lint findings in NEW that OLD does not have (the same rule, tool and message), placed in
+    /// NEW: what the new version introduces for the hosts, providers and SDK clients linted for.
+    pub introduced: Vec<Diagnostic>,
 }
 
 /// A whole comparison: the files read (by id) and the pairs.
@@ -181,6 +186,7 @@ pub fn diagnostics(diff: &Diff) -> Vec<Diagnostic> {
             }
             out.push(d);
         }
+        out.extend(pair.introduced.iter().cloned());
     }
     out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
@@ -199,7 +205,11 @@ pub fn summary(diff: &Diff) -> String {
     let plural =
         |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let warnings = count(Verdict::Unproven) + count(Verdict::Warning);
-    let tools: Option<usize> = diff.pairs.iter().map(|p| p.tools).sum();
+    let tools: Option<usize> = diff
+        .pairs
+        .iter()
+        .filter_map(|p| p.tools)
+        .reduce(|a, b| a + b);
     let schemas = diff.pairs.iter().filter(|p| p.tools.is_none()).count();
     let mut places = Vec::new();
     if let Some(n) = tools.filter(|n| *n > 0) {
@@ -208,8 +218,17 @@ pub fn summary(diff: &Diff) -> String {
     if schemas > 0 || places.is_empty() {
         places.push(plural(schemas, "schema", "schemas"));
     }
+    let introduced: usize = diff.pairs.iter().map(|p| p.introduced.len()).sum();
+    let introduced = if introduced > 0 {
+        format!(
+            "; {} new in NEW",
+            plural(introduced, "lint finding", "lint findings")
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{}, {}, {} in {}\n",
+        "{}, {}, {} in {}{introduced}\n",
         plural(count(Verdict::Breaking), "breaking", "breaking"),
         plural(warnings, "warning", "warnings"),
         plural(
@@ -240,9 +259,11 @@ fn place(diff: &Diff, id: Option<FileId>, pointer: Option<&String>) -> Value {
     json!({"path": file.name, "pointer": pointer, "line": at.line, "column": at.column})
 }
 
-/// `{"version": 1, "findings": [...], "summary": {...}}`: each finding with its kind, verdict,
-/// severity, message, tool and schema, its places in OLD and NEW (path, pointer, line, column),
-/// the instance pointer and the `counterexample` (`instance`, `valid_under`).
+/// `{"version": 1, "findings": [...], "introduced": [...], "summary": {...}}`: each finding with
+/// its kind, verdict, severity, message, tool and schema, its places in OLD and NEW (path,
+/// pointer, line, column), the instance pointer and the `counterexample` (`instance`,
+/// `valid_under`); each lint finding NEW introduces with its code, name, severity, message,
+/// tool and place in NEW.
 #[must_use]
 pub fn json(diff: &Diff) -> String {
     let mut findings = Vec::new();
@@ -269,9 +290,25 @@ pub fn json(diff: &Diff) -> String {
             .filter(|f| f.verdict == v)
             .count()
     };
+    let mut introduced = Vec::new();
+    for pair in &diff.pairs {
+        for d in &pair.introduced {
+            let file = &diff.files[d.file.0];
+            let at = LineIndex::new(&file.text).line_col(&file.text, d.span.start);
+            introduced.push(json!({
+                "code": d.rule.code,
+                "name": d.rule.name,
+                "severity": d.severity,
+                "message": d.message,
+                "tool": d.tool.as_ref().map(|t| &t.name),
+                "new": {"path": file.name, "pointer": d.pointer, "line": at.line, "column": at.column},
+            }));
+        }
+    }
     let output = json!({
         "version": 1,
         "findings": findings,
+        "introduced": introduced,
         "summary": {
             "breaking": count(Verdict::Breaking),
             "unproven": count(Verdict::Unproven),
