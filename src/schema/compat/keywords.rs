@@ -216,6 +216,8 @@ impl Walk<'_> {
                 if keyword == "format" {
                     candidates.extend(format_sample(v).map(|s| json!(s)));
                     candidates.push(json!(format!("not a {v}")));
+                    // Not a regular expression, nor a date, a time or an address.
+                    candidates.push(json!("["));
                 }
             }
             candidates.extend(

@@ -45,19 +45,14 @@ impl Validators {
     }
 
     /// Whether the version other than `valid_under` rejects `instance` at the keyword `blame`
-    /// points to (its canonical place: `/required` for `/required/1`).
+    /// points to (its canonical place: `/required` for `/required/1`), or inside the subschema
+    /// it points to.
     fn blames(&self, instance: &Value, valid_under: Side, blame: &str) -> bool {
         let other = match valid_under {
             Side::Old => &self.new,
             Side::New => &self.old,
         };
-        other.iter_errors(instance).any(|e| {
-            let at = e.schema_path().as_str();
-            blame == at
-                || blame.strip_prefix(at).is_some_and(|rest| {
-                    rest.starts_with('/') && rest[1..].bytes().all(|b| b.is_ascii_digit())
-                })
-        })
+        other.iter_errors(instance).any(|e| at_blame(&e, blame))
     }
 
     /// Whether `instance` is valid under `side` and invalid under the other.
@@ -68,6 +63,28 @@ impl Validators {
             Side::New => (&self.new, &self.old),
         };
         keep.is_valid(instance) && !other.is_valid(instance)
+    }
+}
+
+/// Whether `e`, or an error of a branch it failed on (`anyOf`, `oneOf`), is at `blame` or inside
+/// it, or at the keyword `blame` is an item of (`/required` for `/required/1`).
+fn at_blame(e: &jsonschema::ValidationError, blame: &str) -> bool {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let at = e.schema_path().as_str();
+    let here = blame == at
+        || at
+            .strip_prefix(blame)
+            .is_some_and(|rest| rest.starts_with('/'))
+        || blame.strip_prefix(at).is_some_and(|rest| {
+            rest.starts_with('/') && rest[1..].bytes().all(|b| b.is_ascii_digit())
+        });
+    here || match e.kind() {
+        Kind::AnyOf { context }
+        | Kind::OneOfNotValid { context }
+        | Kind::OneOfMultipleValid { context } => {
+            context.iter().flatten().any(|e| at_blame(e, blame))
+        }
+        _ => false,
     }
 }
 
@@ -95,8 +112,8 @@ fn common() -> Vec<Value> {
 
 /// An instance valid under `valid_under` and invalid under the other, with one of `candidates`
 /// (or of the common values) at `path`, embedded in an instance sampled from either version;
-/// the first that the other version rejects at the keyword `blame` points to (in it) is
-/// preferred, so that the proof shows the change it is reported for.
+/// with `blame` (the changed keyword's place in the version that rejects), only an instance
+/// that version rejects there, so that the proof shows the change it is reported for.
 #[must_use]
 pub fn search(
     validators: &Validators,
@@ -113,7 +130,6 @@ pub fn search(
     };
     let local = [sample(old, old), sample(new, new)];
     let mut tried = std::collections::HashSet::new();
-    let mut fallback = None;
     for leaf in candidates.iter().chain(common().iter()) {
         let embedded = [first, second].map(|root| embed(root, root, path, leaf));
         for instance in embedded.into_iter().chain([bare(path, leaf)]) {
@@ -121,19 +137,17 @@ pub fn search(
                 continue;
             }
             if validators.separates(&instance, valid_under) {
-                match blame {
-                    Some(b) if !validators.blames(&instance, valid_under, b) => {
-                        fallback.get_or_insert(instance);
-                    }
-                    _ => return Some(instance),
+                if blame.is_none_or(|b| validators.blames(&instance, valid_under, b)) {
+                    return Some(instance);
                 }
             }
         }
     }
     // The whole samples, for changes whose place the walk could not name.
-    fallback.or_else(|| {
-        local
-            .into_iter()
-            .find(|i| validators.separates(i, valid_under))
-    })
+    if blame.is_some() {
+        return None;
+    }
+    local
+        .into_iter()
+        .find(|i| validators.separates(i, valid_under))
 }
