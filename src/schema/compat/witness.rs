@@ -136,10 +136,10 @@ pub fn search(
             if !tried.insert(instance.to_string()) {
                 continue;
             }
-            if validators.separates(&instance, valid_under) {
-                if blame.is_none_or(|b| validators.blames(&instance, valid_under, b)) {
-                    return Some(instance);
-                }
+            if validators.separates(&instance, valid_under)
+                && blame.is_none_or(|b| validators.blames(&instance, valid_under, b))
+            {
+                return Some(instance);
             }
         }
     }
