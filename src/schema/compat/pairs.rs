@@ -114,7 +114,20 @@ impl<'a> Walk<'a> {
             (Value::Object(o), Value::Object(n)) => (o, n),
             (Value::Object(o), v) if truthy(v) => (o, empty),
             (v, Value::Object(n)) if truthy(v) => (empty, n),
-            _ => return,
+            _ => {
+                // A value that is not a schema on one side (`5`, `[]`): nothing to walk, and
+                // nothing proven either.
+                let message = format!("{} became {}", kind_of(old), kind_of(new));
+                return self.push(
+                    "not-a-schema",
+                    message,
+                    Direction::Unknown,
+                    Some(old_at),
+                    Some(new_at),
+                    path,
+                    Vec::new(),
+                );
+            }
         };
         let at = Places {
             old: &old_at,
@@ -188,5 +201,14 @@ impl<'a> Walk<'a> {
             }
             _ => false,
         }
+    }
+}
+
+/// What a value is, as a schema: `an object`, `true`, or what else it is (`5`).
+fn kind_of(v: &Value) -> String {
+    match v {
+        Value::Object(_) => "a schema".to_owned(),
+        Value::Bool(b) => format!("`{b}`"),
+        other => format!("`{}` (not a schema)", super::walk::show(other)),
     }
 }

@@ -295,3 +295,24 @@ fn items_and_refs_with_siblings_written_alike_are_followed() {
         .collect();
     assert_eq!(got, [("required-added", Verdict::Breaking, "/first")]);
 }
+
+#[test]
+fn a_value_that_is_not_a_schema_is_never_a_silent_pass() {
+    let found = compare(
+        &json!({"type": "object"}),
+        &json!(5),
+        Role::Consumer,
+        "",
+        "",
+    );
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        (found[0].kind, found[0].verdict),
+        ("not-a-schema", Verdict::Unproven)
+    );
+    assert!(
+        found[0].message.contains("NEW does not compile"),
+        "{}",
+        found[0].message
+    );
+}
