@@ -197,7 +197,7 @@ fn base_compares_the_work_tree_with_a_ref_without_checking_out() {
     assert_eq!(
         stdout,
         "HEAD:schemas/gone.json:1:1: error: SL800 `HEAD:schemas/gone.json` removed\n\
-         schemas/item.json:1:75: error: SL800 `id` is now required\n"
+         schemas/item.json:1:75: error: SL800 `id` is now required (counterexample, valid under OLD and rejected by NEW: {})\n"
     );
     assert_eq!(code, 1);
     // Nothing was checked out: the work tree is as it was.

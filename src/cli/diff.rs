@@ -399,7 +399,7 @@ pub(super) fn diff(args: &DiffArgs) -> Outcome {
         ..report::Style::default()
     };
     let fail_on = args.fail_on.severity();
-    let fails = report::diff::diagnostics(&diff)
+    let fails = report::diff::diagnostics(&diff, false)
         .iter()
         .any(|d| d.severity <= fail_on);
     Outcome {

@@ -11,6 +11,7 @@ use crate::schema::compat::{Finding, Side, Verdict};
 use crate::syntax::document::{self, Node};
 use crate::syntax::source::{FileId, LineIndex, SourceFile, Span};
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 
 const fn meta(
     code: &'static str,
@@ -152,9 +153,10 @@ fn side_name(side: Side) -> (&'static str, &'static str) {
     }
 }
 
-/// The comparison as diagnostics, in output order.
+/// The comparison as diagnostics, in output order; with `inline`, each counterexample is in its
+/// finding's message too (for the formats of one line per finding, which show no note).
 #[must_use]
-pub fn diagnostics(diff: &Diff) -> Vec<Diagnostic> {
+pub fn diagnostics(diff: &Diff, inline: bool) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for pair in &diff.pairs {
         let parse =
@@ -169,7 +171,16 @@ pub fn diagnostics(diff: &Diff) -> Vec<Diagnostic> {
                     None => continue,
                 },
             };
-            let mut d = Diagnostic::new(verdict_meta(f.verdict), file, span, headline(f))
+            let mut message = headline(f);
+            if let (true, Some(c)) = (inline, &f.counterexample) {
+                let (valid, invalid) = side_name(c.valid_under);
+                let _ = write!(
+                    message,
+                    " (counterexample, valid under {valid} and rejected by {invalid}: {})",
+                    c.instance
+                );
+            }
+            let mut d = Diagnostic::new(verdict_meta(f.verdict), file, span, message)
                 .label(f.kind)
                 .pointer(pointer);
             if let (Some(p), Some(id), true) = (&f.old_pointer, pair.old, Some(file) != pair.old) {
@@ -329,7 +340,7 @@ pub fn render(diff: &Diff, format: OutputFormat, style: Style) -> String {
     if format == OutputFormat::Json {
         return json(diff);
     }
-    let found = diagnostics(diff);
+    let found = diagnostics(diff, format != OutputFormat::Human);
     let rules = rules();
     let findings = Findings {
         diagnostics: found.iter().collect(),
