@@ -78,7 +78,10 @@ impl<'a> Walk<'a> {
         let before = self.out.len();
         self.branches_of(keyword, o, n, at);
         if keyword == "oneOf" {
-            for c in &mut self.out[before..] {
+            for c in self.out[before..]
+                .iter_mut()
+                .filter(|c| !declared_in_open(c))
+            {
                 c.direction = Direction::Unknown;
                 c.kind = match c.kind {
                     "any-of-branch-added" => "one-of-branch-added",
@@ -200,6 +203,12 @@ pub(super) fn nullable(schema: &Value) -> Option<(&Value, usize)> {
     }
 }
 
+/// A property declared where undeclared ones were open ([`Walk::added_to_open`]): compatible
+/// by this comparison's policy, under `oneOf` as anywhere.
+fn declared_in_open(c: &super::walk::Change) -> bool {
+    c.kind == "property-added" && c.candidates.is_empty()
+}
+
 /// The keyword and branches of a schema in which only `anyOf` or `oneOf` validates.
 fn only_branches(schema: &Value) -> Option<(&'static str, &Vec<Value>)> {
     let m = schema.as_object()?;
@@ -292,7 +301,10 @@ impl<'a> Walk<'a> {
             self.pair(&branches[best], &branch_at(old_at), new, new_at, path);
         }
         if keyword == "oneOf" {
-            for c in &mut self.out[before..] {
+            for c in self.out[before..]
+                .iter_mut()
+                .filter(|c| !declared_in_open(c))
+            {
                 c.direction = Direction::Unknown;
             }
         }

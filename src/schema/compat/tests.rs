@@ -316,3 +316,23 @@ fn a_value_that_is_not_a_schema_is_never_a_silent_pass() {
         found[0].message
     );
 }
+
+#[test]
+fn a_property_declared_in_an_open_object_is_compatible_under_one_of_too() {
+    let doc = |props: Value| json!({"oneOf": [{"type": "object", "properties": props}, {"type": "string"}]});
+    let old = doc(json!({"a": {"type": "string"}}));
+    let new = doc(json!({"a": {"type": "string"}, "b": {"type": "boolean"}}));
+    let found = proven(&old, &new, Role::Consumer);
+    let got: Vec<_> = found.iter().map(|f| (f.kind, f.verdict)).collect();
+    assert_eq!(got, [("property-added", Verdict::Compatible)]);
+    // A change of a branch's own keyword has no known direction under oneOf: proven or not.
+    let new = doc(json!({"a": {"type": "string", "maxLength": 2}}));
+    let found = proven(&old, &new, Role::Consumer);
+    assert_eq!(
+        found
+            .iter()
+            .map(|f| (f.kind, f.verdict))
+            .collect::<Vec<_>>(),
+        [("bound-tightened", Verdict::Breaking)]
+    );
+}
