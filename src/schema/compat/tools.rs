@@ -1,6 +1,7 @@
 //! Two `tools/list` documents compared: tools matched by name; a tool removed (or renamed) is
 //! breaking, one added is information, a changed description, title or annotations a warning
-//! (models read them); each `inputSchema` is compared for its consumer (the server reads what
+//! (models read them), and so is a changed `execution` (whether clients may, or must, call it
+//! as a task); each `inputSchema` is compared for its consumer (the server reads what
 //! callers send) and each `outputSchema` for its producer (callers read what the server sends).
 
 use super::{compare, Counterexample, Finding, Role, Side, Verdict};
@@ -59,17 +60,18 @@ pub fn compare_tools(old: &Value, new: &Value) -> Vec<Finding> {
         };
         let new_at = format!("{new_base}/{j}");
         let mut found = Vec::new();
-        for (key, kind) in [
-            ("description", "description-changed"),
-            ("title", "title-changed"),
-            ("annotations", "annotations-changed"),
+        for (key, kind, who) in [
+            ("description", "description-changed", "models read it"),
+            ("title", "title-changed", "models read it"),
+            ("annotations", "annotations-changed", "models read it"),
+            ("execution", "execution-changed", "clients call by it"),
         ] {
             let (a, b) = (tool.get(key), new_tool.get(key));
             if a != b {
                 let mut f = Finding::new(
                     kind,
                     Verdict::Warning,
-                    format!("tool `{name}`: `{key}` changed (models read it)"),
+                    format!("tool `{name}`: `{key}` changed ({who})"),
                 );
                 f.old_pointer = a.map(|_| format!("{old_at}/{key}"));
                 f.new_pointer = Some(if b.is_some() {
