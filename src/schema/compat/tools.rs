@@ -59,29 +59,7 @@ pub fn compare_tools(old: &Value, new: &Value) -> Vec<Finding> {
             continue;
         };
         let new_at = format!("{new_base}/{j}");
-        let mut found = Vec::new();
-        for (key, kind, who) in [
-            ("description", "description-changed", "models read it"),
-            ("title", "title-changed", "models read it"),
-            ("annotations", "annotations-changed", "models read it"),
-            ("execution", "execution-changed", "clients call by it"),
-        ] {
-            let (a, b) = (tool.get(key), new_tool.get(key));
-            if a != b {
-                let mut f = Finding::new(
-                    kind,
-                    Verdict::Warning,
-                    format!("tool `{name}`: `{key}` changed ({who})"),
-                );
-                f.old_pointer = a.map(|_| format!("{old_at}/{key}"));
-                f.new_pointer = Some(if b.is_some() {
-                    format!("{new_at}/{key}")
-                } else {
-                    new_at.clone()
-                });
-                found.push(f);
-            }
-        }
+        let mut found = fields(name, tool, new_tool, &old_at, &new_at);
         let empty = json!({"type": "object"});
         let input = (tool.get("inputSchema"), new_tool.get("inputSchema"));
         let of = |schema: &'static str, found: Vec<Finding>| {
@@ -141,6 +119,35 @@ pub fn compare_tools(old: &Value, new: &Value) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// The members of a tool that are not schemas, compared: `description`, `title`,
+/// `annotations` (models read them) and `execution` (clients call by it).
+fn fields(name: &str, tool: &Value, new_tool: &Value, old_at: &str, new_at: &str) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (key, kind, who) in [
+        ("description", "description-changed", "models read it"),
+        ("title", "title-changed", "models read it"),
+        ("annotations", "annotations-changed", "models read it"),
+        ("execution", "execution-changed", "clients call by it"),
+    ] {
+        let (a, b) = (tool.get(key), new_tool.get(key));
+        if a != b {
+            let mut f = Finding::new(
+                kind,
+                Verdict::Warning,
+                format!("tool `{name}`: `{key}` changed ({who})"),
+            );
+            f.old_pointer = a.map(|_| format!("{old_at}/{key}"));
+            f.new_pointer = Some(if b.is_some() {
+                format!("{new_at}/{key}")
+            } else {
+                new_at.to_owned()
+            });
+            found.push(f);
+        }
+    }
+    found
 }
 
 /// An `outputSchema` removed: callers lose the contract on `structuredContent`; the proof is a
