@@ -20,6 +20,47 @@ impl<'a> Walk<'a> {
         self.branches("oneOf", o, n, at);
     }
 
+    /// `allOf` lists of different lengths: entries written alike are compared, an entry only
+    /// NEW has narrows (every entry must hold), one only OLD has widens.
+    fn conjuncts(&mut self, old: &'a [Value], new: &'a [Value], at: &Places) {
+        for (j, b) in new.iter().enumerate() {
+            let new_at = ptr(at.new, &["allOf", &j.to_string()]);
+            if let Some(i) = old.iter().position(|a| a == b) {
+                let old_at = ptr(at.old, &["allOf", &i.to_string()]);
+                self.pair(&old[i], &old_at, b, &new_at, at.path);
+            } else {
+                let message = format!("`allOf` entry {} added", show(b));
+                let mut candidates: Vec<Value> =
+                    old.iter().map(|a| sample(self.old_root, a)).collect();
+                candidates.push(sample(self.new_root, b));
+                self.push(
+                    "all-of-entry-added",
+                    message,
+                    Direction::Narrower,
+                    None,
+                    Some(new_at),
+                    at.path,
+                    candidates,
+                );
+            }
+        }
+        for (i, a) in old.iter().enumerate().filter(|(_, a)| !new.contains(a)) {
+            let message = format!("`allOf` entry {} removed", show(a));
+            let mut candidates: Vec<Value> = new.iter().map(|b| sample(self.new_root, b)).collect();
+            candidates.push(sample(self.old_root, a));
+            let old_at = ptr(at.old, &["allOf", &i.to_string()]);
+            self.push(
+                "all-of-entry-removed",
+                message,
+                Direction::Wider,
+                Some(old_at),
+                None,
+                at.path,
+                candidates,
+            );
+        }
+    }
+
     fn all_of(&mut self, o: &'a Map<String, Value>, n: &'a Map<String, Value>, at: &Places) {
         if let (Some(Value::Array(old)), Some(Value::Array(new))) = (o.get("allOf"), n.get("allOf"))
         {
@@ -35,7 +76,7 @@ impl<'a> Walk<'a> {
                     );
                 }
             } else {
-                self.unknown("allOf", at);
+                self.conjuncts(old, new, at);
             }
         } else if o.get("allOf") != n.get("allOf") {
             self.unknown("allOf", at);

@@ -8,6 +8,34 @@ use super::walk::{ptr, Change, Direction, Places, Walk};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashSet};
 
+/// The keywords of every dialect that validate (or decide what validates) and that this walk
+/// leaves to the proof: a change of one is a change it cannot judge.
+const VALIDATING: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "propertyNames",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "minProperties",
+    "maxProperties",
+    "additionalItems",
+    "$dynamicRef",
+    "$dynamicAnchor",
+    "$recursiveRef",
+    "$recursiveAnchor",
+    "extends",
+    "disallow",
+    "divisibleBy",
+];
+
 /// The keywords of `true`.
 static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
 
@@ -144,7 +172,12 @@ impl<'a> Walk<'a> {
         self.combinators(o, n, &at);
         let keys: BTreeSet<&String> = o.keys().chain(n.keys()).collect();
         for k in keys {
-            if is_annotation(k) || HANDLED.contains(&k.as_str()) {
+            // A keyword no dialect defines validates nothing (validators ignore it): only the
+            // vocabulary this walk does not reason about is a change it cannot judge.
+            if is_annotation(k)
+                || HANDLED.contains(&k.as_str())
+                || !VALIDATING.contains(&k.as_str())
+            {
                 continue;
             }
             if let (Some(a), Some(b)) = (o.get(k), n.get(k)) {

@@ -336,3 +336,17 @@ fn a_property_declared_in_an_open_object_is_compatible_under_one_of_too() {
         [("bound-tightened", Verdict::Breaking)]
     );
 }
+
+#[test]
+fn all_of_entries_added_narrow_and_editor_keywords_validate_nothing() {
+    let old = json!({"allOf": [{"type": "object"}], "markdownDescription": "old"});
+    let new = json!({"allOf": [{"type": "object"}, {"required": ["id"]}], "markdownDescription": "new", "x-order": 3});
+    let found = proven(&old, &new, Role::Consumer);
+    let got: Vec<_> = found.iter().map(|f| (f.kind, f.verdict)).collect();
+    assert_eq!(got, [("all-of-entry-added", Verdict::Breaking)]);
+    let back = proven(&new, &old, Role::Consumer);
+    assert_eq!(
+        back.iter().map(|f| (f.kind, f.verdict)).collect::<Vec<_>>(),
+        [("all-of-entry-removed", Verdict::Compatible)]
+    );
+}
