@@ -488,7 +488,7 @@ pub struct DiffArgs {
     pub base: Option<String>,
 
     /// NEW is what this running server advertises (`--server COMMAND` or `--url URL`)
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "NEW from a running server (one --server or --url)")]
     pub live: ServerArgs,
 
     /// Who must keep working, for plain schemas (a tool's inputSchema is always compared for
