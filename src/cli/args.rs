@@ -487,9 +487,6 @@ pub struct DiffArgs {
     #[arg(long, value_name = "REF")]
     pub base: Option<String>,
 
-    /// NEW is what this running server advertises (`--server COMMAND` or `--url URL`)
-    #[command(flatten, next_help_heading = "NEW from a running server (one --server or --url)")]
-    pub live: ServerArgs,
 
     /// Who must keep working, for plain schemas (a tool's inputSchema is always compared for
     /// the server that reads it, its outputSchema for the callers that read it)
@@ -516,6 +513,10 @@ pub struct DiffArgs {
     /// for `check --clients` (default: the MCP SDK clients and the hosts)
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub clients: Vec<String>,
+
+    /// NEW is what this running server advertises (`--server COMMAND` or `--url URL`)
+    #[command(flatten, next_help_heading = "NEW from a running server (one --server or --url)")]
+    pub live: ServerArgs,
 }
 
 /// `schema-lint dump`.
