@@ -487,7 +487,6 @@ pub struct DiffArgs {
     #[arg(long, value_name = "REF")]
     pub base: Option<String>,
 
-
     /// Who must keep working, for plain schemas (a tool's inputSchema is always compared for
     /// the server that reads it, its outputSchema for the callers that read it)
     #[arg(long, value_enum, default_value_t = DiffRole::Consumer)]
@@ -515,7 +514,10 @@ pub struct DiffArgs {
     pub clients: Vec<String>,
 
     /// NEW is what this running server advertises (`--server COMMAND` or `--url URL`)
-    #[command(flatten, next_help_heading = "NEW from a running server (one --server or --url)")]
+    #[command(
+        flatten,
+        next_help_heading = "NEW from a running server (one --server or --url)"
+    )]
     pub live: ServerArgs,
 }
 
