@@ -181,7 +181,7 @@ fn cli_snapshots_streaming() {
         let mut args = case_args(&dir);
         let at = match args.first().map(String::as_str) {
             Some("check") => 1,
-            Some("rules" | "rule" | "clients" | "matrix" | "audit" | "help") => continue,
+            Some("rules" | "rule" | "clients" | "matrix" | "audit" | "diff" | "help") => continue,
             _ => 0,
         };
         if args.iter().any(|a| {

@@ -30,6 +30,9 @@ pub enum Command {
     Rules(RulesArgs),
     /// Check captured tools/call results against their tools' output schemas
     Audit(AuditArgs),
+    /// What breaks between two versions of a tool contract or a schema, each breaking change
+    /// proven by a counterexample
+    Diff(DiffArgs),
     /// Print what a running MCP server advertises (its tools/list) as a document to commit
     /// and lint offline
     Dump(DumpArgs),
@@ -456,6 +459,66 @@ impl ServerArgs {
     pub fn any(&self) -> bool {
         !self.servers.is_empty() || !self.urls.is_empty()
     }
+}
+
+/// Who must keep working across a change of a plain schema (`diff --role`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffRole {
+    /// The schema's readers: every document valid under OLD must stay valid under NEW
+    Consumer,
+    /// The schema's writers are checked by readers that know OLD: every document valid under
+    /// NEW must have been valid under OLD
+    Producer,
+    /// Both: OLD and NEW accept the same documents
+    Both,
+}
+
+/// The options of `schema-lint diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// OLD then NEW: two schemas, two tools/list documents (or dumps), or two folders (files
+    /// matched by path); NEW is left out with `--server`/`--url`. With `--base`: the files and
+    /// folders to compare with their versions at the ref [default: .]
+    #[arg(value_name = "OLD NEW")]
+    pub paths: Vec<PathBuf>,
+
+    /// Compare every file named (or found in the folders named) with its version at this git
+    /// ref (`git show REF:path`; nothing is checked out)
+    #[arg(long, value_name = "REF")]
+    pub base: Option<String>,
+
+    /// Who must keep working, for plain schemas (a tool's inputSchema is always compared for
+    /// the server that reads it, its outputSchema for the callers that read it)
+    #[arg(long, value_enum, default_value_t = DiffRole::Consumer)]
+    pub role: DiffRole,
+
+    /// How to print findings
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub output_format: OutputFormat,
+
+    /// When to use colour in the human format
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// The least serious finding that fails the run (exit code 1): by default a breaking change
+    #[arg(long, value_enum, value_name = "SEVERITY", default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+
+    /// Print only breaking changes and warnings: no compatible changes, no summary line
+    #[arg(short, long)]
+    pub quiet: bool,
+
+    /// The clients whose lint findings NEW introduces are reported apart, comma-separated, as
+    /// for `check --clients` (default: the MCP SDK clients and the hosts)
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub clients: Vec<String>,
+
+    /// NEW is what this running server advertises (`--server COMMAND` or `--url URL`)
+    #[command(
+        flatten,
+        next_help_heading = "NEW from a running server (one --server or --url)"
+    )]
+    pub live: ServerArgs,
 }
 
 /// `schema-lint dump`.

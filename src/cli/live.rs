@@ -8,7 +8,7 @@ use crate::workspace::Input;
 use std::time::Duration;
 
 /// The servers the arguments name, in order: commands, then URLs.
-fn servers(args: &ServerArgs) -> Result<Vec<Server>, String> {
+pub(super) fn servers(args: &ServerArgs) -> Result<Vec<Server>, String> {
     let commands = args.servers.iter().map(|c| Server::command(c, &args.env));
     let urls = args.urls.iter().map(|u| Server::url(u, &args.headers));
     commands.chain(urls).collect()

@@ -6,6 +6,7 @@ mod audit;
 mod audit_live;
 mod capture_log;
 mod check;
+mod diff;
 mod fix;
 mod live;
 mod matrix;
@@ -79,6 +80,7 @@ pub fn execute(cli: Cli) -> Outcome {
             audit_live::audit_live(&args)
         }
         Some(Command::Audit(args)) => audit::audit_command(&args),
+        Some(Command::Diff(args)) => diff::diff(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
         #[cfg(feature = "http")]
         Some(Command::Record(args)) if args.listen.is_some() => {

@@ -28,6 +28,8 @@ pub enum Category {
     Audit,
     /// `SL7xx`: what hosts and model providers accept of a tool's schema.
     Providers,
+    /// `SL8xx`: what changed between two versions (`schema-lint diff`).
+    Diff,
     /// `SL9xx`: the tool itself (a fix that failed its proof).
     Tool,
 }
@@ -42,6 +44,7 @@ impl fmt::Display for Category {
             Category::Mcp => "mcp",
             Category::Audit => "audit",
             Category::Providers => "providers",
+            Category::Diff => "diff",
             Category::Tool => "tool",
         })
     }

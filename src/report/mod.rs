@@ -3,6 +3,7 @@
 pub mod audit;
 pub mod catalogue;
 mod concise;
+pub mod diff;
 mod excerpt;
 mod github;
 mod human;
