@@ -279,3 +279,76 @@ fn a_running_server_is_new_against_its_committed_dump() {
     assert_eq!(code, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--url`: NEW is the Streamable HTTP server of `tests/live/fake_server.py` (on a free loopback
+/// port), against a dump of it taken over the same URL; a tool the dump has and the server no
+/// longer lists is breaking.
+#[test]
+fn a_server_at_a_url_is_new_against_its_committed_dump() {
+    let dir = std::env::temp_dir().join(format!("schema-lint-diff-url-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let portfile = dir.join("port");
+    let mut child = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/fake_server.py"))
+        .args(["http", portfile.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !portfile.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the HTTP server did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let port = std::fs::read_to_string(&portfile).unwrap();
+    let url = format!("http://127.0.0.1:{}/mcp", port.trim());
+    let (code, dump, stderr) = schema_lint(&dir, &["dump", "--url", &url]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::write(dir.join("tools.json"), &dump).unwrap();
+    let (code, stdout, stderr) = schema_lint(&dir, &["diff", "tools.json", "--url", &url]);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (0, ""),
+        "a server against its own dump: {stdout}"
+    );
+    let mut committed: Value = serde_json::from_str(&dump).unwrap();
+    let tools = committed
+        .pointer_mut("/result/tools")
+        .and_then(Value::as_array_mut)
+        .unwrap();
+    let mut extra = tools[0].clone();
+    extra["name"] = json!("retired_tool");
+    tools.push(extra);
+    std::fs::write(
+        dir.join("tools.json"),
+        serde_json::to_string_pretty(&committed).unwrap(),
+    )
+    .unwrap();
+    let (code, stdout, _) = schema_lint(
+        &dir,
+        &[
+            "diff",
+            "tools.json",
+            "--url",
+            &url,
+            "--output-format",
+            "json",
+        ],
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let out: Value = serde_json::from_str(&stdout).unwrap();
+    let kinds: Vec<&Value> = out["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["kind"])
+        .collect();
+    assert_eq!(kinds, [&json!("tool-removed")]);
+    assert_eq!(code, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
