@@ -353,7 +353,11 @@ pub fn file_uri(path: &Path) -> String {
     .unwrap_or_else(|_| path.to_path_buf());
     let text = absolute.to_string_lossy().replace('\\', "/");
     let slash = if text.starts_with('/') { "" } else { "/" };
-    format!("file://{slash}{}", percent_encode_path(&text))
+    let uri = format!("file://{slash}{}", percent_encode_path(&text));
+    // `std::path::absolute` keeps `..` (`../schemas/a.json` from `/work/main` is
+    // `/work/main/../schemas/a.json`), and a reference resolved against it is normalised: the
+    // two spellings of one file must be one URI.
+    Uri::parse(uri.as_str()).map_or(uri.clone(), |u| u.normalize().into_string())
 }
 
 /// Resolves `reference` against the absolute `base`, normalised, fragment kept.
@@ -412,6 +416,14 @@ pub fn percent_decode(s: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_uris_have_no_dot_segments() {
+        let uri = file_uri(Path::new("/work/main/../schemas/./a.json"));
+        assert_eq!(uri, "file:///work/schemas/a.json");
+        let against = resolve_uri(&file_uri(Path::new("/work/main/../schemas/b.json")), "a.json");
+        assert_eq!(against.as_deref(), Some(uri.as_str()));
+    }
 
     #[test]
     fn file_uris_are_percent_encoded() {
