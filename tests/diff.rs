@@ -222,28 +222,23 @@ fn base_compares_the_work_tree_with_a_ref_without_checking_out() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn a_running_server_is_new_against_its_committed_dump() {
-    let dir = std::env::temp_dir().join(format!("schema-lint-diff-live-{}", std::process::id()));
+/// A live NEW (`flag` is `--server` or `--url`, `at` the command or URL) against a dump of it
+/// committed beside: nothing, then, once the dump names a tool the server no longer lists,
+/// `tool-removed` (breaking, exit 1).
+fn live_new_against_its_dump(name: &str, flag: &str, at: &str) {
+    let dir = std::env::temp_dir().join(format!("schema-lint-diff-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let server = format!(
-        "python3 {}",
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/live/fake_server.py modern")
-            .display()
-    );
-    let (code, dump, stderr) = schema_lint(&dir, &["dump", "--server", &server]);
+    let (code, dump, stderr) = schema_lint(&dir, &["dump", flag, at]);
     assert_eq!(code, 0, "{stderr}");
     std::fs::write(dir.join("tools.json"), &dump).unwrap();
-    let (code, stdout, stderr) = schema_lint(&dir, &["diff", "tools.json", "--server", &server]);
+    let (code, stdout, stderr) = schema_lint(&dir, &["diff", "tools.json", flag, at]);
     assert_eq!(stderr, "");
     assert!(
         stdout.starts_with("0 breaking, 0 warnings, 0 compatible changes in "),
         "{stdout}"
     );
     assert_eq!(code, 0);
-    // The committed dump names a tool the server no longer lists.
     let mut committed: Value = serde_json::from_str(&dump).unwrap();
     let tools = committed
         .pointer_mut("/result/tools")
@@ -259,14 +254,7 @@ fn a_running_server_is_new_against_its_committed_dump() {
     .unwrap();
     let (code, stdout, _) = schema_lint(
         &dir,
-        &[
-            "diff",
-            "tools.json",
-            "--server",
-            &server,
-            "--output-format",
-            "json",
-        ],
+        &["diff", "tools.json", flag, at, "--output-format", "json"],
     );
     let out: Value = serde_json::from_str(&stdout).unwrap();
     let kinds: Vec<&Value> = out["findings"]
@@ -280,22 +268,45 @@ fn a_running_server_is_new_against_its_committed_dump() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--url`: NEW is the Streamable HTTP server of `tests/live/fake_server.py` (on a free loopback
-/// port), against a dump of it taken over the same URL; a tool the dump has and the server no
-/// longer lists is breaking.
+/// `--server`: NEW is the stdio fake server of `tests/live/fake_server.py`.
+#[test]
+fn a_running_server_is_new_against_its_committed_dump() {
+    let server = format!(
+        "python3 {}",
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/live/fake_server.py modern")
+            .display()
+    );
+    live_new_against_its_dump("live", "--server", &server);
+}
+
+/// A server process, stopped however the test ends.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `--url`: NEW is the Streamable HTTP server of `tests/live/fake_server.py`, on a free loopback
+/// port.
 #[test]
 fn a_server_at_a_url_is_new_against_its_committed_dump() {
-    let dir = std::env::temp_dir().join(format!("schema-lint-diff-url-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("schema-lint-diff-http-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let portfile = dir.join("port");
-    let mut child = Command::new("python3")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/fake_server.py"))
-        .args(["http", portfile.to_str().unwrap()])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let _server = Server(
+        Command::new("python3")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/fake_server.py"))
+            .args(["http", portfile.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !portfile.exists() {
         assert!(
@@ -306,49 +317,6 @@ fn a_server_at_a_url_is_new_against_its_committed_dump() {
     }
     let port = std::fs::read_to_string(&portfile).unwrap();
     let url = format!("http://127.0.0.1:{}/mcp", port.trim());
-    let (code, dump, stderr) = schema_lint(&dir, &["dump", "--url", &url]);
-    assert_eq!(code, 0, "{stderr}");
-    std::fs::write(dir.join("tools.json"), &dump).unwrap();
-    let (code, stdout, stderr) = schema_lint(&dir, &["diff", "tools.json", "--url", &url]);
-    assert_eq!(
-        (code, stderr.as_str()),
-        (0, ""),
-        "a server against its own dump: {stdout}"
-    );
-    let mut committed: Value = serde_json::from_str(&dump).unwrap();
-    let tools = committed
-        .pointer_mut("/result/tools")
-        .and_then(Value::as_array_mut)
-        .unwrap();
-    let mut extra = tools[0].clone();
-    extra["name"] = json!("retired_tool");
-    tools.push(extra);
-    std::fs::write(
-        dir.join("tools.json"),
-        serde_json::to_string_pretty(&committed).unwrap(),
-    )
-    .unwrap();
-    let (code, stdout, _) = schema_lint(
-        &dir,
-        &[
-            "diff",
-            "tools.json",
-            "--url",
-            &url,
-            "--output-format",
-            "json",
-        ],
-    );
-    let _ = child.kill();
-    let _ = child.wait();
-    let out: Value = serde_json::from_str(&stdout).unwrap();
-    let kinds: Vec<&Value> = out["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| &f["kind"])
-        .collect();
-    assert_eq!(kinds, [&json!("tool-removed")]);
-    assert_eq!(code, 1);
+    live_new_against_its_dump("url", "--url", &url);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -211,18 +211,24 @@ mod tests {
         format!(r#"{{"tools": [{}]}}"#, tools.join(",\n"))
     }
 
-    #[test]
-    fn one_cause_in_many_tools_is_one_finding_naming_them() {
-        let text = listing(8);
-        let file = SourceFile::new(FileId(0), "tools.json".into(), None, &text, true);
+    /// The one SL402 finding of a listing.
+    fn the_stamp(text: &str) -> crate::diagnostic::Diagnostic {
+        let file = SourceFile::new(FileId(0), "tools.json".into(), None, text, true);
         let linted = lint_source(file, &Settings::default(), true);
-        let stamps: Vec<_> = linted
+        let mut stamps: Vec<_> = linted
             .diagnostics
             .iter()
             .filter(|d| d.rule.code == "SL402")
+            .cloned()
             .collect();
         assert_eq!(stamps.len(), 1, "{:#?}", linted.diagnostics);
-        let d = stamps[0];
+        stamps.remove(0)
+    }
+
+    #[test]
+    fn one_cause_in_many_tools_is_one_finding_naming_them() {
+        let text = listing(8);
+        let d = the_stamp(&text);
         assert!(
             d.message
                 .ends_with("(in 8 tools' outputSchema: `t0`, `t1`, `t2`, `t3`, `t4` and 3 more)"),
@@ -268,15 +274,7 @@ mod tests {
             "{}{{\"name\"{}{{\"name\"{t1}{{\"name\"{}",
             tools[0], tools[1], tools[3]
         );
-        let file = SourceFile::new(FileId(0), "tools.json".into(), None, &text, true);
-        let linted = lint_source(file, &Settings::default(), true);
-        let stamps: Vec<_> = linted
-            .diagnostics
-            .iter()
-            .filter(|d| d.rule.code == "SL402")
-            .collect();
-        assert_eq!(stamps.len(), 1, "{:#?}", linted.diagnostics);
-        let d = stamps[0];
+        let d = the_stamp(&text);
         assert!(
             d.message
                 .ends_with("(in 3 tools' outputSchema: `t0`, `t1`, `t2`)"),

@@ -421,7 +421,10 @@ mod tests {
     fn file_uris_have_no_dot_segments() {
         let uri = file_uri(Path::new("/work/main/../schemas/./a.json"));
         assert_eq!(uri, "file:///work/schemas/a.json");
-        let against = resolve_uri(&file_uri(Path::new("/work/main/../schemas/b.json")), "a.json");
+        let against = resolve_uri(
+            &file_uri(Path::new("/work/main/../schemas/b.json")),
+            "a.json",
+        );
         assert_eq!(against.as_deref(), Some(uri.as_str()));
     }
 

@@ -10,18 +10,24 @@ MCP_VERSION="2.3.0"
 VENV="target/ci-venv"
 TS="tests/integration/audit/ts"
 
-ensure_mcp() {
-    if [ ! -x "$VENV/bin/python" ]; then
-        echo "$1: creating $VENV"
-        python3 -m venv "$VENV" || fail "could not create a venv (is python3-venv installed?)"
+# install_mcp LABEL VENV VERSION: `mcp==VERSION` in VENV (created when absent, reused when it
+# holds that version already).
+install_mcp() {
+    if [ ! -x "$2/bin/python" ]; then
+        echo "$1: creating $2"
+        python3 -m venv "$2" || fail "could not create a venv (is python3-venv installed?)"
     fi
     local installed
-    installed="$("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
-    if [ "$installed" != "$MCP_VERSION" ]; then
-        echo "$1: installing mcp==$MCP_VERSION"
-        "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION" \
-            || fail "pip could not install mcp==$MCP_VERSION"
+    installed="$("$2/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
+    if [ "$installed" != "$3" ]; then
+        echo "$1: installing mcp==$3"
+        "$2/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$3" \
+            || fail "pip could not install mcp==$3"
     fi
+}
+
+ensure_mcp() {
+    install_mcp "$1" "$VENV" "$MCP_VERSION"
 }
 
 # ensure_mcp_v1 LABEL: the last `mcp` of the 1.x line in target/ci-venv-v1, for its client
@@ -30,17 +36,7 @@ MCP_V1_VERSION="1.30.0"
 VENV_V1="target/ci-venv-v1"
 
 ensure_mcp_v1() {
-    if [ ! -x "$VENV_V1/bin/python" ]; then
-        echo "$1: creating $VENV_V1"
-        python3 -m venv "$VENV_V1" || fail "could not create a venv (is python3-venv installed?)"
-    fi
-    local installed
-    installed="$("$VENV_V1/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)"
-    if [ "$installed" != "$MCP_V1_VERSION" ]; then
-        echo "$1: installing mcp==$MCP_V1_VERSION"
-        "$VENV_V1/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_V1_VERSION" \
-            || fail "pip could not install mcp==$MCP_V1_VERSION"
-    fi
+    install_mcp "$1" "$VENV_V1" "$MCP_V1_VERSION"
 }
 
 ensure_ts_sdk() {
