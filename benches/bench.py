@@ -17,7 +17,8 @@ side on the same machine in one run: wall time (median of --runs), files/s, MB/s
   start-up     schema-lint on one small file
 
 With --schemastore, the same on SchemaStore's 951 real schemas (../shared/corpus/schemastore, read
-as draft-07 where they name no dialect): parse-only, check, --fix and --diff on a copy, and the
+as draft-07 where they name no dialect): parse-only (ours, and serde_json's into a `Value`: the
+plain parse issue 31 measures against), check, --fix and --diff on a copy, and the
 peers `jsonschema lint` and `jsonschema metaschema` on a 200-file sample.
 
 Prints a Markdown table (paste it into BENCHMARKS.md).
@@ -200,6 +201,8 @@ def schemastore(args):
     print("|---|---|---|---|---|---|---|---|---|")
     base, peak, code = measure([PARSE, source], args.runs)
     row("parse-only", n, mb, base, peak, None, code)
+    serde, peak, code = measure([PARSE, "--serde", source], args.runs)
+    row("parse-only, serde_json::Value", n, mb, serde, peak, None, code)
     check, peak, code = measure(lint + [source], args.runs)
     row("check", n, mb, check, peak, base, code)
     fix, peak, code = measure(lint + ["--fix", copy], args.runs, setup=fresh_copy)
@@ -219,7 +222,8 @@ def schemastore(args):
         vn, vmb = corpus_stats(vector)
         wall, peak, code = measure(lint + ["--fix", vdir], args.runs, setup=fresh_vector)
         row("vector.json --fix", vn, vmb, wall, peak, None, code)
-    print(f"\n--fix / check: {fix / check:.1f}x; --diff / check: {diff / check:.1f}x")
+    print(f"\ncheck / serde_json parse: {check / serde:.2f}x; "
+          f"--fix / check: {fix / check:.1f}x; --diff / check: {diff / check:.1f}x")
     if args.no_peers:
         return
     if not os.path.exists(os.path.join(PEERS, "node_modules", ".bin", "jsonschema")):
@@ -237,6 +241,8 @@ def schemastore(args):
     print("|---|---|---|---|---|---|---|---|---|")
     base, peak, code = measure([PARSE, sample], args.runs)
     row("parse-only", sn, smb, base, peak, None, code)
+    serde, peak, code = measure([PARSE, "--serde", sample], args.runs)
+    row("parse-only, serde_json::Value", sn, smb, serde, peak, None, code)
     ours, peak, code = measure(lint + [sample], args.runs)
     row("schema-lint check", sn, smb, ours, peak, base, code)
     slint, peak, code = measure([os.path.join(bin_, "jsonschema"), "lint", sample], 1)

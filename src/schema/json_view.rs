@@ -6,7 +6,7 @@
 //! text would. Subtrees can be hidden (seen as `{}`): embedded resources of another dialect,
 //! which are checked against their own meta-schema.
 
-use crate::syntax::document::{repeats, shadowed, Member, Node, NodeKind};
+use crate::syntax::document::{shadowed, Member, Node, NodeKind};
 use jsonschema::json::{Array, Json, JsonNumber, Node as JsonNode, NodeIdentity, Object};
 use jsonschema::JsonType;
 use serde_json::Value;
@@ -46,7 +46,7 @@ pub fn has_repeated_keys(node: &Node) -> bool {
     match &node.kind {
         NodeKind::Array(items) => items.iter().any(has_repeated_keys),
         NodeKind::Object(members) => {
-            repeats(members) || members.iter().any(|m| has_repeated_keys(&m.value))
+            members.repeats() || members.iter().any(|m| has_repeated_keys(&m.value))
         }
         _ => false,
     }

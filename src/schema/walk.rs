@@ -4,7 +4,7 @@
 //! `examples` or an unknown keyword is data and never reaches a rule.
 
 use crate::schema::dialect::Draft;
-use crate::syntax::document::{push_pointer_token, shadowed, Member, Node, NodeKind};
+use crate::syntax::document::{push_pointer_token, shadowed, Member, Members, Node, NodeKind};
 
 /// How a keyword holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,8 +302,12 @@ pub fn walk_lazy(root: &Node, draft: Draft) -> Vec<LazySubschema<'_>> {
 /// The members of an object that engines see: with a key repeated, only the last (SL101
 /// reports the others). A shadowed member is not a subschema, and a JSON pointer to its key
 /// names the last one.
-fn live(members: &[Member]) -> impl Iterator<Item = &Member> {
-    let shadowed = shadowed(members).unwrap_or_default();
+fn live(members: &Members) -> impl Iterator<Item = &Member> {
+    let shadowed = if members.repeats() {
+        shadowed(members).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     members
         .iter()
         .enumerate()

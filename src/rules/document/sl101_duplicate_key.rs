@@ -52,7 +52,9 @@ fn visit<'a>(
             // Small objects (nearly all of them) compare pairwise; large ones use a map.
             let mut seen: HashMap<&str, usize> = HashMap::new();
             for (i, member) in members.iter().enumerate() {
-                let first = if members.len() <= 16 {
+                let first = if !members.repeats() {
+                    None
+                } else if members.len() <= 16 {
                     members[..i].iter().position(|m| m.key == member.key)
                 } else {
                     let first = seen.get(member.key.as_str()).copied();

@@ -11,6 +11,9 @@ pub struct Members {
     /// With more than [`Members::INDEXED`] members: their positions, ordered by key, then
     /// position.
     by_key: Option<Box<[u32]>>,
+    /// Whether some key occurs twice: found once here, asked by every walk that must skip
+    /// shadowed members or report them.
+    repeats: bool,
 }
 
 impl Members {
@@ -27,10 +30,23 @@ impl Members {
                 Some(order.into_boxed_slice())
             })
             .flatten();
+        let repeats = match &by_key {
+            Some(order) => order
+                .windows(2)
+                .any(|w| list[w[0] as usize].key == list[w[1] as usize].key),
+            None => super::repeats(&list),
+        };
         Self {
             list: list.into_boxed_slice(),
             by_key,
+            repeats,
         }
+    }
+
+    /// Whether some key occurs twice among the members.
+    #[must_use]
+    pub fn repeats(&self) -> bool {
+        self.repeats
     }
 
     /// The last member named `key` (with duplicate keys the last one wins, as in the engines).
@@ -80,7 +96,7 @@ impl PartialEq for Members {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse, Node};
+    use super::super::{parse, Node, NodeKind};
     use super::Members;
     use std::fmt::Write as _;
 
@@ -107,6 +123,10 @@ mod tests {
                 );
             }
             assert_eq!(root.pointer("/z").and_then(Node::as_str), Some("last"));
+            let NodeKind::Object(members) = &root.kind else {
+                panic!("an object")
+            };
+            assert_eq!(members.repeats(), n > 7, "{n} members");
             for missing in ["", "k", "k7", "z0", "a", "~"] {
                 assert!(root.get(missing).is_none(), "{missing} in {n}");
             }
