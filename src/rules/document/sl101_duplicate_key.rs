@@ -49,7 +49,8 @@ fn visit<'a>(
 ) {
     match &node.kind {
         NodeKind::Object(members) => {
-            // Small objects (nearly all of them) compare pairwise; large ones use a map.
+            // Objects that repeat no key (nearly all) are skipped; the others compare pairwise
+            // when small, through a map when large.
             let mut seen: HashMap<&str, usize> = HashMap::new();
             for (i, member) in members.iter().enumerate() {
                 let first = if !members.repeats() {
