@@ -1,9 +1,10 @@
 //! Strict JSON (RFC 8259) parsing into a tree that keeps the byte span of every key and value.
 //!
 //! Plain JSON goes straight into the tree in one pass (`fast`); whatever that pass does not accept
-//! goes through `jsonc-parser` with every leniency switched off, whose AST this module turns into
-//! an owned tree (so a document does not borrow its text), with the checks RFC 8259 makes that the
-//! lexer does not (raw control characters inside strings). Every failure comes from that path.
+//! goes through `jsonc-parser` with every leniency switched off, whose AST `full` turns into the
+//! tree, with the checks RFC 8259 makes that the lexer does not (raw control characters inside
+//! strings). Every failure comes from that path. The tree is owned: a document does not borrow
+//! its text.
 
 use crate::syntax::source::Span;
 use compact_str::CompactString;

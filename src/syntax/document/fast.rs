@@ -4,8 +4,8 @@
 //! It accepts a subset of what the full path accepts and builds the same tree; on anything else
 //! (an error, an escape it does not decode, nesting near the bound) it gives up and the full path
 //! (the `jsonc-parser` lexer, then the conversion) runs, so every message and span of a failure
-//! comes from one place. The tests of `super` check that whatever the fast path accepts, the full
-//! path accepts as the same tree (over every JSON file of `testdata/`, tricky texts and generated
+//! comes from one place (`full`). The tests below check that whatever the fast path accepts, the
+//! full path accepts as the same tree (every JSON file of `testdata/`, tricky texts, generated
 //! ones).
 
 use super::{Member, Members, Node, NodeKind};
