@@ -4,7 +4,7 @@
 //! `examples` or an unknown keyword is data and never reaches a rule.
 
 use crate::schema::dialect::Draft;
-use crate::syntax::document::{push_pointer_token, shadowed, Member, Members, Node, NodeKind};
+use crate::syntax::document::{push_pointer_token, Member, Members, Node, NodeKind};
 
 /// How a keyword holds subschemas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -303,11 +303,7 @@ pub fn walk_lazy(root: &Node, draft: Draft) -> Vec<LazySubschema<'_>> {
 /// reports the others). A shadowed member is not a subschema, and a JSON pointer to its key
 /// names the last one.
 fn live(members: &Members) -> impl Iterator<Item = &Member> {
-    let shadowed = if members.repeats() {
-        shadowed(members).unwrap_or_default()
-    } else {
-        Vec::new()
-    };
+    let shadowed = members.shadowed().unwrap_or_default();
     members
         .iter()
         .enumerate()

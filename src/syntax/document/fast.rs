@@ -169,7 +169,7 @@ impl Parser<'_> {
                 }
                 b if b < 0x20 => return None,
                 _ => {
-                    // Copy the run up to the next quote or backslash at once.
+                    // Copy the run up to the next quote, backslash or control character at once.
                     let run_end = self.bytes[self.at..]
                         .iter()
                         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
@@ -209,43 +209,22 @@ impl Parser<'_> {
     }
 
     fn array(&mut self, depth: usize) -> Option<Node> {
-        if depth > DEPTH {
-            return None;
-        }
-        let start = self.at;
-        self.at += 1;
+        let start = self.open(depth)?;
         let mut items = Vec::new();
-        self.skip_ws();
         if self.peek()? != b']' {
             loop {
                 items.push(self.value(depth)?);
-                self.skip_ws();
-                match self.peek()? {
-                    b',' => {
-                        self.at += 1;
-                        self.skip_ws();
-                    }
-                    b']' => break,
-                    _ => return None,
+                if self.after_item(b']')? {
+                    break;
                 }
             }
         }
-        self.at += 1;
-        Some(Self::node(
-            start,
-            self.at,
-            NodeKind::Array(items.into_boxed_slice()),
-        ))
+        Some(self.close(start, NodeKind::Array(items.into_boxed_slice())))
     }
 
     fn object(&mut self, depth: usize) -> Option<Node> {
-        if depth > DEPTH {
-            return None;
-        }
-        let start = self.at;
-        self.at += 1;
+        let start = self.open(depth)?;
         let mut members = Vec::new();
-        self.skip_ws();
         if self.peek()? != b'}' {
             loop {
                 if self.peek()? != b'"' {
@@ -266,23 +245,44 @@ impl Parser<'_> {
                     key_span,
                     value,
                 });
-                self.skip_ws();
-                match self.peek()? {
-                    b',' => {
-                        self.at += 1;
-                        self.skip_ws();
-                    }
-                    b'}' => break,
-                    _ => return None,
+                if self.after_item(b'}')? {
+                    break;
                 }
             }
         }
+        Some(self.close(start, NodeKind::Object(Members::new(members))))
+    }
+
+    /// Past a container's opening bracket and the blanks after it: where it started; `None`
+    /// nested deeper than [`DEPTH`].
+    fn open(&mut self, depth: usize) -> Option<usize> {
+        if depth > DEPTH {
+            return None;
+        }
+        let start = self.at;
         self.at += 1;
-        Some(Self::node(
-            start,
-            self.at,
-            NodeKind::Object(Members::new(members)),
-        ))
+        self.skip_ws();
+        Some(start)
+    }
+
+    /// After an item: `Some(true)` at the closing `close`, `Some(false)` past a comma and the
+    /// blanks after it, `None` on anything else.
+    fn after_item(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        match self.peek()? {
+            b',' => {
+                self.at += 1;
+                self.skip_ws();
+                Some(false)
+            }
+            b => (b == close).then_some(true),
+        }
+    }
+
+    /// Past the closing bracket: the container from `start`.
+    fn close(&mut self, start: usize, kind: NodeKind) -> Node {
+        self.at += 1;
+        Self::node(start, self.at, kind)
     }
 }
 

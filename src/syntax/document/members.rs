@@ -49,6 +49,17 @@ impl Members {
         self.repeats
     }
 
+    /// For each member, whether a later one has the same key; `None` when no key repeats
+    /// (known without a look at the keys).
+    #[must_use]
+    pub fn shadowed(&self) -> Option<Vec<bool>> {
+        if self.repeats {
+            super::shadowed(&self.list)
+        } else {
+            None
+        }
+    }
+
     /// The last member named `key` (with duplicate keys the last one wins, as in the engines).
     #[must_use]
     pub fn last(&self, key: &str) -> Option<&Member> {
