@@ -86,6 +86,13 @@ fn mask_unquoted(text: &str) -> String {
             }
         }
     }
+    // The base Ajv resolved against: the case's `$id`, unless it is the root's `#`.
+    if let Some(at) = out.find(" from id ") {
+        let start = at + " from id ".len();
+        if &out[start..] != "#" {
+            out.replace_range(start.., ELIDED);
+        }
+    }
     if let Some(at) = out.find("Unresolvable: ") {
         let start = at + "Unresolvable: ".len();
         out.replace_range(start.., ELIDED);
@@ -186,6 +193,17 @@ mod tests {
 
     fn words(detail: &str, tool: Option<&str>) -> String {
         own_words(detail, tool).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_base_ajv_resolved_against_goes_unless_it_is_the_root() {
+        assert_eq!(
+            words(
+                "can't resolve reference y.json from id https://example.com/sub/a.json",
+                None
+            ),
+            "can't resolve reference … from id …"
+        );
     }
 
     #[test]

@@ -219,7 +219,15 @@ fn check_references(
             .iter()
             .find_map(|m| m.apply(r.file, &schema_pointer));
         let at = moved.unwrap_or_else(|| schema_pointer.clone());
-        let Some(new_ref) = after_refs.get(&(r.file, at, r.keyword)) else {
+        // A `$dynamicRef` that means a `$ref` may be rewritten as one (SL302's fix).
+        let new_ref = after_refs
+            .get(&(r.file, at.clone(), r.keyword))
+            .or_else(|| {
+                (r.keyword == "$dynamicRef")
+                    .then(|| after_refs.get(&(r.file, at, "$ref")))
+                    .flatten()
+            });
+        let Some(new_ref) = new_ref else {
             if super::inlined::written_out(before, after, r, &schema_pointer)
                 || super::inlined::wrapped(after, r, &schema_pointer)
                 || super::inlined::lifted(before, after, r, &schema_pointer)

@@ -82,7 +82,14 @@ impl RunIndex {
                     id: id.clone(),
                     draft: sub.draft,
                 });
-                let declares_uri = i == 0 || id.as_ref().is_some_and(|id| id.valid);
+                // Up to draft-07, a `$id` with a fragment (`item.json#foo`) is registered whole by
+                // every engine: a reference to `item.json` alone finds nothing (measured).
+                let declares_uri = i == 0
+                    || id.as_ref().is_some_and(|id| {
+                        id.valid
+                            && !(sub.draft.allows_id_fragment()
+                                && id.raw.split_once('#').is_some_and(|(_, f)| !f.is_empty()))
+                    });
                 if let (Some(b), true) = (&base, declares_uri) {
                     self.by_uri.entry(b.clone()).or_default().push(r);
                 }

@@ -128,7 +128,13 @@ pub fn meta_validator(
             .build(schema)
             .expect("the bundled meta-schemas compile")
     }
-    static DRAFT4: Meta = LazyLock::new(|| build(&referencing::meta::DRAFT4));
+    // The crate's draft-04 meta-schema leaves out that `enum`'s values are unique, which the
+    // official one (Python's `jsonschema`) says: a repeated value fails there (measured).
+    static DRAFT4: Meta = LazyLock::new(|| {
+        let mut meta = Value::clone(&referencing::meta::DRAFT4);
+        meta["properties"]["enum"]["uniqueItems"] = Value::Bool(true);
+        build(&meta)
+    });
     static DRAFT6: Meta = LazyLock::new(|| build(&referencing::meta::DRAFT6));
     static DRAFT7: Meta = LazyLock::new(|| build(&referencing::meta::DRAFT7));
     static DRAFT201909: Meta = LazyLock::new(|| build(&referencing::meta::DRAFT201909));

@@ -93,7 +93,10 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
     let fraction = error.instance().as_f64().is_some_and(|f| f.fract() != 0.0);
     match error.kind() {
         ValidationErrorKind::Type { .. }
-            if AJV_TYPED.contains(&at(1)) && is_keyword(1) && !fraction =>
+            if AJV_TYPED.contains(&at(1))
+                && is_keyword(1)
+                && !fraction
+                && !draft06_exclusive_bound(at(1), error) =>
         {
             classes::SL401_KEYWORD_TYPE
         }
@@ -109,6 +112,11 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
             } else {
                 classes::SL401_PATTERN_INVALID
             }
+        }
+        // A value twice in a draft-04 `enum`: Python's meta-schema refuses it; the crate's
+        // and Ajv (TS v1 knows no draft-04 meta-schema) do not.
+        ValidationErrorKind::UniqueItems if at(1) == "enum" && is_keyword(1) => {
+            classes::SL401_ENUM_NOT_UNIQUE
         }
         // Ajv refuses a `multipleOf` that is not above 0 (`multipleOf must be > 0`).
         ValidationErrorKind::ExclusiveMinimum { .. } if at(1) == "multipleOf" && is_keyword(1) => {
@@ -135,6 +143,12 @@ fn class_of(tokens: &[String], error: &ValidationError<'_>) -> Class {
         }
         _ => classes::SL401_OTHER,
     }
+}
+
+/// A number in `exclusiveMinimum` or `exclusiveMaximum` where draft-04 wants a boolean: the
+/// draft-06 form, which Ajv (its keyword takes a number) compiles.
+fn draft06_exclusive_bound(keyword: &str, error: &ValidationError<'_>) -> bool {
+    matches!(keyword, "exclusiveMinimum" | "exclusiveMaximum") && error.instance().is_number()
 }
 
 /// Values longer than this are not quoted in a message.
@@ -225,7 +239,42 @@ fn check_resource(
         if covered_elsewhere(cx, base, base_pointer, &path, &keyword) {
             continue;
         }
-        out.push(diagnostic(cx, base, base_pointer, draft, &path, error));
+        // draft-04's `exclusiveMinimum` without `minimum`, when it is a number: the draft-06
+        // form, reported once, as a value of the wrong type.
+        if let ValidationErrorKind::Required { property } = error.kind() {
+            let dependent = match property.as_str() {
+                Some("minimum") => "exclusiveMinimum",
+                Some("maximum") => "exclusiveMaximum",
+                _ => "",
+            };
+            let node = base.pointer(&path);
+            if node
+                .and_then(|n| n.get(dependent))
+                .is_some_and(|v| matches!(v.kind, crate::syntax::document::NodeKind::Number(_)))
+            {
+                continue;
+            }
+        }
+        let mut finding = diagnostic(cx, base, base_pointer, draft, &path, error);
+        // A repeated `enum` value (draft-04) goes without changing what the schema accepts.
+        if matches!(error.kind(), ValidationErrorKind::UniqueItems) && path.ends_with("/enum") {
+            if let Some((repeated, fix)) = base.pointer(&path).and_then(|array| {
+                crate::rules::edits::dedupe::repeated_items_fix(cx.file.id, cx.text(), array)
+            }) {
+                finding = finding
+                    .help(format!(
+                        "Remove the repeated {} (`{}`): the `enum` accepts the same values",
+                        if repeated.len() == 1 {
+                            "value"
+                        } else {
+                            "values"
+                        },
+                        repeated.join("`, `")
+                    ))
+                    .fix(fix);
+            }
+        }
+        out.push(finding);
     }
 }
 
@@ -330,7 +379,19 @@ fn diagnostic(
                 None => format!("{}: {}", subject(&location), error),
             };
             let label = masked.strip_prefix("value ").unwrap_or(&masked).to_owned();
+            let owner = last_keyword(&tokens);
+            let bound = match owner {
+                "exclusiveMinimum" => "minimum",
+                "exclusiveMaximum" => "maximum",
+                _ => "",
+            };
             let help = match defined_as(error.schema_path().as_str()) {
+                _ if !bound.is_empty() && draft06_exclusive_bound(owner, error) => format!(
+                    "In {draft}, `{owner}` is a boolean that makes `{bound}` exclusive: write \
+                     `\"{bound}\": {value}, \"{owner}\": true`, or declare draft-06 or later, where \
+                     `{owner}` is the number",
+                    value = error.instance()
+                ),
                 Some(words) => format!("Write a {words} here, as {draft} requires for `{}`", last_keyword(&tokens)),
                 None => format!(
                     "Change it to what {draft} allows for `{}` (the meta-schema's `{keyword}` at `{}`)",

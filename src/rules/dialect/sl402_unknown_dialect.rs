@@ -206,6 +206,9 @@ fn unknown(cx: &UnitContext<'_>, member: &Member, value: &str) -> Diagnostic {
     .note(UNKNOWN_NOTE)
     .class(if is_unversioned(value) {
         classes::SL402_UNVERSIONED
+    } else if fluent_uri::Uri::parse(value).is_err() {
+        // Python with its format extras also checks `$schema` as a URI (`format: uri`).
+        classes::SL402_NOT_A_URI
     } else {
         classes::SL402_UNKNOWN
     })

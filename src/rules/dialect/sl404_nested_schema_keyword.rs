@@ -35,7 +35,10 @@ impl Rule for NestedSchemaKeyword {
                 continue;
             };
             if is_resource_root(sub.node, subs[parent].draft) {
-                out.extend(embedded(cx, sub, &members[at], subs[parent].draft));
+                out.extend(
+                    embedded(cx, sub, &members[at], subs[parent].draft)
+                        .or_else(|| not_a_uri(cx, sub, &members[at])),
+                );
                 continue;
             }
             let member = &members[at];
@@ -77,8 +80,13 @@ impl Rule for NestedSchemaKeyword {
                     .is_some_and(|d| in_force == Draft::Draft202012 && reads_the_same(sub.node, d))
                     || uses_no_differing_keyword(sub.node)
                 {
-                    // Nothing in the subschema means something else in the two dialects.
-                    classes::SL404_SAME_MEANING
+                    // Nothing in the subschema means something else in the two dialects: only
+                    // a value that is no URI breaks a client.
+                    if is_uri(&member.value) {
+                        classes::SL404_SAME_MEANING
+                    } else {
+                        classes::SL404_NOT_A_URI
+                    }
                 } else if ref_with_siblings(sub.node) {
                     classes::SL404_REF_SIBLINGS
                 } else if dependencies_only(sub.node) {
@@ -182,6 +190,44 @@ fn mentions(node: &crate::syntax::document::Node, keys: &[&str]) -> bool {
         NodeKind::Array(items) => items.iter().any(|n| mentions(n, keys)),
         _ => false,
     }
+}
+
+/// Whether a `$schema` value is an absolute URI, as every meta-schema's `format: uri` wants it.
+fn is_uri(value: &crate::syntax::document::Node) -> bool {
+    value
+        .as_str()
+        .is_some_and(|v| fluent_uri::Uri::parse(v).is_ok())
+}
+
+/// The `$schema` of an embedded resource that is not a URI (`draft-07`): the engines ignore the
+/// dialect it cannot name, but Python's `jsonschema` with its format extras checks the value
+/// against the meta-schema's `format: uri` and refuses the schema (measured).
+fn not_a_uri(
+    cx: &UnitContext<'_>,
+    sub: &crate::schema::walk::Subschema<'_>,
+    member: &crate::syntax::document::Member,
+) -> Option<Diagnostic> {
+    if is_uri(&member.value) || member.value.as_str().is_none() {
+        return None;
+    }
+    Some(
+        cx.report(
+            member.value.span,
+            "`$schema` of an embedded resource is not a URI".to_owned(),
+        )
+        .label("names no dialect: not an absolute URI")
+        .help(
+            "Write the meta-schema's URI (`https://json-schema.org/draft/2020-12/schema`, \
+             `http://json-schema.org/draft-07/schema#`), or remove `$schema` to keep the dialect \
+             around it",
+        )
+        .note(
+            "Every meta-schema says `$schema` is a URI (`format: uri`); engines that do not \
+             check formats ignore a dialect they cannot name",
+        )
+        .class(classes::SL404_NOT_A_URI)
+        .pointer(format!("{}/$schema", sub.pointer)),
+    )
 }
 
 /// An embedded resource (a subschema with its own `$id`) that names another dialect than the

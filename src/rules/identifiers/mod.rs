@@ -7,3 +7,4 @@ pub(super) mod sl203_urn_not_portable;
 pub(super) mod sl204_duplicate_id;
 pub(super) mod sl205_invalid_anchor;
 pub(super) mod sl206_id_not_normalized;
+pub(super) mod sl207_id_beside_ref;

@@ -62,9 +62,11 @@ impl Rule for InvalidRefUri {
 
 /// The class of an invalid reference in the engine tier's model. Ajv parses a reference with
 /// fast-uri, which refuses a malformed scheme and a `%` that starts no escape; it drops a `#`
-/// that ends the fragment (`#/$defs/C#` becomes `#/$defs/C`); it binds a fragment with other
-/// characters RFC 3986 does not allow (`<`, a space, `{`, non-ASCII ...) to the subschema it
-/// names; it does not find a `$id` through a reference with such characters before the `#`.
+/// that ends the fragment (`#/$defs/C#` becomes `#/$defs/C`, `item.json##` becomes `item.json#`);
+/// it binds a JSON-pointer fragment with other characters RFC 3986 does not allow (`<`, a space,
+/// `{`, non-ASCII ...) to the subschema it names, but escapes them in a plain-name fragment
+/// (`#my item`), which then names no `$id` or anchor; it does not find a `$id` through a
+/// reference with such characters before the `#`.
 fn class_of(raw: &str) -> Class {
     let bytes = raw.as_bytes();
     let bad_percent = bytes.iter().enumerate().any(|(i, &b)| {
@@ -81,13 +83,21 @@ fn class_of(raw: &str) -> Class {
     let Some((before, fragment)) = raw.split_once('#') else {
         return classes::SL301_INVALID_CHAR;
     };
+    // `item.json##`: Ajv reads `item.json#`, the document; Python looks for an anchor `#`.
+    if fragment == "#" && check_uri_reference(before).is_ok() {
+        return classes::SL301_DOUBLE_HASH;
+    }
     if fragment.ends_with('#') || fragment.ends_with("#/") {
         return classes::SL301_TRAILING_HASH;
     }
     if check_uri_reference(before).is_err() {
         return classes::SL301_INVALID_CHAR;
     }
-    classes::SL301_FRAGMENT_CHARS
+    if fragment.starts_with('/') {
+        classes::SL301_FRAGMENT_CHARS
+    } else {
+        classes::SL301_NAME_CHARS
+    }
 }
 
 /// Percent-encoding the offending characters, when the encoded reference resolves in the run.

@@ -38,7 +38,14 @@ impl Rule for UnresolvedRef {
             if crate::syntax::uri::check_uri_reference(&r.raw).is_err() {
                 continue;
             }
-            let Resolution::Missing(_) = index.resolve(r, |f| cx.run.root(f)) else {
+            let resolution = index.resolve(r, |f| cx.run.root(f));
+            if let Resolution::Found { file, pointer } = &resolution {
+                out.extend(
+                    dynamic_to_anchor(cx, r, *file, pointer).or_else(|| encoded_spelling(cx, r)),
+                );
+                continue;
+            }
+            let Resolution::Missing(_) = resolution else {
                 continue;
             };
             // A `$defs` key written without its escapes is SL304's finding.
@@ -110,6 +117,120 @@ impl Rule for UnresolvedRef {
             out.push(diagnostic);
         }
     }
+}
+
+/// A `$dynamicRef` to a plain-name fragment that only an `$anchor` declares, no `$dynamicAnchor`:
+/// 2020-12 reads it as a `$ref` (Python and the crate do), Ajv's 2020-12 class (TS v2) binds it to
+/// the root instead and its draft-07 class (TS v1) ignores it (measured). Written as a `$ref`, it
+/// means the same to every engine.
+fn dynamic_to_anchor(
+    cx: &UnitContext<'_>,
+    r: &RefEntry,
+    file: crate::syntax::source::FileId,
+    pointer: &str,
+) -> Option<Diagnostic> {
+    if r.keyword != "$dynamicRef" {
+        return None;
+    }
+    let (_, name) = r.raw.split_once('#')?;
+    if name.is_empty() || name.starts_with('/') {
+        return None;
+    }
+    let target = cx.run.root(file)?.pointer(pointer)?;
+    let dynamic = target.get("$dynamicAnchor").and_then(Node::as_str) == Some(name);
+    if dynamic || target.get("$anchor").and_then(Node::as_str) != Some(name) {
+        return None;
+    }
+    let holder = cx.root.pointer(&r.holder(cx.root))?;
+    let member = holder.member("$dynamicRef")?;
+    let diagnostic = cx
+        .report(
+            member.key_span,
+            format!(
+                "`$dynamicRef` `{}` names an `$anchor`, not a `$dynamicAnchor`",
+                r.raw
+            ),
+        )
+        .label("acts as a `$ref` here")
+        .note(
+            "A `$dynamicRef` whose target declares no `$dynamicAnchor` is a plain `$ref` in \
+             2020-12, as Python's `jsonschema` and the Rust crate read it; Ajv's 2020-12 class \
+             (TS v2) binds it to the schema's root instead, and its draft-07 class (TS v1) ignores \
+             it",
+        )
+        .class(classes::SL302_DYNAMIC_TO_ANCHOR)
+        .pointer(r.pointer(cx.root));
+    // Beside a `$ref` of its own, the keyword cannot be renamed.
+    if holder.get("$ref").is_some() {
+        return Some(diagnostic.help(
+            "Move it into an `allOf` entry of its own as a `$ref`: it means the same there, to \
+             every engine",
+        ));
+    }
+    Some(
+        diagnostic
+            .help("Write `$ref`: it means the same here, to every engine")
+            .fix(Fix {
+                title: format!("Rewrite `$dynamicRef` `{}` as a `$ref`", r.raw),
+                applicability: Applicability::Safe,
+                edits: vec![Edit {
+                    file: r.file,
+                    span: member.key_span,
+                    content: literal("$ref"),
+                }],
+                moves: Vec::new(),
+            }),
+    )
+}
+
+/// A reference that names an invalid `$id` (`my region.json`) only percent-encoded
+/// (`my%20region.json`). Python's `referencing` compares the URIs as written and finds nothing;
+/// Ajv percent-encodes a `$id` it resolves against an enclosing `$id` and then finds it, but
+/// keeps one that has no `$id` above it as written, and finds nothing either; the Rust crate
+/// refuses the `$id` (SL201) (measured).
+fn encoded_spelling(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
+    let index = cx.run.index;
+    let target = index.target_resource(r).ok()?;
+    let id = index.resources[target].id.as_ref().filter(|id| !id.valid)?;
+    let uri_part = strip_fragment(&r.raw);
+    let id_part = strip_fragment(&id.raw);
+    if uri_part == id_part || !uri_part.contains('%') {
+        return None;
+    }
+    let mut above = index.parent_resource(target);
+    let mut based = false;
+    while let Some(p) = above {
+        based |= index.resources[p].id.is_some();
+        above = index.parent_resource(p);
+    }
+    let pointer = r.pointer(cx.root);
+    let span = cx.root.pointer(&pointer).map_or(r.span, |node| {
+        node.string_sub_span(cx.text(), 0..uri_part.len())
+    });
+    Some(
+        cx.report(
+            span,
+            format!(
+                "`{}` `{}` names the `$id` `{}` only percent-encoded",
+                r.keyword, r.raw, id.raw
+            ),
+        )
+        .label("spelled otherwise than the `$id`")
+        .note(if based {
+            "Python's `referencing` compares URIs as written and finds nothing here; Ajv \
+             percent-encodes the `$id` against the `$id` above it and finds it"
+        } else {
+            "Python's `referencing` compares URIs as written and finds nothing here, and so does \
+             Ajv, which keeps a `$id` with no `$id` above it as written"
+        })
+        .help("Percent-encode the `$id` itself (SL201's fix): then both are spelled the same")
+        .class(if based {
+            classes::SL302_ENCODED_ID
+        } else {
+            classes::SL302_ENCODED_ID_UNBASED
+        })
+        .pointer(pointer),
+    )
 }
 
 /// A reference whose JSON pointer resolves only once its array indexes lose their leading zeros

@@ -77,6 +77,31 @@ impl Rule for RemoteRef {
                 out.push(unregistered(cx, r, span, pointer));
                 continue;
             }
+            if let Some(id) = whole_id_with_fragment(cx, &uri).filter(|_| reached) {
+                out.push(
+                    cx.report(
+                        span,
+                        format!(
+                            "`{}` `{}` names the document of the `$id` `{id}`, which engines \
+                             register only whole",
+                            r.keyword, r.raw
+                        ),
+                    )
+                    .label("no schema is registered under this URI")
+                    .help(format!(
+                        "Remove the fragment from the `$id` (`{}`), so that it names the document",
+                        strip_fragment(id)
+                    ))
+                    .note(format!(
+                        "Up to draft-07, every engine registers a `$id` with a fragment under the \
+                         whole URI, fragment included; nothing answers to `{uri}`, and nothing \
+                         is fetched"
+                    ))
+                    .class(class)
+                    .pointer(pointer),
+                );
+                continue;
+            }
             let remote = class == classes::SL303_REMOTE || class == classes::SL303_UNREACHABLE;
             let message = if remote {
                 format!(
@@ -119,6 +144,21 @@ impl Rule for RemoteRef {
             );
         }
     }
+}
+
+/// The `$id` of this unit, written with a fragment in a dialect that allows one
+/// (`https://example.com/item.json#foo`), whose document part is `uri`.
+fn whole_id_with_fragment<'a>(cx: &UnitContext<'a>, uri: &str) -> Option<&'a str> {
+    let index = cx.run.index;
+    index
+        .resources_in(cx.file.id, cx.unit_no)
+        .map(|i| &index.resources[i])
+        .filter(|res| res.draft.allows_id_fragment() && res.base.as_deref() == Some(uri))
+        .find_map(|res| {
+            let id = res.id.as_ref()?;
+            let (_, fragment) = id.raw.split_once('#')?;
+            (!fragment.is_empty()).then_some(id.raw.as_str())
+        })
 }
 
 /// A reference to an `$id` of this document that its dialect does not read as a resource
