@@ -44,9 +44,12 @@ pub(super) fn findings(
             out.push(Finding {
                 rule: rule("SL602"),
                 message: format!(
-                    "`structuredContent` is {} {}, but protocol {} requires an object",
-                    article(kind(c)),
-                    kind(c),
+                    "`structuredContent` is {}, but protocol {} requires an object",
+                    if c.is_null() {
+                        "`null`".to_owned()
+                    } else {
+                        format!("{} {}", article(kind(c)), kind(c))
+                    },
                     protocol.unwrap_or_default()
                 ),
                 pointer: None,
@@ -101,6 +104,18 @@ pub(super) fn findings(
         }
     }
     out
+}
+
+/// SL603, the legacy case: a `.meta({ id })` tool's result sent as the `{"result": ...}` wrapper
+/// on 2025-11-25, which every SDK client validates as it is against a schema that describes the
+/// inside (measured: each rejects it).
+pub(super) fn legacy_wrapper_rejected() -> Finding {
+    Finding {
+        rule: rule("SL603"),
+        message: "`structuredContent` is the legacy `{\"result\": ...}` wrapper of a `.meta({ id })` tool, but the output schema describes what is inside: every SDK client validates the wrapper as it is and rejects the result (ts-sdk-v1, ts-sdk-v2, python-sdk, python-sdk-v1)".to_owned(),
+        pointer: None,
+        format: None,
+    }
 }
 
 /// SL606: an error result (`isError: true`) whose `structuredContent` fails the output schema.

@@ -294,10 +294,10 @@ fn judge(
         _ => None,
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
-    // The clients validate `structuredContent` as it is. What each does with a legacy wrapper
-    // of a `.meta({ id })` tool is not measured: no verdict there.
+    // The clients validate `structuredContent` as it is, a legacy `{"result": ...}` wrapper of a
+    // `.meta({ id })` tool included (measured: each rejects one the schema does not describe).
     let seen = match (target, content, schema, tool) {
-        (Target::ValidateRoot, Some(content), Some(schema), Some(tool)) => {
+        (Target::ValidateRoot | Target::LegacyWrapper, Some(content), Some(schema), Some(tool)) => {
             match validator_for(validators, tool, schema) {
                 Ok((python, ts)) => {
                     let python = python.is_valid(content);
@@ -312,12 +312,19 @@ fn judge(
         valid: seen.0,
         format_fails: seen.1,
         is_error,
-        missing: target != Target::Schema && schema.is_some() && content.is_none(),
+        shape: verdicts::Shape::of(
+            content,
+            target != Target::Schema && schema.is_some(),
+            protocol.as_deref(),
+        ),
     });
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
     if is_error && valid == Some(false) {
         findings.push(findings::error_result_fails_schema());
+    }
+    if target == Target::LegacyWrapper && !is_error && seen.0 == Some(false) {
+        findings.push(findings::legacy_wrapper_rejected());
     }
     Call {
         id,

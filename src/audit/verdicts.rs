@@ -13,10 +13,16 @@
 //!   rejects it (`has an output schema but did not return structured content`), unless it is an
 //!   error result, which every client accepts.
 //!
-//! A result the audit validates at another layer than the clients do (a legacy `{"result": ...}`
-//! wrapper of a `.meta({ id })` tool, whose handling per client is not measured) or not at all
-//! (no schema, a schema that does not compile, a non-object `structuredContent` on a 2025
-//! session, a malformed record) gets no verdict.
+//! - a `structuredContent` that is no object (an array, `null`) on a 2025 session, in a result
+//!   that is not an error: every client rejects it (the TS clients' result schema wants a record;
+//!   `mcp` 2.x and 1.x refuse a list, and `null` as missing or as not an object);
+//! - the legacy `{"result": ...}` wrapper of a `.meta({ id })` tool's result: every client
+//!   validates it as it is, so each rejects a wrapper the schema does not describe (the audit
+//!   checks the inside, what the server meant).
+//!
+//! A result the audit does not validate (no schema, a schema that does not compile, a malformed
+//! record), a non-object `structuredContent` in an error result or on a 2026-07-28 session
+//! (neither measured) gets no verdict.
 
 use crate::diagnostic::client::Client;
 
@@ -38,8 +44,38 @@ pub(super) struct Seen {
     pub format_fails: bool,
     /// `isError: true`.
     pub is_error: bool,
-    /// The tool declares an output schema and the result has no `structuredContent`.
-    pub missing: bool,
+    /// What the result holds as `structuredContent`, where the tool declares an output schema.
+    pub shape: Shape,
+}
+
+/// The shape of a result's `structuredContent`, for the tool that declares an output schema.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    /// An object (or nothing the verdicts depend on: no output schema, a malformed record).
+    Object,
+    /// None.
+    Missing,
+    /// Something that is no object (`null` included), on a 2025 session.
+    NotObject,
+}
+
+impl Shape {
+    /// The shape of `content`, for a tool that declares an output schema and a valid record
+    /// (`judged`), on `protocol`.
+    pub(super) fn of(
+        content: Option<&serde_json::Value>,
+        judged: bool,
+        protocol: Option<&str>,
+    ) -> Self {
+        match content {
+            _ if !judged => Shape::Object,
+            None => Shape::Missing,
+            Some(c) if !c.is_object() && protocol.is_some_and(|p| p.starts_with("2025-")) => {
+                Shape::NotObject
+            }
+            Some(_) => Shape::Object,
+        }
+    }
 }
 
 /// Each client's verdict (`true`: accepts), or none where the audit cannot tell.
@@ -57,8 +93,11 @@ pub(super) fn verdicts(r: &Seen) -> Vec<(Client, bool)> {
             })
             .collect()
     };
-    if r.missing {
-        return per(r.is_error, r.is_error, r.is_error);
+    match r.shape {
+        Shape::Missing => return per(r.is_error, r.is_error, r.is_error),
+        Shape::NotObject if r.is_error => return Vec::new(),
+        Shape::NotObject => return per(false, false, false),
+        Shape::Object => {}
     }
     let Some(valid) = r.valid else {
         return Vec::new();
@@ -88,7 +127,11 @@ mod tests {
             valid,
             format_fails,
             is_error,
-            missing,
+            shape: if missing {
+                Shape::Missing
+            } else {
+                Shape::Object
+            },
         };
         let naive = verdicts(&r(Some(true), true, false, false));
         assert_eq!(names(&naive, false), ["ts-sdk-v1", "ts-sdk-v2"]);
@@ -102,5 +145,11 @@ mod tests {
         let missing_error = verdicts(&r(None, false, true, true));
         assert_eq!(names(&missing_error, true).len(), 4);
         assert!(verdicts(&r(None, false, false, false)).is_empty());
+        let list = |is_error| Seen {
+            shape: Shape::NotObject,
+            ..r(None, false, is_error, false)
+        };
+        assert_eq!(names(&verdicts(&list(false)), false).len(), 4);
+        assert!(verdicts(&list(true)).is_empty());
     }
 }

@@ -179,7 +179,8 @@ observed_verdicts="$(
 echo "$observed_verdicts"
 set +e
 "$LINTER" audit --server "python3 $server_script legacy" --call 'get_weather={"city":"Oslo"}' \
-    --call 'get_link={}' --call 'fail={}' --call 'no_data={}' --output-format json \
+    --call 'get_link={}' --call 'fail={}' --call 'no_data={}' --call 'list_data={}' \
+    --call 'null_data={}' --call 'wrapped={}' --output-format json \
     >target/ci-audit-verdicts.json
 code=$?
 set -e

@@ -12,6 +12,11 @@ Tools:
   get_link     {}: a result whose `url` is an IRI (`format: uri`)
   fail         {}: an `isError: true` result that carries `structuredContent`
   no_data      {}: a result without `structuredContent`, though the tool declares an output schema
+  list_data    {}: a result whose `structuredContent` is an array (no object on 2025-11-25)
+  null_data    {}: a result whose `structuredContent` is `null`
+  wrapped      {}: a `.meta({ id })` tool (its schema a root `$ref` into `$defs`, beside the
+               `"type": "object"` that mcp 2.x wants of every output schema) whose result is
+               the legacy `{"result": {...}}` wrapper of what the schema describes
   boom         {}: a JSON-RPC error
   slow         {}: answers after 10 s
   never_call   {}: must never be called (the test checks the log)
@@ -36,6 +41,14 @@ TOOLS = [
      "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}},
     {"name": "no_data", "inputSchema": OBJECT_IN,
      "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}},
+    {"name": "list_data", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}},
+    {"name": "null_data", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}},
+    {"name": "wrapped", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "$ref": "#/$defs/Weather",
+                      "$defs": {"Weather": {"type": "object", "properties": {"temperature": {"type": "number"}},
+                                            "required": ["temperature"]}}}},
     {"name": "boom", "inputSchema": OBJECT_IN},
     {"name": "slow", "inputSchema": OBJECT_IN},
     {"name": "never_call", "inputSchema": OBJECT_IN},
@@ -70,6 +83,12 @@ def call(msg):
         return answer(msg, structured({"error": "the upstream API is down"}, is_error=True))
     if name == "no_data":
         return answer(msg, {"content": [{"type": "text", "text": "done"}]})
+    if name == "list_data":
+        return answer(msg, structured([1, 2]))
+    if name == "null_data":
+        return answer(msg, {"content": [{"type": "text", "text": "null"}], "structuredContent": None})
+    if name == "wrapped":
+        return answer(msg, structured({"result": {"temperature": 21.5}}))
     if name == "boom":
         return error(msg, -32603, "internal error: the database is gone")
     if name == "slow":

@@ -15,7 +15,8 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {})]
+CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {}),
+         ("list_data", {}), ("null_data", {}), ("wrapped", {})]
 
 
 async def run(server: str) -> None:
@@ -27,7 +28,7 @@ async def run(server: str) -> None:
                 await client.call_tool(tool, arguments)
                 print(f"python-sdk {tool}: accepts")
             except Exception as exc:  # the client's own validation
-                print(f"python-sdk {tool}: rejects {exc}")
+                print(f"python-sdk {tool}: rejects {str(exc).splitlines()[0]}")
 
 
 if __name__ == "__main__":

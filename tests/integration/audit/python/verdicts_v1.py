@@ -15,7 +15,8 @@ import anyio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {})]
+CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {}),
+         ("list_data", {}), ("null_data", {}), ("wrapped", {})]
 
 
 async def run(python: str, server: str) -> None:
@@ -28,7 +29,7 @@ async def run(python: str, server: str) -> None:
                 await session.call_tool(tool, arguments)
                 print(f"python-sdk-v1 {tool}: accepts")
             except Exception as exc:  # the client's own validation
-                print(f"python-sdk-v1 {tool}: rejects {exc}")
+                print(f"python-sdk-v1 {tool}: rejects {str(exc).splitlines()[0]}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 // What each TypeScript SDK client does with the results of tests/live/tool_server.py's tools,
 // over stdio on 2025-11-25: `get_weather` (a naive date-time), `get_link` (an IRI as `uri`),
 // `fail` (an `isError: true` result whose `structuredContent` fails the output schema) and
-// `no_data` (no `structuredContent` though the tool declares an output schema). Prints one line
+// `no_data` (no `structuredContent` though the tool declares an output schema), `list_data` and
+// `null_data` (an array, `null` as `structuredContent`) and `wrapped` (the legacy `{"result": ...}`
+// wrapper of a `.meta({ id })` tool's result). Prints one line
 // per client and tool: `<client> <tool>: accepts` (the result reaches the caller) or
 // `<client> <tool>: rejects <message>`. tests/integration/audit.sh compares the verdicts with
 // the audit's of the same calls (`clients` in its JSON), and the `fail` lines with SL606's claims.
@@ -22,6 +24,9 @@ const calls = [
     ['get_link', {}],
     ['fail', {}],
     ['no_data', {}],
+    ['list_data', {}],
+    ['null_data', {}],
+    ['wrapped', {}],
 ];
 for (const [name, Client, Stdio] of clients) {
     const client = new Client({ name: 'verdicts', version: '1.0.0' });
@@ -32,7 +37,7 @@ for (const [name, Client, Stdio] of clients) {
             await client.callTool({ name: tool, arguments: args });
             console.log(`${name} ${tool}: accepts`);
         } catch (error) {
-            console.log(`${name} ${tool}: rejects ${error.message}`);
+            console.log(`${name} ${tool}: rejects ${error.message.split('\n')[0]}`);
         }
     }
     await client.close();
