@@ -112,7 +112,7 @@ pub(super) fn findings(
 pub(super) fn legacy_wrapper_rejected() -> Finding {
     Finding {
         rule: rule("SL603"),
-        message: "`structuredContent` is the legacy `{\"result\": ...}` wrapper of a `.meta({ id })` tool, but the output schema describes what is inside: every SDK client validates the wrapper as it is and rejects the result (ts-sdk-v1, ts-sdk-v2, python-sdk, python-sdk-v1)".to_owned(),
+        message: "`structuredContent` is the legacy `{\"result\": ...}` wrapper of a `.meta({ id })` tool, but the output schema describes what is inside: every client validates the wrapper as it is and rejects the result (ts-sdk-v1, ts-sdk-v2, python-sdk, python-sdk-v1, gemini-cli)".to_owned(),
         pointer: None,
         format: None,
     }
@@ -122,7 +122,7 @@ pub(super) fn legacy_wrapper_rejected() -> Finding {
 pub(super) fn error_result_fails_schema() -> Finding {
     Finding {
         rule: rule("SL606"),
-        message: "The error result's `structuredContent` fails the output schema: ts-sdk-v1 validates it and throws -32602, so the tool's error never reaches the model; ts-sdk-v2 and python-sdk pass error results on unvalidated".to_owned(),
+        message: "The error result's `structuredContent` fails the output schema: ts-sdk-v1 validates it and throws -32602, so the tool's error never reaches the model, and gemini-cli (through the TS SDK 1.x client it bundles) hands the model that -32602 instead; ts-sdk-v2 and python-sdk pass error results on unvalidated".to_owned(),
         pointer: None,
         format: None,
     }

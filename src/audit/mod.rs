@@ -317,6 +317,7 @@ fn judge(
             target != Target::Schema && schema.is_some(),
             protocol.as_deref(),
         ),
+        legacy_session: protocol.as_deref().is_none_or(|p| p.starts_with("2025-")),
     });
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);

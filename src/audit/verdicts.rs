@@ -11,7 +11,11 @@
 //!   (-32602), TS v2 and both Python clients accept it (they validate no error result);
 //! - a result without `structuredContent` from a tool with an output schema: every client
 //!   rejects it (`has an output schema but did not return structured content`), unless it is an
-//!   error result, which every client accepts.
+//!   error result, which every client accepts;
+//! - gemini-cli (`@google/gemini-cli-core` 0.61.0, `gemini_cli_verdicts.mjs`: its own MCP code
+//!   calling the same tools on 2025-06-18, the last revision its TS SDK 1.23.0 client knows)
+//!   rejects exactly what TS v1 rejects, error results included; the model then gets the
+//!   client's error as the tool's error instead of the result. It is judged on 2025 sessions only.
 //!
 //! - a `structuredContent` that is no object (an array, `null`) on a 2025 session, in a result
 //!   that is not an error: every client rejects it (the TS clients' result schema wants a record;
@@ -27,11 +31,12 @@
 use crate::diagnostic::client::Client;
 
 /// The clients judged, in the order reports list them.
-pub const CLIENTS: [Client; 4] = [
+pub const CLIENTS: [Client; 5] = [
     Client::TsSdkV1,
     Client::TsSdkV2,
     Client::PythonSdk,
     Client::PythonSdkV1,
+    Client::GeminiCli,
 ];
 
 /// What the audit knows of one result.
@@ -46,6 +51,8 @@ pub(super) struct Seen {
     pub is_error: bool,
     /// What the result holds as `structuredContent`, where the tool declares an output schema.
     pub shape: Shape,
+    /// A 2025 session: gemini-cli speaks no later revision, so it is judged there only.
+    pub legacy_session: bool,
 }
 
 /// The shape of a result's `structuredContent`, for the tool that declares an output schema.
@@ -83,9 +90,12 @@ pub(super) fn verdicts(r: &Seen) -> Vec<(Client, bool)> {
     let per = |ts_v1: bool, ts_v2: bool, python: bool| {
         CLIENTS
             .iter()
+            .filter(|&&c| c != Client::GeminiCli || r.legacy_session)
             .map(|&c| {
+                // gemini-cli calls through the TS SDK 1.x client it bundles, which validates as
+                // TS v1 does (its lenient validator only skips schemas Ajv cannot compile).
                 let accepts = match c {
-                    Client::TsSdkV1 => ts_v1,
+                    Client::TsSdkV1 | Client::GeminiCli => ts_v1,
                     Client::TsSdkV2 => ts_v2,
                     _ => python,
                 };
@@ -132,24 +142,36 @@ mod tests {
             } else {
                 Shape::Object
             },
+            legacy_session: true,
         };
         let naive = verdicts(&r(Some(true), true, false, false));
-        assert_eq!(names(&naive, false), ["ts-sdk-v1", "ts-sdk-v2"]);
+        assert_eq!(
+            names(&naive, false),
+            ["ts-sdk-v1", "ts-sdk-v2", "gemini-cli"]
+        );
         assert_eq!(names(&naive, true), ["python-sdk", "python-sdk-v1"]);
         let error = verdicts(&r(Some(false), false, true, false));
-        assert_eq!(names(&error, false), ["ts-sdk-v1"]);
+        assert_eq!(names(&error, false), ["ts-sdk-v1", "gemini-cli"]);
+        let stateless = Seen {
+            legacy_session: false,
+            ..r(Some(true), true, false, false)
+        };
+        assert_eq!(
+            names(&verdicts(&stateless), false),
+            ["ts-sdk-v1", "ts-sdk-v2"]
+        );
         let invalid = verdicts(&r(Some(false), false, false, false));
         assert_eq!(names(&invalid, true), Vec::<&str>::new());
         let missing = verdicts(&r(None, false, false, true));
-        assert_eq!(names(&missing, false).len(), 4);
+        assert_eq!(names(&missing, false).len(), 5);
         let missing_error = verdicts(&r(None, false, true, true));
-        assert_eq!(names(&missing_error, true).len(), 4);
+        assert_eq!(names(&missing_error, true).len(), 5);
         assert!(verdicts(&r(None, false, false, false)).is_empty());
         let list = |is_error| Seen {
             shape: Shape::NotObject,
             ..r(None, false, is_error, false)
         };
-        assert_eq!(names(&verdicts(&list(false)), false).len(), 4);
+        assert_eq!(names(&verdicts(&list(false)), false).len(), 5);
         assert!(verdicts(&list(true)).is_empty());
     }
 }

@@ -53,7 +53,7 @@ fn verdicts_line(c: &Call) -> Option<String> {
     };
     if accepting.is_empty() {
         return Some(format!(
-            "every SDK client rejects the result ({})",
+            "every client rejects the result ({})",
             rejecting.join(", ")
         ));
     }

@@ -11,6 +11,9 @@
 # clients reject and the Python client accepts, as SL605 (tests/integration/audit/check.py says
 # what else is asserted).
 #
+# Also gemini-cli's verdicts on the same calls (gemini_cli_verdicts.mjs, @google/gemini-cli-core
+# 0.61.0, installed as the engine tier installs it into target/engines/providers-js).
+#
 # Installs the pinned `mcp` into target/ci-venv (shared with tests/integration/python_sdk.sh,
 # reused when it is there) and the pinned npm packages with `npm ci` (package-lock.json).
 #
@@ -171,10 +174,22 @@ done
 # The `fail` lines are SL606's claims as well.
 echo "== each client's verdict on real results (audit's \`clients\`, SL606)"
 server_script="$PWD/tests/live/tool_server.py"
+# gemini-cli's own MCP code, from the hosts' and providers' install the engine tier shares
+# (tests/integration/providers/package-lock.json, into target/engines/providers-js; reused there).
+PROV_JS="target/engines/providers-js"
+if ! cmp -s tests/integration/providers/package-lock.json "$PROV_JS/node_modules/.installed-package-lock.json"; then
+    echo "audit integration: npm ci in $PROV_JS"
+    mkdir -p "$PROV_JS"
+    cp tests/integration/providers/package.json tests/integration/providers/package-lock.json "$PROV_JS/"
+    (cd "$PROV_JS" && npm ci --no-audit --no-fund --loglevel=error --ignore-scripts) || fail "npm ci in $PROV_JS"
+    cp tests/integration/providers/package-lock.json "$PROV_JS/node_modules/.installed-package-lock.json"
+fi
+cp "$HERE/gemini_cli_verdicts.mjs" "$PROV_JS/"
 observed_verdicts="$(
     (cd "$TS" && node verdicts.mjs python3 "$server_script")
     "$PYTHON" "$HERE/python/verdicts.py" "$server_script"
     "$VENV_V1/bin/python" "$HERE/python/verdicts_v1.py" python3 "$server_script"
+    (cd "$PROV_JS" && node gemini_cli_verdicts.mjs python3 "$server_script")
 )"
 echo "$observed_verdicts"
 set +e
@@ -187,7 +202,7 @@ set -e
 audited_verdicts="$(python3 - target/ci-audit-verdicts.json <<'PY'
 import json, sys
 calls = json.load(open(sys.argv[1]))["calls"]
-order = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk-v1"]
+order = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk-v1", "gemini-cli"]
 for client in order:
     for call in calls:
         print(f"{client} {call['tool']}: {call['clients'].get(client, 'no verdict')}")
@@ -203,7 +218,8 @@ fi
 expected_errors="ts-sdk-v1 fail: rejects MCP error -32602: Structured content does not match the tool's output schema: data must have required property 'ok'
 ts-sdk-v2 fail: accepts
 python-sdk fail: accepts
-python-sdk-v1 fail: accepts"
+python-sdk-v1 fail: accepts
+gemini-cli fail: rejects MCP error -32602: Structured content does not match the tool's output schema: data must have required property 'ok'"
 if [ "$(echo "$observed_verdicts" | grep ' fail: ')" = "$expected_errors" ]; then
     passed=$((passed + 1))
 else

@@ -4,6 +4,7 @@
 python3 tool_server.py MODE [CALLS_LOG]
   modern   speaks 2026-07-28 (server/discover)
   legacy   answers server/discover with -32601, initialize with 2025-11-25
+  2025-06-18  the same, initialize with 2025-06-18 (for clients that know no later revision)
 CALLS_LOG, when given, gets a line per tools/call received (the tool's name), so a test can tell
 which tools were called.
 
@@ -100,12 +101,13 @@ def call(msg):
 def respond(mode, msg):
     method = msg.get("method")
     if method == "server/discover":
-        if mode == "legacy":
+        if mode != "modern":
             return error(msg, -32601, "Method not found")
         return answer(msg, {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
                             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "tools", "version": "1"}}})
     if method == "initialize":
-        return answer(msg, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+        version = "2025-06-18" if mode == "2025-06-18" else "2025-11-25"
+        return answer(msg, {"protocolVersion": version, "capabilities": {"tools": {}},
                             "serverInfo": {"name": "tools-legacy", "version": "1"}})
     if method == "tools/list":
         return answer(msg, {"tools": TOOLS})
