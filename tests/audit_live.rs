@@ -136,7 +136,7 @@ fn an_unknown_tool_or_rejected_arguments_call_nothing() {
     for (call, says) in [
         (
             "nope={}",
-            "`--call nope`: the server has no tool `nope` (it lists boom, fail, get_link, get_weather, list_data, never_call, no_data, null_data, slow, wrapped)",
+            "`--call nope`: the server has no tool `nope` (it lists boom, done, fail, get_link, get_weather, list_data, never_call, no_data, null_data, slow, wrapped)",
         ),
         (
             r#"get_weather={"city": 3}"#,

@@ -74,7 +74,7 @@ pub(super) fn findings(
             out.push(Finding {
                 rule: rule("SL607"),
                 message: format!(
-                    "The text content (`{text}`) is not `structuredContent` as JSON: hosts that pass only `structuredContent` to the model (Claude Code, Codex) and hosts that pass only the text (opencode, Kimi Code, Open WebUI) show it different things"
+                    "The text content (`{text}`) is not `structuredContent` as JSON: hosts that pass only `structuredContent` to the model (Claude Code, Codex) and hosts that pass only the text (gemini-cli, opencode, Kimi Code, Open WebUI) show it different things"
                 ),
                 pointer: None,
                 format: None,

@@ -195,7 +195,7 @@ echo "$observed_verdicts"
 set +e
 "$LINTER" audit --server "python3 $server_script legacy" --call 'get_weather={"city":"Oslo"}' \
     --call 'get_link={}' --call 'fail={}' --call 'no_data={}' --call 'list_data={}' \
-    --call 'null_data={}' --call 'wrapped={}' --output-format json \
+    --call 'null_data={}' --call 'wrapped={}' --call 'done={}' --output-format json \
     >target/ci-audit-verdicts.json
 code=$?
 set -e
@@ -225,6 +225,15 @@ if [ "$(echo "$observed_verdicts" | grep ' fail: ')" = "$expected_errors" ]; the
 else
     echo "  the clients' verdicts on an error result differ from SL606's claims (rules/SL606.md); expected:"
     echo "$expected_errors"
+    failed=$((failed + 1))
+fi
+
+# SL607: gemini-cli hands the model the text content only, never `structuredContent`.
+done_line="$(echo "$observed_verdicts" | grep '^gemini-cli done: ' || true)"
+if [[ "$done_line" == *'the model gets [{"text":'*done* && "$done_line" != *'"ok"'* ]]; then
+    passed=$((passed + 1))
+else
+    echo "  gemini-cli no longer gives the model only the text of a result (SL607): $done_line"
     failed=$((failed + 1))
 fi
 

@@ -18,6 +18,7 @@ Tools:
   wrapped      {}: a `.meta({ id })` tool (its schema a root `$ref` into `$defs`, beside the
                `"type": "object"` that mcp 2.x wants of every output schema) whose result is
                the legacy `{"result": {...}}` wrapper of what the schema describes
+  done         {}: a valid result whose text says `done` while the data sits in `structuredContent`
   boom         {}: a JSON-RPC error
   slow         {}: answers after 10 s
   never_call   {}: must never be called (the test checks the log)
@@ -50,6 +51,8 @@ TOOLS = [
      "outputSchema": {"type": "object", "$ref": "#/$defs/Weather",
                       "$defs": {"Weather": {"type": "object", "properties": {"temperature": {"type": "number"}},
                                             "required": ["temperature"]}}}},
+    {"name": "done", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}},
     {"name": "boom", "inputSchema": OBJECT_IN},
     {"name": "slow", "inputSchema": OBJECT_IN},
     {"name": "never_call", "inputSchema": OBJECT_IN},
@@ -90,6 +93,8 @@ def call(msg):
         return answer(msg, {"content": [{"type": "text", "text": "null"}], "structuredContent": None})
     if name == "wrapped":
         return answer(msg, structured({"result": {"temperature": 21.5}}))
+    if name == "done":
+        return answer(msg, {"content": [{"type": "text", "text": "done"}], "structuredContent": {"ok": True}})
     if name == "boom":
         return error(msg, -32603, "internal error: the database is gone")
     if name == "slow":

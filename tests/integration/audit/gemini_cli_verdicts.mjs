@@ -20,6 +20,7 @@ const calls = [
     ['list_data', {}],
     ['null_data', {}],
     ['wrapped', {}],
+    ['done', {}],
 ];
 const diagnostics = [];
 const cliConfig = {

@@ -16,7 +16,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {}),
-         ("list_data", {}), ("null_data", {}), ("wrapped", {})]
+         ("list_data", {}), ("null_data", {}), ("wrapped", {}), ("done", {})]
 
 
 async def run(server: str) -> None:

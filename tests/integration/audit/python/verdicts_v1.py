@@ -16,7 +16,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 CALLS = [("get_weather", {"city": "Oslo"}), ("get_link", {}), ("fail", {}), ("no_data", {}),
-         ("list_data", {}), ("null_data", {}), ("wrapped", {})]
+         ("list_data", {}), ("null_data", {}), ("wrapped", {}), ("done", {})]
 
 
 async def run(python: str, server: str) -> None:

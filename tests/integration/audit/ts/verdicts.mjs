@@ -27,6 +27,7 @@ const calls = [
     ['list_data', {}],
     ['null_data', {}],
     ['wrapped', {}],
+    ['done', {}],
 ];
 for (const [name, Client, Stdio] of clients) {
     const client = new Client({ name: 'verdicts', version: '1.0.0' });
