@@ -193,6 +193,14 @@ fn lint_indexed_only(
     which: Option<&(dyn Fn(FileId) -> bool + Sync)>,
 ) -> Run {
     let reloads = Reloads::new(files.len());
+    let linted = |f: &LintedFile| {
+        which.is_none_or(|which| which(f.file.id))
+            && f.schema_kind().is_some()
+            && !f.settled()
+            && !f.is_context()
+    };
+    // A released file that another linted file references is read again once, for both.
+    let shared = index.files_referenced_from(|id| files.get(id.0).is_some_and(linted));
     let found: Vec<Found> = files
         .par_iter()
         .map(|f| {
@@ -205,6 +213,12 @@ fn lint_indexed_only(
             let held;
             let (file, root, reread) = match &f.state {
                 State::Parsed { root, .. } => (&f.file, &**root, None),
+                State::Released { .. } if shared.contains(&f.file.id) => {
+                    let Some(tree) = reloads.get(f) else {
+                        return Some((vec![changed(&f.file)], None));
+                    };
+                    (tree.file, tree.root, Some(Arc::clone(&tree.file.text)))
+                }
                 State::Released { .. } => {
                     let Some(Reloaded { text, root }) = reload(f) else {
                         return Some((vec![changed(&f.file)], None));

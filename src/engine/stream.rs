@@ -91,7 +91,10 @@ pub(super) fn keep_or_release(
     // and each is linted again: kept within the budget, it is not read and parsed twice (12 % of
     // a SchemaStore check went to that with a 64 KiB bound). A very large one is read again
     // rather than held: its tree is several times its size.
-    if file.file.text.len() <= MAX_KEPT_FILE {
+    // A text that does not fit alone leaves its tree unmeasured (a settled file, with a budget
+    // of 0: most of them).
+    let left = budget.saturating_sub(used.load(Ordering::Relaxed));
+    if file.file.text.len() <= MAX_KEPT_FILE && file.file.text.len() < left {
         let cost = file.file.text.len() + root.footprint();
         let before = used.fetch_add(cost, Ordering::Relaxed);
         if before + cost <= budget {

@@ -314,6 +314,22 @@ impl RunIndex {
         out
     }
 
+    /// The files that a reference of a file `from` accepts names, other than that file.
+    #[must_use]
+    pub fn files_referenced_from(
+        &self,
+        from: impl Fn(FileId) -> bool,
+    ) -> std::collections::HashSet<FileId> {
+        self.refs
+            .iter()
+            .zip(&self.ref_targets)
+            .filter_map(|(r, target)| {
+                let file = self.resources[(*target)?].file;
+                (file != r.file && from(r.file)).then_some(file)
+            })
+            .collect()
+    }
+
     /// The references whose document part names a resource of `file` (so the only ones that
     /// can resolve into it), in run order.
     pub fn refs_into(&self, file: FileId) -> impl Iterator<Item = &RefEntry> {

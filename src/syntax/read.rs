@@ -14,7 +14,11 @@ pub const MAX_FILE: u64 = 256 << 20;
 /// # Errors
 /// The read's own error, or one saying the input is larger than `limit`.
 pub fn read_to_end_bounded(input: impl Read, limit: u64) -> io::Result<Vec<u8>> {
-    let mut out = Vec::new();
+    read_into_bounded(input, limit, Vec::new())
+}
+
+/// [`read_to_end_bounded`] into `out` (empty, perhaps with room reserved).
+fn read_into_bounded(input: impl Read, limit: u64, mut out: Vec<u8>) -> io::Result<Vec<u8>> {
     input.take(limit.saturating_add(1)).read_to_end(&mut out)?;
     if out.len() as u64 > limit {
         return Err(too_large(limit));
@@ -37,7 +41,14 @@ pub fn read_file_bounded(path: &Path, limit: u64, regular_only: bool) -> io::Res
     if regular_only && !meta.is_file() {
         return Err(io::Error::other("it is not a regular file"));
     }
-    read_to_end_bounded(file, limit)
+    // Room for the whole file at once, as `std::fs::read` makes: grown from nothing, the buffer
+    // was copied each time it doubled (a file that grew since is still read to its end).
+    let room = if meta.is_file() {
+        usize::try_from(meta.len()).unwrap_or(0)
+    } else {
+        0
+    };
+    read_into_bounded(file, limit, Vec::with_capacity(room))
 }
 
 /// Reads one line (through `\n`) into `line`, at most `limit` bytes of it; `Ok(0)` at the end of

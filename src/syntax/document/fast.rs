@@ -21,6 +21,8 @@ pub(super) fn parse(text: &str) -> Option<Node> {
         text,
         bytes: text.as_bytes(),
         at: 0,
+        members: Vec::new(),
+        items: Vec::new(),
     };
     p.skip_ws();
     let root = p.value(0)?;
@@ -32,6 +34,12 @@ struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     at: usize,
+    /// The members of the objects being read, innermost last: each object takes its own off the
+    /// top into one allocation of the exact size (growing a list per object cost a reallocation
+    /// each time it doubled, and one more to shrink it).
+    members: Vec<Member>,
+    /// The same for the items of the arrays being read.
+    items: Vec<Node>,
 }
 
 impl Parser<'_> {
@@ -130,17 +138,15 @@ impl Parser<'_> {
     fn string(&mut self) -> Option<CompactString> {
         self.at += 1;
         let start = self.at;
-        loop {
-            match *self.bytes.get(self.at)? {
-                b'"' => {
-                    let s = CompactString::from(&self.text[start..self.at]);
-                    self.at += 1;
-                    return Some(s);
-                }
-                b'\\' => break,
-                b if b < 0x20 => return None,
-                _ => self.at += 1,
+        self.at = special(self.bytes, self.at);
+        match *self.bytes.get(self.at)? {
+            b'"' => {
+                let s = CompactString::from(&self.text[start..self.at]);
+                self.at += 1;
+                return Some(s);
             }
+            b'\\' => {}
+            _ => return None,
         }
         let mut out = String::with_capacity(self.at - start + 16);
         out.push_str(&self.text[start..self.at]);
@@ -170,10 +176,7 @@ impl Parser<'_> {
                 b if b < 0x20 => return None,
                 _ => {
                     // Copy the run up to the next quote, backslash or control character at once.
-                    let run_end = self.bytes[self.at..]
-                        .iter()
-                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-                        .map_or(self.bytes.len(), |n| self.at + n);
+                    let run_end = special(self.bytes, self.at);
                     out.push_str(&self.text[self.at..run_end]);
                     self.at = run_end;
                 }
@@ -210,21 +213,23 @@ impl Parser<'_> {
 
     fn array(&mut self, depth: usize) -> Option<Node> {
         let start = self.open(depth)?;
-        let mut items = Vec::new();
+        let first = self.items.len();
         if self.peek()? != b']' {
             loop {
-                items.push(self.value(depth)?);
+                let item = self.value(depth)?;
+                self.items.push(item);
                 if self.after_item(b']')? {
                     break;
                 }
             }
         }
-        Some(self.close(start, NodeKind::Array(items.into_boxed_slice())))
+        let items: Box<[Node]> = self.items.drain(first..).collect();
+        Some(self.close(start, NodeKind::Array(items)))
     }
 
     fn object(&mut self, depth: usize) -> Option<Node> {
         let start = self.open(depth)?;
-        let mut members = Vec::new();
+        let first = self.members.len();
         if self.peek()? != b'}' {
             loop {
                 if self.peek()? != b'"' {
@@ -240,7 +245,7 @@ impl Parser<'_> {
                 self.at += 1;
                 self.skip_ws();
                 let value = self.value(depth)?;
-                members.push(Member {
+                self.members.push(Member {
                     key,
                     key_span,
                     value,
@@ -250,6 +255,7 @@ impl Parser<'_> {
                 }
             }
         }
+        let members: Vec<Member> = self.members.drain(first..).collect();
         Some(self.close(start, NodeKind::Object(Members::new(members))))
     }
 
@@ -286,6 +292,36 @@ impl Parser<'_> {
     }
 }
 
+/// The first byte from `at` on that ends a plain run of a string literal: `"`, `\\` or a control
+/// character (`bytes.len()` if none). Eight bytes are looked at in one step: a byte is flagged
+/// where subtracting 1 (or 0x20) from it borrows, which the lowest flagged byte does only when
+/// it is one of those (a borrow reaches the bytes above it only).
+fn special(bytes: &[u8], mut at: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    const QUOTES: u64 = ONES * b'"' as u64;
+    const BACKSLASHES: u64 = ONES * b'\\' as u64;
+    while let Some(chunk) = bytes.get(at..at + 8) {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(chunk);
+        let (quote, backslash) = (word ^ QUOTES, word ^ BACKSLASHES);
+        let found = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | word.wrapping_sub(ONES * 0x20) & !word)
+            & HIGH;
+        if found != 0 {
+            return at + (found.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    bytes[at..]
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map_or(bytes.len(), |n| at + n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::parse;
@@ -302,6 +338,39 @@ mod tests {
             );
         }
         fast.is_some()
+    }
+
+    /// Eight bytes at a time, the first quote, backslash or control character is the one a
+    /// byte-by-byte scan finds, wherever it sits and whatever follows it.
+    #[test]
+    fn special_finds_the_first_end_of_a_plain_run() {
+        let naive = |bytes: &[u8], at: usize| {
+            (at..bytes.len())
+                .find(|&i| bytes[i] == b'"' || bytes[i] == b'\\' || bytes[i] < 0x20)
+                .unwrap_or(bytes.len())
+        };
+        for len in 0..20 {
+            for end in [b'"', b'\\', 0, 0x1f, 0x20, b'!', 0x7f, 0x80, 0xff] {
+                for pos in 0..=len {
+                    for after in [b'"', 0x01, b'a', 0xff] {
+                        let mut bytes = vec![b'a'; len];
+                        if pos < len {
+                            bytes[pos] = end;
+                            if pos + 1 < len {
+                                bytes[pos + 1] = after;
+                            }
+                        }
+                        for at in 0..=len {
+                            assert_eq!(
+                                super::special(&bytes, at),
+                                naive(&bytes, at),
+                                "{bytes:?} {at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
