@@ -11,40 +11,48 @@
 use crate::syntax::document::{push_pointer_token, Node};
 use crate::syntax::uri::{resolve_uri, strip_fragment};
 
-/// Keys json-schema-traverse never walks into.
-const SKIP: [&str; 18] = [
-    "default",
-    "enum",
-    "const",
-    "required",
-    "maximum",
-    "minimum",
-    "exclusiveMaximum",
-    "exclusiveMinimum",
-    "multipleOf",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "format",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "maxProperties",
-    "minProperties",
-];
+/// How json-schema-traverse's `allKeys` walks the value of a key.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walked {
+    /// Never walked into (`default`, `enum`, `const`, the validation keywords, `format`).
+    Skipped,
+    /// An array value holds schemas (`items`, `allOf`, ...).
+    Array,
+    /// An object value maps names to schemas (`$defs`, `properties`, ...).
+    Map,
+    /// A keyword whose value is a single schema in some dialect.
+    Schema,
+    /// Any other key: an object value is walked as a schema, an array value is not walked.
+    Other,
+}
 
-/// Keywords whose array value holds schemas.
-const ARRAYS: [&str; 5] = ["items", "allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// Keywords whose object value maps names to schemas.
-const MAPS: [&str; 6] = [
-    "$defs",
-    "definitions",
-    "properties",
-    "patternProperties",
-    "dependencies",
-    "dependentSchemas",
-];
+/// How `key`'s value is walked (one `match`, rather than a look through each list per key).
+fn walked(key: &str) -> Walked {
+    match key {
+        "default" | "enum" | "const" | "required" | "maximum" | "minimum" | "exclusiveMaximum"
+        | "exclusiveMinimum" | "multipleOf" | "maxLength" | "minLength" | "pattern" | "format"
+        | "maxItems" | "minItems" | "uniqueItems" | "maxProperties" | "minProperties" => {
+            Walked::Skipped
+        }
+        "allOf" | "anyOf" | "oneOf" | "prefixItems" => Walked::Array,
+        "$defs" | "definitions" | "properties" | "patternProperties" | "dependencies"
+        | "dependentSchemas" => Walked::Map,
+        // `items` holds schemas as an array and is a schema otherwise.
+        "items"
+        | "additionalItems"
+        | "additionalProperties"
+        | "contains"
+        | "contentSchema"
+        | "else"
+        | "if"
+        | "not"
+        | "propertyNames"
+        | "then"
+        | "unevaluatedItems"
+        | "unevaluatedProperties" => Walked::Schema,
+        _ => Walked::Other,
+    }
+}
 
 /// One identifier Ajv sees.
 pub(super) struct Seen<'a> {
@@ -125,11 +133,21 @@ impl<'a> Walk<'a, '_> {
         let Some(members) = node.as_object() else {
             return;
         };
+        // The identifiers of the object, in one pass over its members (the last of a repeated
+        // key wins, as in the engines).
+        let (mut id, mut anchor, mut dynamic_anchor) = (None, None, None);
+        for member in members {
+            match member.key.as_str() {
+                "$id" => id = Some(&member.value),
+                "$anchor" => anchor = Some(&member.value),
+                "$dynamicAnchor" => dynamic_anchor = Some(&member.value),
+                _ => {}
+            }
+        }
         // The base changes only where a `$id` declares another one.
         let declared;
         let mut base = base;
-        if let Some(id) = node.get("$id").filter(|v| v.as_str().is_some()) {
-            let raw = id.as_str().unwrap_or_default();
+        if let Some((id, raw)) = id.and_then(|v| Some((v, v.as_str()?))) {
             if let Some(name) = raw.strip_prefix('#') {
                 // A draft-07 plain-name `$id` is an anchor to Ajv.
                 self.anchor("$id", id, base, name, hidden);
@@ -151,28 +169,27 @@ impl<'a> Walk<'a, '_> {
                 });
             }
         }
-        for keyword in ["$anchor", "$dynamicAnchor"] {
-            if let Some(value) = node.get(keyword) {
-                if let Some(name) = value.as_str() {
-                    self.anchor(keyword, value, base, name, hidden);
-                }
+        for (keyword, value) in [("$anchor", anchor), ("$dynamicAnchor", dynamic_anchor)] {
+            if let Some((value, name)) = value.and_then(|v| Some((v, v.as_str()?))) {
+                self.anchor(keyword, value, base, name, hidden);
             }
         }
         for member in members {
             let key = member.key.as_str();
-            if SKIP.contains(&key) {
+            let how = walked(key);
+            if how == Walked::Skipped {
                 continue;
             }
             self.path.push(Step::Key(key));
             if let Some(items) = member.value.as_array() {
-                if ARRAYS.contains(&key) {
+                if how == Walked::Array || key == "items" {
                     for (i, item) in items.iter().enumerate() {
                         self.path.push(Step::Index(i));
                         self.visit(item, base, hidden);
                         self.path.pop();
                     }
                 }
-            } else if MAPS.contains(&key) {
+            } else if how == Walked::Map {
                 for entry in member.value.as_object().unwrap_or_default() {
                     self.path.push(Step::Key(&entry.key));
                     self.visit(&entry.value, base, hidden);
@@ -180,31 +197,12 @@ impl<'a> Walk<'a, '_> {
                 }
             } else {
                 // A schema keyword's value, or any other key's object value, walked as a schema.
-                let unknown = !is_schema_keyword(key);
+                let unknown = how != Walked::Schema;
                 self.visit(&member.value, base, hidden || unknown);
             }
             self.path.pop();
         }
     }
-}
-
-/// Keywords whose value is a single schema in some dialect.
-fn is_schema_keyword(key: &str) -> bool {
-    matches!(
-        key,
-        "additionalItems"
-            | "additionalProperties"
-            | "contains"
-            | "contentSchema"
-            | "else"
-            | "if"
-            | "items"
-            | "not"
-            | "propertyNames"
-            | "then"
-            | "unevaluatedItems"
-            | "unevaluatedProperties"
-    )
 }
 
 /// Whether Ajv takes `name` as an anchor: `^[A-Za-z_][-A-Za-z0-9._]*$`.
