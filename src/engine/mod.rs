@@ -201,53 +201,62 @@ fn lint_indexed_only(
     };
     // A released file that another linted file references is read again once, for both.
     let shared = index.files_referenced_from(|id| files.get(id.0).is_some_and(linted));
-    let found: Vec<Found> = files
-        .par_iter()
-        .map(|f| {
-            if which.is_some_and(|which| !which(f.file.id)) {
-                return None;
+    let lint_one = |f: &LintedFile| -> Found {
+        if which.is_some_and(|which| !which(f.file.id)) {
+            return None;
+        }
+        let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
+            return Some((Vec::new(), None));
+        };
+        let held;
+        let (file, root, reread) = match &f.state {
+            State::Parsed { root, .. } => (&f.file, &**root, None),
+            State::Released { .. } if shared.contains(&f.file.id) => {
+                let Some(tree) = reloads.get(f) else {
+                    return Some((vec![changed(&f.file)], None));
+                };
+                (tree.file, tree.root, Some(Arc::clone(&tree.file.text)))
             }
-            let Some(kind) = f.schema_kind().filter(|_| !f.settled() && !f.is_context()) else {
-                return Some((Vec::new(), None));
-            };
-            let held;
-            let (file, root, reread) = match &f.state {
-                State::Parsed { root, .. } => (&f.file, &**root, None),
-                State::Released { .. } if shared.contains(&f.file.id) => {
-                    let Some(tree) = reloads.get(f) else {
-                        return Some((vec![changed(&f.file)], None));
-                    };
-                    (tree.file, tree.root, Some(Arc::clone(&tree.file.text)))
-                }
-                State::Released { .. } => {
-                    let Some(Reloaded { text, root }) = reload(f) else {
-                        return Some((vec![changed(&f.file)], None));
-                    };
-                    held = (
-                        SourceFile {
-                            text: Arc::clone(&text),
-                            ..f.file.clone()
-                        },
-                        root,
-                    );
-                    (&held.0, &*held.1, Some(text))
-                }
-                State::Failed | State::NotSchema { .. } => return Some((Vec::new(), None)),
-            };
-            let view = RunView {
-                index: &index,
-                files: &files,
-                current: Some(Current { file, root, kind }),
-                reloads: Some(&reloads),
-            };
-            let mut out = Vec::new();
-            lint_document(&view, file, root, kind, settings, &mut out);
-            // A released file keeps its text only when there is a finding to show in it.
-            let text = reread.filter(|_| !out.is_empty());
-            Some((out, text))
-        })
+            State::Released { .. } => {
+                let Some(Reloaded { text, root }) = reload(f) else {
+                    return Some((vec![changed(&f.file)], None));
+                };
+                held = (
+                    SourceFile {
+                        text: Arc::clone(&text),
+                        ..f.file.clone()
+                    },
+                    root,
+                );
+                (&held.0, &*held.1, Some(text))
+            }
+            State::Failed | State::NotSchema { .. } => return Some((Vec::new(), None)),
+        };
+        let view = RunView {
+            index: &index,
+            files: &files,
+            current: Some(Current { file, root, kind }),
+            reloads: Some(&reloads),
+        };
+        let mut out = Vec::new();
+        lint_document(&view, file, root, kind, settings, &mut out);
+        // A released file keeps its text only when there is a finding to show in it.
+        let text = reread.filter(|_| !out.is_empty());
+        Some((out, text))
+    };
+    // Largest first, one file per task, as the files were read: split evenly, a few large files
+    // linted again here left one thread linting the last of them alone for a tenth of a check.
+    let size = |f: &LintedFile| f.released().map_or(f.file.text.len(), |p| p.bytes());
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(size(&files[i])));
+    let mut found: Vec<(usize, Found)> = order
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| (i, lint_one(&files[i])))
         .collect();
-    for (f, found) in files.iter_mut().zip(found) {
+    found.sort_unstable_by_key(|(i, _)| *i);
+    reloads.release();
+    for (f, (_, found)) in files.iter_mut().zip(found) {
         let Some((diagnostics, text)) = found else {
             continue;
         };

@@ -175,6 +175,12 @@ impl Fingerprint {
             hash,
         }
     }
+
+    /// The length in bytes of the text.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.len
+    }
 }
 
 #[cfg(test)]

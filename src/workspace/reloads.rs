@@ -64,6 +64,13 @@ impl Reloads {
         }
     }
 
+    /// Lets go of the files read again, on every thread of the pool: one thread freeing the
+    /// trees of every file that others reference was the last step of a check's lint.
+    pub fn release(self) {
+        use rayon::prelude::*;
+        self.slots.into_par_iter().with_max_len(1).for_each(drop);
+    }
+
     /// The text and tree of `file`, read again if it was released.
     pub(crate) fn get<'a>(&'a self, file: &'a LintedFile) -> Option<Tree<'a>> {
         if let Some(root) = file.tree() {
