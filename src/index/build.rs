@@ -52,6 +52,14 @@ impl RunIndex {
                 stack.pop();
             }
             let id = effective_id(sub.node, sub.draft);
+            if id.is_none() && sub.draft <= Draft::Draft7 && sub.node.get("$ref").is_some() {
+                let parent_base = stack
+                    .last()
+                    .map_or(root_base.clone(), |(_, r)| self.resources[*r].base.clone());
+                self.note_beside_ref_id(sub.node, sub.draft, parent_base.as_deref(), || {
+                    (input.file, pointer_of(i))
+                });
+            }
             // A fragment-only `$id` names no new resource: an anchor up to draft-07, invalid
             // (SL202) from 2019-09 on.
             let starts_resource = i == 0 || id.as_ref().is_some_and(|id| !id.raw.starts_with('#'));
@@ -141,6 +149,24 @@ impl RunIndex {
                     }
                 }
             }
+        }
+    }
+
+    /// The `$id` beside a `$ref` (draft-06 and draft-07) that the draft ignores and Ajv honours,
+    /// by the absolute URI Ajv gives it.
+    fn note_beside_ref_id(
+        &mut self,
+        node: &Node,
+        draft: Draft,
+        parent_base: Option<&str>,
+        at: impl FnOnce() -> (crate::syntax::source::FileId, String),
+    ) {
+        let sibling = id_entry(node, draft)
+            .filter(|s| s.valid && !s.raw.starts_with('#') && draft > Draft::Draft4);
+        if let Some(uri) = sibling.and_then(|s| absolute_uri(parent_base, &s.raw)) {
+            self.beside_ref_ids
+                .entry(strip_fragment(&uri).to_owned())
+                .or_insert_with(at);
         }
     }
 

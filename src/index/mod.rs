@@ -132,6 +132,9 @@ pub struct RunIndex {
     by_bad_id_resolved: HashMap<String, Vec<usize>>,
     /// (resource index, anchor name) -> pointer.
     anchors: HashMap<(usize, String), String>,
+    /// Up to draft-07, a `$id` beside `$ref`, which the draft ignores (no resource here) but Ajv
+    /// registers: its absolute URI -> where it is (SL207 looks Ajv's reading up there).
+    pub beside_ref_ids: HashMap<String, (FileId, String)>,
     /// Anchors named twice in one resource: engines then disagree on which one `#name` means.
     pub ambiguous_anchors: Vec<AmbiguousAnchor>,
     /// Per file, its `file://` URI.
@@ -262,6 +265,9 @@ impl RunIndex {
                 .map(|((r, name), pointer)| ((r + resources, name), pointer)),
         );
         self.ambiguous_anchors.extend(part.ambiguous_anchors);
+        for (uri, at) in part.beside_ref_ids {
+            self.beside_ref_ids.entry(uri).or_insert(at);
+        }
         self.escaped_defs_keys |= part.escaped_defs_keys;
         self.file_uris.extend(part.file_uris);
         self.by_location.extend(

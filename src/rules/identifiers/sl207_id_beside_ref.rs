@@ -23,23 +23,36 @@ impl Rule for IdBesideRef {
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        for r in cx.run.index.refs_in(cx.file.id, cx.unit_no) {
-            if let Some(d) = check(cx, r) {
-                out.push(d);
+        // Few subschemas hold both: only those are matched with their reference.
+        for sub in cx.subschemas {
+            if !matches!(sub.draft, Draft::Draft6 | Draft::Draft7) || sub.node.get("$id").is_none()
+            {
+                continue;
+            }
+            let Some(value) = sub.node.get("$ref") else {
+                continue;
+            };
+            let refs = cx.run.index.refs_in(cx.file.id, cx.unit_no);
+            if let Some(r) = refs
+                .iter()
+                .find(|r| r.keyword == "$ref" && r.span == value.span)
+            {
+                out.extend(check(cx, r, sub.node, &sub.pointer));
             }
         }
     }
 }
 
-/// The finding on the `$id` beside `r`, when there is one and the two readings of `r` differ.
-fn check(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
+/// The finding on the `$id` beside `r` in `holder` (at `holder_pointer`), when the two readings
+/// of `r` differ.
+fn check(
+    cx: &UnitContext<'_>,
+    r: &RefEntry,
+    holder: &crate::syntax::document::Node,
+    holder_pointer: &str,
+) -> Option<Diagnostic> {
     let index = cx.run.index;
     let draft = index.resources[r.resource].draft;
-    if r.keyword != "$ref" || !matches!(draft, Draft::Draft6 | Draft::Draft7) {
-        return None;
-    }
-    let holder_pointer = r.holder(cx.root);
-    let holder = cx.root.pointer(&holder_pointer)?;
     let members = holder.as_object()?;
     let at = members.iter().rposition(|m| m.key == "$id")?;
     let id = members[at].value.as_str()?;
@@ -51,7 +64,7 @@ fn check(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
     let Resolution::Found { file, pointer } = index.resolve(r, |f| cx.run.root(f)) else {
         return None;
     };
-    let ajv = ajv_target(cx, r, &sibling, &holder_pointer);
+    let ajv = ajv_target(cx, r, &sibling, holder_pointer);
     let shown = |p: &str| {
         if p.is_empty() {
             "the root".to_owned()
@@ -180,32 +193,29 @@ fn ajv_target(cx: &UnitContext<'_>, r: &RefEntry, sibling: &str, holder_pointer:
     }
 }
 
-/// Ajv registers a `$id` beside a `$ref` too, which the index (the draft's reading) leaves out:
-/// where Ajv finds `doc#fragment` among those of the run's files, with an absolute URI.
+/// Ajv registers a `$id` beside a `$ref` too, which the index's resources (the draft's reading)
+/// leave out: where Ajv finds `doc#fragment` among those of the run.
 fn beside_ref_elsewhere(cx: &UnitContext<'_>, doc: &str, fragment: &str) -> Ajv {
+    let Some((file, at)) = cx.run.index.beside_ref_ids.get(doc) else {
+        return Ajv::Missing;
+    };
     let inner = match fragment {
         "" => Some(String::new()),
         f if f.starts_with('/') => percent_decode(f),
         _ => None,
     };
-    for linted in cx.run.files {
-        let id = linted.file.id;
-        let Some(root) = cx.run.root(id) else {
-            continue;
-        };
-        let found = super::ajv_ids::seen(root, "")
-            .into_iter()
-            .find(|s| s.keyword == "$id" && !s.hidden && s.key == doc);
-        if let Some(seen) = found {
-            return match &inner {
-                Some(inner) if root.pointer(&format!("{}{inner}", seen.pointer)).is_some() => {
-                    Ajv::Found(id, format!("{}{inner}", seen.pointer))
-                }
-                _ => Ajv::Missing,
-            };
+    match inner.map(|inner| format!("{at}{inner}")) {
+        Some(pointer)
+            if cx
+                .run
+                .root(*file)
+                .and_then(|r| r.pointer(&pointer))
+                .is_some() =>
+        {
+            Ajv::Found(*file, pointer)
         }
+        _ => Ajv::Missing,
     }
-    Ajv::Missing
 }
 
 /// Whether a reference of the unit names the `$id` beside the `$ref` (Ajv registers it): then
