@@ -117,8 +117,9 @@ fn check(
         .pointer(format!("{holder_pointer}/$id"));
     if named_elsewhere(cx, &sibling) {
         return Some(diagnostic.help(
-            "Move the `$ref` into an `allOf` entry of its own, or remove the `$id` and the \
-             references to it",
+            "A `$ref` names this `$id`, which Ajv finds and the draft's readers do not: give the \
+             `$id` to the schema it should name (a `definitions` entry of its own), or remove it \
+             and the references to it",
         ));
     }
     Some(

@@ -223,7 +223,10 @@ fn encoded_spelling(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Diagnostic> {
             "Python's `referencing` compares URIs as written and finds nothing here, and so does \
              Ajv, which keeps a `$id` with no `$id` above it as written"
         })
-        .help("Percent-encode the `$id` itself (SL201's fix): then both are spelled the same")
+        .help(
+            "Fix the `$id` (SL201's fix renames it and rewrites every `$ref` to it, this one \
+             included): then both are spelled the same",
+        )
         .class(if based {
             classes::SL302_ENCODED_ID
         } else {
