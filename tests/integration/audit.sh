@@ -193,9 +193,10 @@ observed_verdicts="$(
 )"
 echo "$observed_verdicts"
 set +e
-"$LINTER" audit --server "python3 $server_script legacy" --call 'get_weather={"city":"Oslo"}' \
-    --call 'get_link={}' --call 'fail={}' --call 'no_data={}' --call 'list_data={}' \
-    --call 'null_data={}' --call 'wrapped={}' --call 'done={}' --output-format json \
+mapfile -t call_args < <(python3 -c 'import json, sys
+for name, args in json.load(open(sys.argv[1])):
+    print("--call"); print(name + "=" + json.dumps(args))' tests/live/calls.json)
+"$LINTER" audit --server "python3 $server_script legacy" "${call_args[@]}" --output-format json \
     >target/ci-audit-verdicts.json
 code=$?
 set -e

@@ -9,19 +9,13 @@
 //
 // Usage: node gemini_cli_verdicts.mjs PYTHON TOOL_SERVER (from the folder of
 // tests/integration/providers/package.json's installed node_modules)
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { connectToMcpServer, discoverTools } from '@google/gemini-cli-core/dist/src/tools/mcp-client.js';
 
 const [python, server] = process.argv.slice(2);
-const calls = [
-    ['get_weather', { city: 'Oslo' }],
-    ['get_link', {}],
-    ['fail', {}],
-    ['no_data', {}],
-    ['list_data', {}],
-    ['null_data', {}],
-    ['wrapped', {}],
-    ['done', {}],
-];
+// The calls audit.sh makes too: tests/live/calls.json, beside the server.
+const calls = JSON.parse(readFileSync(join(dirname(server), 'calls.json'), 'utf8'));
 const diagnostics = [];
 const cliConfig = {
     emitMcpDiagnostic: (level, text) => diagnostics.push(`${level}: ${text}`),

@@ -9,6 +9,8 @@
 // the audit's of the same calls (`clients` in its JSON), and the `fail` lines with SL606's claims.
 //
 // Usage: node verdicts.mjs PYTHON TOOL_SERVER
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
@@ -19,16 +21,8 @@ const clients = [
     ['ts-sdk-v1', ClientV1, StdioV1],
     ['ts-sdk-v2', ClientV2, StdioV2],
 ];
-const calls = [
-    ['get_weather', { city: 'Oslo' }],
-    ['get_link', {}],
-    ['fail', {}],
-    ['no_data', {}],
-    ['list_data', {}],
-    ['null_data', {}],
-    ['wrapped', {}],
-    ['done', {}],
-];
+// The calls audit.sh makes too: tests/live/calls.json, beside the server.
+const calls = JSON.parse(readFileSync(join(dirname(server), 'calls.json'), 'utf8'));
 for (const [name, Client, Stdio] of clients) {
     const client = new Client({ name: 'verdicts', version: '1.0.0' });
     await client.connect(new Stdio({ command: python, args: [server, 'legacy'] }));
