@@ -321,3 +321,104 @@ fn an_endless_header_line_stops_the_server_with_a_reason() {
     );
     drop(writer);
 }
+
+// --- #40 one verdict, every door ---
+
+/// The language server's diagnostics for a listing are `check`'s: the same rules at the same
+/// places with the same severities, for the bundled example and real dumps of `testdata/`.
+#[test]
+fn the_language_servers_diagnostics_are_checks() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let listings = [
+        "testdata/examples/tools-list.json",
+        "testdata/cli/live-dump-python-stdio/files/tools.json",
+        "testdata/cli/live-dump-typescript-stdio-legacy/files/tools.json",
+        "testdata/cli/openai-strict-live-dump/files/tools.json",
+        "testdata/rules/SL710/good-server-name-not-the-key.json",
+    ];
+    let files: Vec<(String, String)> = listings
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            (
+                format!("listing{i}.json"),
+                std::fs::read_to_string(repo.join(p)).unwrap(),
+            )
+        })
+        .collect();
+    let named: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let root = std::env::temp_dir().join(format!("schema-lint-doors-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let root = root.canonicalize().unwrap();
+    for (name, text) in named {
+        std::fs::write(root.join(name), text).unwrap();
+    }
+    // The clients of the measurement, for both doors, from the project's configuration.
+    std::fs::write(
+        root.join("schema-lint.toml"),
+        "clients = [\"default\", \"openai-strict\", \"gemini\", \"anthropic\"]\n",
+    )
+    .unwrap();
+    let mut session = Session::start(&root);
+    session.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&root), "capabilities": {}}),
+    );
+    session.notify("initialized", json!({}));
+    let mut compared = 0;
+    for (name, text) in &files {
+        let out = Command::new(BIN)
+            .args(["check", "--output-format", "json", name])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let check: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut expected: Vec<(String, i64, i64)> = check["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let severity = match d["severity"].as_str().unwrap() {
+                    "error" => 1,
+                    "warning" => 2,
+                    _ => 3,
+                };
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    severity,
+                    d["line"].as_i64().unwrap() - 1,
+                )
+            })
+            .collect();
+        expected.sort();
+        let file = uri(&root.join(name));
+        session.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": file, "languageId": "json", "version": 1, "text": text}}),
+        );
+        let want = expected.len();
+        let found = session.diagnostics(&file, |d| d.len() == want);
+        let mut got: Vec<(String, i64, i64)> = found
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["severity"].as_i64().unwrap(),
+                    d["range"]["start"]["line"].as_i64().unwrap(),
+                )
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, expected, "{name}");
+        compared += expected.len();
+    }
+    assert!(compared > 15, "{compared} diagnostics compared");
+    session.request("shutdown", Value::Null);
+    session.notify("exit", Value::Null);
+    assert_eq!(session.wait(), 0);
+    let _ = std::fs::remove_dir_all(&root);
+}

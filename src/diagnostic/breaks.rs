@@ -148,38 +148,6 @@ pub struct Break {
     pub evidence: Evidence,
 }
 
-/// A [`Break`] as a report writes it under a finding (`--output-format json`, SARIF): its
-/// `detail` is what the note quotes, in words that hold for the finding (the case's own values
-/// said as `…`, the tool the finding's), and left out where nothing but the case's values would
-/// be quoted.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Reported {
-    /// The client.
-    pub client: Client,
-    /// What it does wrong.
-    pub effect: Effect,
-    /// The client's words, as they hold for the finding.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
-    /// How the claim is backed.
-    #[serde(flatten)]
-    pub evidence: Evidence,
-}
-
-impl Break {
-    /// This break as a report writes it under a finding in tool `tool` (`None` for a schema
-    /// file, or a finding grouped over several tools).
-    #[must_use]
-    pub fn reported(&self, tool: Option<&str>) -> Reported {
-        Reported {
-            client: self.client,
-            effect: self.effect,
-            detail: said(self, tool),
-            evidence: self.evidence,
-        }
-    }
-}
-
 /// How a [`Break`] is backed: never by memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "evidence", rename_all = "lowercase")]
@@ -296,7 +264,7 @@ pub fn describe(breaks: &[Break], tool: Option<&str>) -> String {
 /// What a note quotes of a client's words on the class's case: a measured detail in the words
 /// that hold for the finding (`None` where only the case's values, or a rewrite of the case's
 /// schema, would be quoted); a documented one as its public source wrote it.
-fn said(b: &Break, tool: Option<&str>) -> Option<String> {
+pub(super) fn said(b: &Break, tool: Option<&str>) -> Option<String> {
     if b.detail.is_empty() {
         return None;
     }

@@ -9,9 +9,10 @@ pub mod meta;
 pub mod own_words;
 pub mod severity;
 pub mod target;
+pub mod verdict;
 
 use crate::syntax::source::{FileId, Span};
-use breaks::{Break, Class};
+use breaks::{Break, Class, Client};
 use fix::Fix;
 use meta::RuleMeta;
 use serde::Serialize;
@@ -104,6 +105,10 @@ pub struct Diagnostic {
     pub depends_on_output: bool,
     /// The tool the finding is in, in a `tools/list` document (the message then names it).
     pub tool: Option<ToolOf>,
+    /// The selected clients whose verdict made [`Diagnostic::severity`]: those that break for
+    /// an error, those that warn for a warning ([`severity::decided_by`]); empty where the
+    /// rule's own severity decided.
+    pub decided_by: Vec<Client>,
 }
 
 impl Diagnostic {
@@ -133,6 +138,7 @@ impl Diagnostic {
             breaks: &[],
             depends_on_output: false,
             tool: None,
+            decided_by: Vec::new(),
         }
     }
 
@@ -218,11 +224,20 @@ impl Diagnostic {
     }
 
     /// The clients that break, as a report writes them under this finding
-    /// ([`breaks::Break::reported`]).
+    /// ([`breaks::Break::reported`]), each with its verdict.
     #[must_use]
-    pub fn reported_breaks(&self) -> Vec<breaks::Reported> {
+    pub fn reported_breaks(&self) -> Vec<verdict::Reported> {
         let tool = self.tool.as_ref().map(|t| t.name.as_str());
-        self.breaks.iter().map(|b| b.reported(tool)).collect()
+        self.breaks
+            .iter()
+            .map(|b| b.reported(tool, self.depends_on_output))
+            .collect()
+    }
+
+    /// The verdict of `client` on the finding: the worst of the claims naming it.
+    #[must_use]
+    pub fn verdict(&self, client: Client) -> verdict::Verdict {
+        verdict::Verdict::of_client(self.breaks, self.depends_on_output, client)
     }
 
     /// Attaches a repair.

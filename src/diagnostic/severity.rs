@@ -3,6 +3,7 @@
 
 use super::breaks::{Break, Client, Kind};
 use super::target::Target;
+use super::verdict::{self, Verdict};
 use super::{Diagnostic, Severity};
 
 /// What the severity of a finding is decided from.
@@ -72,7 +73,14 @@ pub fn decide(inputs: &Inputs<'_>) -> Severity {
         None
     };
     let severity = weighed
-        .or_else(|| measured(inputs.breaks, inputs.clients, inputs.strict))
+        .or_else(|| {
+            measured(
+                inputs.breaks,
+                inputs.clients,
+                inputs.depends_on_output,
+                inputs.strict,
+            )
+        })
         .unwrap_or_else(|| own.max(Severity::Warning));
     if inputs.depends_on_output && !inputs.strict {
         severity.max(Severity::Warning).max(own)
@@ -81,25 +89,88 @@ pub fn decide(inputs: &Inputs<'_>) -> Severity {
     }
 }
 
-/// How serious a finding is whose class has `breaks`: an error when one of `clients` fails on
-/// it; a warning when only other engines fail, or clients only check less (an error with
-/// `strict`); `None` when no client breaks, for the rule to decide.
+/// How serious a finding is whose class has `breaks`, from the verdicts of the selected `clients`
+/// ([`Verdict`]): an error when one of them breaks; a warning when none does but the class
+/// names some client (one of them warns: it fails only on some values the server may send,
+/// checks less or rewrites the schema; or only other clients are named), an error with
+/// `strict`; `None` when no client is named, for the rule to decide.
 #[must_use]
-pub fn measured(breaks: &[Break], clients: &[Client], strict: bool) -> Option<Severity> {
-    if breaks
-        .iter()
-        .any(|b| clients.contains(&b.client) && b.effect.is_failure())
-    {
-        return Some(Severity::Error);
-    }
+pub fn measured(
+    breaks: &[Break],
+    clients: &[Client],
+    depends_on_output: bool,
+    strict: bool,
+) -> Option<Severity> {
     if breaks.is_empty() {
         return None;
+    }
+    if clients
+        .iter()
+        .any(|&c| Verdict::of_client(breaks, depends_on_output, c) == Verdict::Breaks)
+    {
+        return Some(Severity::Error);
     }
     Some(if strict {
         Severity::Error
     } else {
         Severity::Warning
     })
+}
+
+/// The clients whose verdict made a finding with `inputs` as serious as `severity`: the selected
+/// clients ([`decided_by`]), or on the `json-schema` target the consumers of plain schemas where
+/// the tier ran the class through one ([`plain`]); none for a finding without a class.
+#[must_use]
+pub fn deciders(inputs: &Inputs<'_>, severity: Severity) -> Vec<Client> {
+    if !inputs.measured {
+        return Vec::new();
+    }
+    if inputs.target == Target::JsonSchema {
+        let mut consumers: Vec<Client> = inputs
+            .breaks
+            .iter()
+            .filter(|b| b.client.kind() == Kind::Plain)
+            .map(|b| b.client)
+            .collect();
+        consumers.dedup();
+        if !consumers.is_empty() {
+            return decided_by(
+                inputs.breaks,
+                &consumers,
+                inputs.depends_on_output,
+                severity,
+            );
+        }
+    }
+    decided_by(
+        inputs.breaks,
+        inputs.clients,
+        inputs.depends_on_output,
+        severity,
+    )
+}
+
+/// The selected clients whose verdict made a finding as serious as `severity`: those that break
+/// on it for an error, those that warn for a warning; none for an info, or where the rule's
+/// own severity decided (a finding no selected client's verdict names).
+#[must_use]
+pub fn decided_by(
+    breaks: &[Break],
+    clients: &[Client],
+    depends_on_output: bool,
+    severity: Severity,
+) -> Vec<Client> {
+    let at = match severity {
+        Severity::Error => Verdict::Breaks,
+        Severity::Warning => Verdict::Warns,
+        Severity::Info => return Vec::new(),
+    };
+    let found = verdict::clients_at(breaks, depends_on_output, clients, at);
+    if found.is_empty() && severity == Severity::Error {
+        // `--strict`: the clients that warn made it an error.
+        return verdict::clients_at(breaks, depends_on_output, clients, Verdict::Warns);
+    }
+    found
 }
 
 /// How serious a finding on a plain schema file is whose class the tier ran through a consumer
@@ -150,23 +221,62 @@ mod tests {
         let stricter = [b(Client::JsonschemaRs, Effect::CompileError)];
         let lax = [b(Client::PythonSdk, Effect::AcceptsInvalidOutput)];
         let clients = &Client::DEFAULT;
-        assert_eq!(measured(&default, clients, false), Some(Severity::Error));
-        assert_eq!(measured(&stricter, clients, false), Some(Severity::Warning));
-        assert_eq!(measured(&stricter, clients, true), Some(Severity::Error));
-        assert_eq!(measured(&lax, clients, false), Some(Severity::Warning));
-        assert_eq!(measured(&[], clients, true), None);
-        // The selected clients decide: the Rust crate's failure is an error for its users.
         assert_eq!(
-            measured(&stricter, &[Client::JsonschemaRs], false),
+            measured(&default, clients, false, false),
             Some(Severity::Error)
         );
         assert_eq!(
-            measured(&default, &[Client::PythonSdk], false),
+            measured(&stricter, clients, false, false),
+            Some(Severity::Warning)
+        );
+        assert_eq!(
+            measured(&stricter, clients, false, true),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            measured(&lax, clients, false, false),
+            Some(Severity::Warning)
+        );
+        assert_eq!(measured(&[], clients, false, true), None);
+        // The selected clients decide: the Rust crate's failure is an error for its users.
+        assert_eq!(
+            measured(&stricter, &[Client::JsonschemaRs], false, false),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            measured(&default, &[Client::PythonSdk], false, false),
+            Some(Severity::Warning)
+        );
+        // A client that fails only on some values the server may send warns.
+        assert_eq!(
+            measured(&default, clients, true, false),
             Some(Severity::Warning)
         );
         // Losing the listing is a failure too.
         let lost = [b(Client::PythonSdk, Effect::LosesToolList)];
-        assert_eq!(measured(&lost, clients, false), Some(Severity::Error));
+        assert_eq!(
+            measured(&lost, clients, false, false),
+            Some(Severity::Error)
+        );
+        // Which clients made it so.
+        let mixed = [
+            b(Client::TsSdkV1, Effect::CompileError),
+            b(Client::GeminiCli, Effect::RewritesSchema),
+        ];
+        let selected = [Client::TsSdkV1, Client::GeminiCli];
+        assert_eq!(
+            decided_by(&mixed, &selected, false, Severity::Error),
+            [Client::TsSdkV1]
+        );
+        assert_eq!(
+            decided_by(&mixed, &selected, true, Severity::Warning),
+            [Client::TsSdkV1, Client::GeminiCli]
+        );
+        assert_eq!(
+            decided_by(&mixed[1..], &selected, false, Severity::Error),
+            [Client::GeminiCli]
+        );
+        assert!(decided_by(&mixed, &selected, false, Severity::Info).is_empty());
     }
 
     #[test]

@@ -125,9 +125,9 @@ pub(super) fn lint_document(
     finish(out, file_start, &scopes, &per_file, view.is_server(file.id));
 }
 
-/// Drops the findings that `x-schema-lint-ignore` scopes or `per-file-ignores` suppress, and
-/// the fixes of a running server's findings (`server`), then groups the file's findings
-/// (`out[from..]`) by cause.
+/// Drops the findings that `x-schema-lint-ignore` scopes or `per-file-ignores` suppress, groups
+/// the file's findings (`out[from..]`) by cause, as a file's are whether it was read from disk or
+/// from a running server (`server`), then drops the fixes of a server's findings.
 fn finish(
     out: &mut Vec<Diagnostic>,
     from: usize,
@@ -141,10 +141,10 @@ fn finish(
         });
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
+    super::group::by_cause(out, from, server);
     if server {
         drop_fixes(&mut out[from..]);
     }
-    super::group::by_cause(out, from);
 }
 
 /// What a running server advertised cannot be written back: no fix is offered there (the helps
@@ -174,6 +174,9 @@ fn decide(
     let plain = target == Target::JsonSchema;
     for d in found {
         d.breaks = breaks::read_by(d.breaks, plain);
-        d.severity = severity::decide(&Inputs::of(d, default, target, clients, strict));
+        let inputs = Inputs::of(d, default, target, clients, strict);
+        let severity = severity::decide(&inputs);
+        d.decided_by = severity::deciders(&inputs, severity);
+        d.severity = severity;
     }
 }

@@ -30,9 +30,12 @@ fn cause(d: &Diagnostic) -> Option<Cause> {
 }
 
 /// Groups the findings of `out[from..]` (one file's) by cause, in place, keeping the order of
-/// first occurrences, then names in each message the tool (or tools) it is in.
-pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize) {
-    group(out, from);
+/// first occurrences, then names in each message the tool (or tools) it is in. The findings of
+/// a running server (`server`) are grouped as the same listing's from a file are, fixes
+/// included, so that both give the same findings; what a merged help says of a fix that covers
+/// some tools only is left out there, where no fix is offered.
+pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
+    group(out, from, server);
     for d in &mut out[from..] {
         if let Some(tool) = &d.tool {
             d.message = format!("{} (tool `{}`, {})", d.message, tool.name, tool.schema);
@@ -40,7 +43,7 @@ pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize) {
     }
 }
 
-fn group(out: &mut Vec<Diagnostic>, from: usize) {
+fn group(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
     let found: Vec<Diagnostic> = out.drain(from..).collect();
     let mut groups: Vec<Vec<Diagnostic>> = Vec::new();
     for d in found {
@@ -59,7 +62,7 @@ fn group(out: &mut Vec<Diagnostic>, from: usize) {
         if tools(&group).len() < 2 {
             out.extend(group);
         } else {
-            out.push(merged(group));
+            out.push(merged(group, server));
         }
     }
 }
@@ -98,7 +101,7 @@ fn fixes_join(group: &[Diagnostic], d: &Diagnostic) -> bool {
 }
 
 /// The one finding of a group of two or more.
-fn merged(group: Vec<Diagnostic>) -> Diagnostic {
+fn merged(group: Vec<Diagnostic>, server: bool) -> Diagnostic {
     let names = tools(&group);
     let mut iter = group.into_iter();
     let mut first = iter.next().expect("a group has a first finding");
@@ -135,7 +138,7 @@ fn merged(group: Vec<Diagnostic>) -> Diagnostic {
         .filter(|(_, fix)| *fix)
         .map(|(name, _)| format!("`{name}`"))
         .collect();
-    let partial = !fixed.is_empty() && fixed.len() < 1 + rest.len();
+    let partial = !server && !fixed.is_empty() && fixed.len() < 1 + rest.len();
     if partial {
         // The help of a finding without the fix speaks for the cause; the fix's own help
         // (`--unsafe-fixes` declares ...) holds for the tools it covers, named here.

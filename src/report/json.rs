@@ -1,8 +1,9 @@
 //! Versioned JSON output: our own serde structs, with lines, columns, byte offsets and fixes.
 
 use super::{position, Findings, LineCache, Summary};
-use crate::diagnostic::breaks::Reported;
+use crate::diagnostic::breaks::Client;
 use crate::diagnostic::fix::Applicability;
+use crate::diagnostic::verdict::Reported;
 use crate::diagnostic::Severity;
 use serde::Serialize;
 
@@ -32,10 +33,14 @@ struct JsonDiagnostic<'a> {
     /// The note, ending with the client note written from `breaks` when the finding has a
     /// class in the engine tier's model.
     note: Option<String>,
-    /// The clients that break, each `{client, effect, detail, evidence}` (`detail` in words
-    /// that hold for this finding, left out where only another case's values would be quoted);
-    /// empty when none does.
+    /// The clients the finding's class names, each `{client, verdict, effect, depends_on_data,
+    /// detail, evidence}` (`detail` in words that hold for this finding, left out where only
+    /// another case's values would be quoted); empty when none is named.
     breaks: Vec<Reported>,
+    /// The selected clients whose verdict made the severity: those that break for an error,
+    /// those that warn for a warning; left out where the rule's own severity decided.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    decided_by: &'a [Client],
     fix: Option<JsonFix<'a>>,
     /// The other places of the finding (the other tools of a grouped finding, the first of
     /// two duplicate keys ...); left out when there are none.
@@ -93,6 +98,7 @@ pub(crate) fn render(findings: &Findings) -> String {
                 help: d.help.as_deref(),
                 note: d.full_note(),
                 breaks: d.reported_breaks(),
+                decided_by: &d.decided_by,
                 fix: d.fix.as_ref().map(|f| JsonFix {
                     applicability: f.applicability,
                     title: &f.title,

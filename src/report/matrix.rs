@@ -7,35 +7,12 @@
 
 use super::{printable, Style};
 use crate::diagnostic::breaks::{Client, Effect, Evidence};
+pub use crate::diagnostic::verdict::Verdict;
 use crate::diagnostic::Diagnostic;
 use crate::engine::Run;
 use crate::schema::units::{self, FileKind};
 use serde::Serialize;
 use std::fmt::Write as _;
-
-/// What one client does with one tool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    /// No finding on the tool claims anything of the client.
-    Works,
-    /// A finding claims the client checks less, serves the tool non-strict or sends the model
-    /// another schema.
-    Warns,
-    /// A finding claims the client fails on the tool: it cannot compile or resolve its schema,
-    /// rejects valid output, rejects the request, or loses the tool or the whole listing.
-    Breaks,
-}
-
-impl Verdict {
-    fn word(self) -> &'static str {
-        match self {
-            Verdict::Works => "works",
-            Verdict::Warns => "warns",
-            Verdict::Breaks => "breaks",
-        }
-    }
-}
 
 /// Why a cell is not `works`: one finding's claim about the client.
 #[derive(Clone, Debug, Serialize)]
@@ -44,8 +21,12 @@ pub struct Reason {
     pub code: &'static str,
     /// Where in the file, as a JSON pointer.
     pub pointer: String,
+    /// What the claim makes of the client: the finding's `breaks` entry's verdict.
+    pub verdict: Verdict,
     /// What the client does.
     pub effect: Effect,
+    /// Whether the client fails only on some values the server may send.
+    pub depends_on_data: bool,
     /// `measured` or `documented`.
     pub evidence: &'static str,
     /// Where a documented claim comes from.
@@ -179,8 +160,8 @@ fn spread_lost_listings(rows: &mut [Row]) {
         }
         for row in rows.iter_mut() {
             let cell = &mut row.cells[column];
-            cell.verdict = Verdict::Breaks;
             for (reason, tool) in &lost {
+                cell.verdict = cell.verdict.max(reason.verdict);
                 if !cell
                     .reasons
                     .iter()
@@ -205,25 +186,23 @@ fn cells(found: &[&Diagnostic], clients: &[Client]) -> Vec<Cell> {
             let mut verdict = Verdict::Works;
             for d in found {
                 for b in d.breaks.iter().filter(|b| b.client == client) {
-                    let this = if b.effect.is_failure() {
-                        Verdict::Breaks
-                    } else {
-                        Verdict::Warns
-                    };
-                    verdict = verdict.max(this);
+                    let reported = b.reported(
+                        d.tool.as_ref().map(|t| t.name.as_str()),
+                        d.depends_on_output,
+                    );
+                    verdict = verdict.max(reported.verdict);
                     reasons.push(Reason {
                         code: d.rule.code,
                         pointer: d.pointer.clone(),
+                        verdict: reported.verdict,
                         effect: b.effect,
+                        depends_on_data: d.depends_on_output,
                         evidence: b.evidence.name(),
                         source: match b.evidence {
                             Evidence::Documented { sources } => sources,
                             Evidence::Measured => &[],
                         },
-                        detail: b
-                            .reported(d.tool.as_ref().map(|t| t.name.as_str()))
-                            .detail
-                            .unwrap_or_default(),
+                        detail: reported.detail.unwrap_or_default(),
                         via: None,
                     });
                 }
@@ -283,7 +262,7 @@ pub fn human(matrix: &Matrix, style: Style) -> String {
         let pad = first - label.chars().count();
         let _ = write!(out, "{label}{}", " ".repeat(pad));
         for (cell, width) in row.cells.iter().zip(&widths) {
-            let word = cell.verdict.word();
+            let word = cell.verdict.name();
             let padded = format!("{word:width$}");
             let shown = if style.color {
                 let code = match cell.verdict {
@@ -310,7 +289,7 @@ pub fn human(matrix: &Matrix, style: Style) -> String {
             "  {} · {}: {} {why}",
             label(row),
             cell.client,
-            cell.verdict.word()
+            cell.verdict.name()
         )
     });
     if !why.is_empty() {
@@ -352,8 +331,13 @@ fn reasons(matrix: &Matrix, line: impl Fn(&Row, &Cell, &str) -> String) -> Vec<S
                 let detail = of.iter().map(|r| r.detail.as_str()).find(|d| !d.is_empty());
                 let words = detail.map_or(String::new(), |d| format!(": `{}`", printable(d)));
                 let on = via.map_or(String::new(), |t| format!(" on `{}`", printable(t)));
+                let some = if of.iter().any(|r| r.depends_on_data) {
+                    " on some values the server may send"
+                } else {
+                    ""
+                };
                 let why = format!(
-                    "{code}{on} ({}; {}{words})",
+                    "{code}{on} ({}{some}; {}{words})",
                     effects.join(", "),
                     evidence.join(", ")
                 );
@@ -434,7 +418,7 @@ pub fn markdown(matrix: &Matrix) -> String {
             "- {} · `{}`: {} {}",
             escape(&label(row)),
             cell.client,
-            cell.verdict.word(),
+            cell.verdict.name(),
             escape(why)
         )
     });

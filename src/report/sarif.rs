@@ -80,7 +80,7 @@ pub(crate) fn render(findings: &Findings) -> String {
                     },
                     "logicalLocations": [{"fullyQualifiedName": d.pointer, "kind": "element"}],
                 }],
-                "properties": {"breaks": d.reported_breaks()},
+                "properties": {"breaks": d.reported_breaks(), "decided_by": d.decided_by},
             });
             if let Some(fix) = &d.fix {
                 let mut by_file: std::collections::BTreeMap<crate::syntax::source::FileId, Vec<Value>> = std::collections::BTreeMap::new();

@@ -26,6 +26,8 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   big-pages   modern, and tools/list answers 40 pages of 8 MB each, then nothing
   many-tools  modern, and tools/list answers 8 pages of 20,000 tools each
   deep-N      modern, and tools/list answers one tool with arrays nested N deep in its schema
+  listing=PATH  answers initialize with 2025-11-25, and tools/list with the tools of the listing
+              file PATH (a `tools/list` result, or the JSON-RPC answer holding it)
 
 http mode (python3 fake_server.py http PORTFILE): a Streamable HTTP server on a free loopback
 port, written to PORTFILE; the URL path picks the behaviour: /mcp (JSON answers, a session id,
@@ -120,7 +122,8 @@ def fork_sleeper(pidfile):
 def respond(mode, msg, state):
     """The answer to one request in a stdio mode, or None for no answer."""
     method = msg.get("method")
-    legacy = mode in ("legacy", "init-error", "ts-v1", "draft7")
+    listing = mode.startswith("listing=")
+    legacy = mode in ("legacy", "init-error", "ts-v1", "draft7") or listing
     if method == "server/discover":
         if legacy:
             return error(msg, -32601, "Method not found")
@@ -131,7 +134,8 @@ def respond(mode, msg, state):
     if method == "initialize":
         if mode == "init-error":
             return error(msg, -32603, "the server is not configured: set API_KEY")
-        return answer(msg, {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+        revision = "2025-11-25" if listing else "2025-06-18"
+        return answer(msg, {"protocolVersion": revision, "capabilities": {"tools": {}},
                             "serverInfo": {"name": "fake-legacy", "version": "0.1"}})
     if method == "tools/list":
         if mode == "list-error":
@@ -163,6 +167,11 @@ def respond(mode, msg, state):
             return answer(msg, {"tools": TS_V1_TOOLS})
         if mode == "draft7":
             return answer(msg, {"tools": [tool("plain", PLAIN_DRAFT_07)]})
+        if listing:
+            with open(mode[len("listing="):], encoding="utf-8") as f:
+                listed = json.load(f)
+            listed = listed.get("result", listed)
+            return answer(msg, {"tools": listed["tools"]})
         if legacy:
             return answer(msg, {"tools": [tool("legacy", NON_OBJECT)]})
         return answer(msg, page(msg))

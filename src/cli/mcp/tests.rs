@@ -398,3 +398,81 @@ fn lint_tools_list_and_explain_rule() {
         assert_eq!(failed["result"]["isError"], true, "{failed:#}");
     }
 }
+
+/// Every result of every tool validates against the tool's own output schema, on every schema
+/// and listing of the rules' fixtures and the bundled examples (every `format`, `$ref`, tuple and
+/// wrapper the rules know), for the default clients and for every client: a `breaks` entry
+/// without a `detail`, a documented source or a `decided_by` must fit the declared shape.
+#[test]
+fn every_result_of_every_tool_fits_its_declared_output_schema() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
+    let mut files = Vec::new();
+    for dir in ["rules", "examples", "cli"] {
+        let mut stack = vec![root.join(dir)];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "json") {
+                    files.push(path);
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 100, "{} fixtures", files.len());
+    let all: Vec<&str> = crate::diagnostic::breaks::Client::ALL
+        .iter()
+        .map(|c| c.name())
+        .collect();
+    let mut checked = 0;
+    let mut without_detail = 0;
+    for path in &files {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            continue;
+        };
+        let listing = serde_json::from_str::<Value>(&text)
+            .ok()
+            .is_some_and(|v| v.get("tools").is_some() || v.pointer("/result/tools").is_some());
+        let mut calls = vec![
+            call(1, "lint_schema", json!({"schema": text})),
+            call(2, "lint_schema", json!({"schema": text, "clients": all})),
+            call(3, "fix_schema", json!({"schema": text, "unsafe": true})),
+        ];
+        if listing {
+            calls.push(call(4, "lint_tools_list", json!({"document": text})));
+            calls.push(call(
+                5,
+                "lint_tools_list",
+                json!({"document": text, "clients": all}),
+            ));
+        }
+        let answers = exchange(&calls);
+        for (answer, sent) in answers.iter().zip(&calls) {
+            let tool = sent["params"]["name"].as_str().unwrap();
+            // A fixture that is no JSON at all is a tool error, not a result to check.
+            if answer["result"]["isError"] == true {
+                continue;
+            }
+            let content = structured(answer, tool);
+            let findings = content["findings"]
+                .as_array()
+                .or_else(|| content["remaining"].as_array())
+                .cloned()
+                .unwrap_or_default();
+            without_detail += findings
+                .iter()
+                .flat_map(|f| f["breaks"].as_array().cloned().unwrap_or_default())
+                .filter(|b| b.get("detail").is_none())
+                .count();
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "{checked} results checked");
+    // The shape the Python client refused: entries without a `detail` are among them.
+    assert!(without_detail > 0);
+}

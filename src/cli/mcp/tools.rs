@@ -176,20 +176,34 @@ fn finding() -> Value {
             "help": {"type": "string"},
             "note": {"type": "string"},
             "breaks": {
-                "description": "The clients that break on it, and how (empty: none of the \
-                    selected clients breaks).",
+                "description": "The clients the finding's class names, each with its verdict \
+                    (`breaks`: it fails whatever the server sends; `warns`: it fails only on some \
+                    values the server may send, checks less or rewrites the schema), what it \
+                    does, in its own words where known, and how that is backed.",
                 "type": "array",
                 "items": {
                     "type": "object",
                     "properties": {
                         "client": {"type": "string"},
+                        "verdict": {"type": "string", "enum": ["works", "warns", "breaks"]},
                         "effect": {"type": "string"},
-                        "detail": {"type": "string"},
+                        "depends_on_data": {"type": "boolean"},
+                        "detail": {
+                            "description": "The client's own words; absent where only another \
+                                schema's values would be quoted.",
+                            "type": "string"
+                        },
                         "evidence": {"type": "string", "enum": ["measured", "documented"]},
                         "source": {"type": "array", "items": {"type": "string"}}
                     },
-                    "required": ["client", "effect", "detail", "evidence"]
+                    "required": ["client", "verdict", "effect", "depends_on_data", "evidence"]
                 }
+            },
+            "decided_by": {
+                "description": "The selected clients whose verdict made the severity (absent \
+                    where the rule's own severity decided).",
+                "type": "array",
+                "items": {"type": "string"}
             },
             "fix": {
                 "description": "The fix offered, when there is one.",

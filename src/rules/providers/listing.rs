@@ -4,7 +4,6 @@
 //! and the edits their fixes make.
 
 use crate::rules::UnitContext;
-use crate::schema::units::DUMP_META;
 use crate::syntax::document::{escape_pointer_token, Member, Node};
 
 /// A JSON-pointer token for `key`.
@@ -36,19 +35,6 @@ pub fn tools(root: &Node) -> &[Node] {
 pub fn tool_index(cx: &UnitContext<'_>) -> Option<usize> {
     let pointer = cx.unit.pointer.strip_suffix("/inputSchema")?;
     pointer.rsplit('/').next()?.parse().ok()
-}
-
-/// The server's name as `schema-lint dump` noted it (`_meta["schema-lint/dump"].server.name`),
-/// if the document is such a dump.
-#[must_use]
-pub fn server_name(root: &Node) -> Option<&str> {
-    let result = root.get("result").unwrap_or(root);
-    result
-        .get("_meta")?
-        .get(DUMP_META)?
-        .get("server")?
-        .get("name")?
-        .as_str()
 }
 
 pub use crate::rules::analysis::node::opening;

@@ -175,53 +175,31 @@ impl Named<'_, '_> {
     }
 
     /// A name that Claude Code's `mcp__<server>__` prefix takes over [`MAX`] characters. The
-    /// server's name is the user's choice in Claude Code's settings: the one a `schema-lint
-    /// dump` noted (the server's own `serverInfo.name`) where there is one, otherwise only names
-    /// over the limit with a server name of one character are reported.
+    /// server's name there is the key the user chose in Claude Code's configuration, not the
+    /// server's own `serverInfo.name` (which a dump notes): a listing does not show it, so only
+    /// names over the limit with a server name of one character are reported, from a file and
+    /// from a running server alike.
     fn prefixed_length(&self) -> Option<Diagnostic> {
         if !self.cx.clients.contains(&Client::ClaudeCode) {
             return None;
         }
         let own = self.name.chars().count();
         let around = CLAUDE_CODE_PREFIX.len() + CLAUDE_CODE_SEPARATOR.len();
-        let (message, help) = if let Some(server) = listing::server_name(self.cx.root) {
-            let length = around + server.chars().count() + own;
-            if length <= MAX {
-                return None;
-            }
-            (
-                format!(
-                    "Claude Code names this tool `{CLAUDE_CODE_PREFIX}{server}\
-                         {CLAUDE_CODE_SEPARATOR}{}`, {length} characters, over the {MAX} the \
-                         Anthropic API accepts",
-                    self.name
-                ),
-                format!(
-                    "Shorten the tool's name by {} characters (the server's name `{server}` \
-                         is the one the dump noted; a user's own name for the server in Claude \
-                         Code's settings counts instead)",
-                    length - MAX
-                ),
-            )
-        } else {
-            if around + 1 + own <= MAX {
-                return None;
-            }
-            (
-                format!(
-                    "Claude Code names this tool `{CLAUDE_CODE_PREFIX}<server>\
-                         {CLAUDE_CODE_SEPARATOR}{}`: {} characters without the server's name, so \
-                         over the {MAX} the Anthropic API accepts whatever the server is called",
-                    self.name,
-                    around + own
-                ),
-                format!(
-                    "Shorten the tool's name to at most {} characters, leaving room for the \
-                         server's name",
-                    MAX - around - 10
-                ),
-            )
-        };
+        if around + 1 + own <= MAX {
+            return None;
+        }
+        let message = format!(
+            "Claude Code names this tool `{CLAUDE_CODE_PREFIX}<server>{CLAUDE_CODE_SEPARATOR}{}`: \
+             {} characters without the server's name, so over the {MAX} the Anthropic API accepts \
+             whatever the server is called",
+            self.name,
+            around + own
+        );
+        let help = format!(
+            "Shorten the tool's name to at most {} characters, leaving room for the name users \
+             give the server in Claude Code's configuration",
+            MAX - around - 10
+        );
         Some(
             self.report(
                 message,
