@@ -217,7 +217,7 @@ fn cells(found: &[&Diagnostic], clients: &[Client]) -> Vec<Cell> {
                         effect: b.effect,
                         evidence: b.evidence.name(),
                         source: match b.evidence {
-                            Evidence::Documented { sources } => sources,
+                            Evidence::Documented { sources, .. } => sources,
                             Evidence::Measured => &[],
                         },
                         detail: b
