@@ -735,3 +735,30 @@ fn every_client_page_quotes_its_documented_sources() {
         "only {sources} quoted sources on the client pages"
     );
 }
+
+/// A documented break in a report (`--output-format json`, SARIF) carries its sources' words and
+/// the day each was read, beside the URLs, in the same order.
+#[test]
+fn a_reported_documented_break_carries_its_quotes() {
+    use schema_lint::diagnostic::breaks;
+    let b = breaks::of("SL701/array-without-items")
+        .unwrap_or_default()
+        .iter()
+        .find(|b| b.evidence.name() == "documented")
+        .expect("SL701/array-without-items is documented for openai-strict");
+    let json = serde_json::to_value(b.reported(Some("read_files"))).expect("serializes");
+    let list = |key: &str| json[key].as_array().map_or(0, Vec::len);
+    assert_eq!(json["evidence"], "documented");
+    assert!(list("source") > 0, "{json}");
+    assert_eq!(list("quote"), list("source"), "{json}");
+    assert_eq!(list("read"), list("source"), "{json}");
+    let detail = json["detail"].as_str().unwrap_or_default();
+    assert!(
+        json["quote"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|q| q.as_str().is_some_and(|q| q.contains(detail))),
+        "{json}"
+    );
+}
