@@ -90,7 +90,8 @@ fn main() {
 type Model = serde_json::Map<String, serde_json::Value>;
 
 /// The documented breaks a rule doc declares, in its ```` ```breaks ```` blocks (JSON of
-/// `breaks.json`'s shape, each entry with `source`, a list of URLs), added to `into`.
+/// `breaks.json`'s shape, each entry with `source`, what backs it: see [`documented_entry`]),
+/// added to `into`.
 fn documented_breaks(code: &str, doc: &str, into: &mut Model) {
     let mut lines = doc.lines();
     while let Some(line) = lines.next() {
@@ -109,15 +110,9 @@ fn documented_breaks(code: &str, doc: &str, into: &mut Model) {
                 .as_array()
                 .unwrap_or_else(|| panic!("rules/{code}.md: `{class}` is not a list"));
             for entry in list {
-                let sources = entry["source"].as_array().map_or(&[][..], Vec::as_slice);
-                assert!(
-                    !sources.is_empty()
-                        && sources
-                            .iter()
-                            .all(|u| u.as_str().is_some_and(|u| u.starts_with("https://"))),
-                    "rules/{code}.md: `{class}`: a documented break needs `source`, a list of \
-                     https URLs"
-                );
+                if let Err(e) = documented_entry(entry) {
+                    panic!("rules/{code}.md: `{class}`: {e}");
+                }
             }
             let slot = into
                 .entry(class)
@@ -127,6 +122,66 @@ fn documented_breaks(code: &str, doc: &str, into: &mut Model) {
                 .extend(list.iter().cloned());
         }
     }
+}
+
+/// Checks one documented break of a `breaks` block: `source` is a list of what backs it, each
+/// `{"url": "https://…", "quote": "…", "read": "YYYY-MM-DD"}` (the sentence or error text of the
+/// source that backs the claim, and the day it was read there), and the client's words the note
+/// quotes (`detail`, when there are any) are words of those quotes: each piece of it between
+/// `…` is in one quote.
+fn documented_entry(entry: &serde_json::Value) -> Result<(), String> {
+    let sources = entry["source"].as_array().map_or(&[][..], Vec::as_slice);
+    if sources.is_empty() {
+        return Err("a documented break needs `source`, a list of `{url, quote, read}`".into());
+    }
+    let mut quotes = Vec::new();
+    for source in sources {
+        let field = |key: &str| source[key].as_str().unwrap_or_default();
+        let (url, quote, read) = (field("url"), field("quote"), field("read"));
+        if !url.starts_with("https://") {
+            return Err(format!("a source needs `url`, an https URL: `{source}`"));
+        }
+        if quote.trim().is_empty() {
+            return Err(format!(
+                "`{url}` needs `quote`, the words of it that back the claim"
+            ));
+        }
+        if !is_date(read) {
+            return Err(format!(
+                "`{url}` needs `read`, the day it was read (`YYYY-MM-DD`)"
+            ));
+        }
+        quotes.push(quote);
+    }
+    let detail = entry["detail"].as_str().unwrap_or_default();
+    if let Some(piece) = unquoted(detail, &quotes) {
+        return Err(format!(
+            "the detail's words `{piece}` are in none of its sources' quotes"
+        ));
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD`.
+fn is_date(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
+}
+
+/// The first piece of `detail` (split at `…`, the words it leaves out) that no quote holds.
+fn unquoted<'a>(detail: &'a str, quotes: &[&str]) -> Option<&'a str> {
+    detail
+        .split('…')
+        .map(str::trim)
+        .filter(|piece| !piece.is_empty())
+        .find(|piece| !quotes.iter().any(|q| q.contains(piece)))
 }
 
 /// `PAGES`: every client's page, `rules/clients/<name>.md`, as `(name, text)`; a client
@@ -239,12 +294,20 @@ fn classes(path: &Path, documented: &Model) -> String {
                 .1;
             let evidence = match entry["source"].as_array() {
                 None => "Evidence::Measured".to_owned(),
-                Some(urls) => {
-                    let urls: Vec<String> = urls
-                        .iter()
-                        .map(|u| format!("{:?}", u.as_str().expect("a URL")))
-                        .collect();
-                    format!("Evidence::Documented {{ sources: &[{}] }}", urls.join(", "))
+                Some(sources) => {
+                    let list = |key: &str| {
+                        let items: Vec<String> = sources
+                            .iter()
+                            .map(|s| format!("{:?}", s[key].as_str().expect("checked")))
+                            .collect();
+                        items.join(", ")
+                    };
+                    format!(
+                        "Evidence::Documented {{ sources: &[{}], quotes: &[{}], read: &[{}] }}",
+                        list("url"),
+                        list("quote"),
+                        list("read")
+                    )
                 }
             };
             let _ = write!(

@@ -614,3 +614,151 @@ fn the_scope_line_is_metadata_not_prose() {
     }
     assert!(scoped >= 8, "the MCP rules declare their scope");
 }
+
+/// Every `documented` break names its sources with the words of each that back it and the day it
+/// was read, and the client's words a note quotes (`detail`) are words of those quotes: a claim
+/// whose quote is not in its source is a bug like a wrong verdict (issue 46).
+#[test]
+fn every_documented_break_quotes_its_sources() {
+    use schema_lint::diagnostic::breaks::{self, Evidence};
+    let mut documented = 0;
+    for class in breaks::classes() {
+        for b in breaks::of(class).unwrap_or_default() {
+            let Evidence::Documented {
+                sources,
+                quotes,
+                read,
+            } = b.evidence
+            else {
+                continue;
+            };
+            documented += 1;
+            let at = format!("{class} ({})", b.client.name());
+            assert!(!sources.is_empty(), "{at}: no source");
+            assert_eq!(
+                sources.len(),
+                quotes.len(),
+                "{at}: a source without a quote"
+            );
+            assert_eq!(
+                sources.len(),
+                read.len(),
+                "{at}: a source without the day read"
+            );
+            for ((url, quote), day) in sources.iter().zip(quotes).zip(read) {
+                assert!(url.starts_with("https://"), "{at}: `{url}` is no https URL");
+                assert!(!quote.trim().is_empty(), "{at}: `{url}` has an empty quote");
+                assert!(
+                    day.len() == 10 && day.as_bytes()[4] == b'-' && day.as_bytes()[7] == b'-',
+                    "{at}: `{url}` read on `{day}`, not a YYYY-MM-DD day"
+                );
+            }
+            for piece in b.detail.split('…').map(str::trim).filter(|p| !p.is_empty()) {
+                assert!(
+                    quotes.iter().any(|q| q.contains(piece)),
+                    "{at}: the note quotes `{piece}`, which none of its sources says"
+                );
+            }
+        }
+    }
+    assert!(documented > 30, "only {documented} documented breaks");
+}
+
+/// A client page's documented evidence is a list of sources, each with the day it was read and
+/// the words of it that back the page: `- <https URL> (read YYYY-MM-DD): "<quote>" (what it
+/// backs)`; no source is cited outside that list.
+#[test]
+fn every_client_page_quotes_its_documented_sources() {
+    use schema_lint::diagnostic::breaks::Client;
+    let mut sources = 0;
+    for client in Client::ALL {
+        let page = client.page();
+        let Some(evidence) = page.split("\n## Evidence\n").nth(1) else {
+            panic!("{client}: no `## Evidence` section");
+        };
+        let evidence = evidence.split("\n## ").next().unwrap_or_default();
+        assert!(
+            !evidence.contains("Documented: http") && !evidence.contains("documented: http"),
+            "{client}: a documented source outside the list of quoted sources"
+        );
+        let quoted: Vec<&str> = evidence
+            .lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .filter_map(|l| l.split_once(" (read ").map(|(url, _)| url))
+            .collect();
+        // What the page says outside the quotes: a bullet's note after its quote, other lines
+        // whole.
+        let said: String = evidence
+            .lines()
+            .map(
+                |l| match l.strip_prefix("- ").filter(|b| b.contains(" (read ")) {
+                    Some(bullet) => bullet.rfind('"').map_or("", |end| &bullet[end..]),
+                    None => l,
+                },
+            )
+            .collect::<Vec<_>>()
+            .join("\n");
+        for cited in said.split("https://").skip(1) {
+            let url = cited
+                .split(|c: char| c.is_whitespace() || matches!(c, ')' | ',' | ';' | '`'))
+                .next()
+                .unwrap_or_default()
+                .trim_end_matches('.');
+            assert!(
+                quoted
+                    .iter()
+                    .any(|q| q.strip_prefix("https://") == Some(url)),
+                "{client}: https://{url} is cited without a quote of its own"
+            );
+        }
+        for line in evidence.lines().filter(|l| l.starts_with("- https://")) {
+            sources += 1;
+            let rest = line.trim_start_matches("- ");
+            let (url, rest) = rest
+                .split_once(" (read ")
+                .unwrap_or_else(|| panic!("{client}: `{line}` has no `(read YYYY-MM-DD)`"));
+            assert!(!url.contains(' '), "{client}: `{url}` is not one URL");
+            let (day, quote) = rest
+                .split_once("): \"")
+                .unwrap_or_else(|| panic!("{client}: `{line}` has no quote after the day"));
+            assert!(day.len() == 10, "{client}: `{day}` is not YYYY-MM-DD");
+            // The quote ends at its last `"`; what follows in parentheses says what it backs.
+            let words = quote.rfind('"').map_or("", |end| &quote[..end]);
+            assert!(
+                !words.trim().is_empty(),
+                "{client}: `{line}` has no quote between `\"`"
+            );
+        }
+    }
+    assert!(
+        sources > 10,
+        "only {sources} quoted sources on the client pages"
+    );
+}
+
+/// A documented break in a report (`--output-format json`, SARIF) carries its sources' words and
+/// the day each was read, beside the URLs, in the same order.
+#[test]
+fn a_reported_documented_break_carries_its_quotes() {
+    use schema_lint::diagnostic::breaks;
+    let b = breaks::of("SL701/array-without-items")
+        .unwrap_or_default()
+        .iter()
+        .find(|b| b.evidence.name() == "documented")
+        .expect("SL701/array-without-items is documented for openai-strict");
+    let json = serde_json::to_value(b.reported(Some("read_files"), false)).expect("serializes");
+    let list = |key: &str| json[key].as_array().map_or(0, Vec::len);
+    assert_eq!(json["evidence"], "documented");
+    assert!(list("source") > 0, "{json}");
+    assert_eq!(list("quote"), list("source"), "{json}");
+    assert_eq!(list("read"), list("source"), "{json}");
+    let detail = json["detail"].as_str().unwrap_or_default();
+    assert!(
+        json["quote"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|q| q.as_str().is_some_and(|q| q.contains(detail))),
+        "{json}"
+    );
+}

@@ -155,11 +155,19 @@ pub enum Evidence {
     /// A real engine in the test tier produced it (`testdata/engines/breaks.json`).
     Measured,
     /// The client's documentation says it, and a public report quotes the error: declared in
-    /// the rule's doc (a `breaks` block), with at least one URL.
+    /// the rule's doc (a `breaks` block), with at least one source, each with the words of it
+    /// that back the claim.
     Documented {
         /// The documentation page first, then public reports quoting the error.
         #[serde(rename = "source")]
         sources: &'static [&'static str],
+        /// What each source says that backs the claim (`quotes[i]` is of `sources[i]`): a
+        /// sentence of the documentation, the error text of a report. The break's `detail` is
+        /// words of these.
+        #[serde(rename = "quote")]
+        quotes: &'static [&'static str],
+        /// The day each source was read there (`YYYY-MM-DD`, `read[i]` of `sources[i]`).
+        read: &'static [&'static str],
     },
 }
 
@@ -308,7 +316,7 @@ fn describe_beyond(breaks: &[Break], tool: Option<&str>) -> String {
                 if let Some(detail) = said(b, tool) {
                     quoted.push(format!("`{detail}`"));
                 }
-                if let Evidence::Documented { sources } = b.evidence {
+                if let Evidence::Documented { sources, .. } = b.evidence {
                     quoted.push(sources.join(", "));
                 }
                 if !quoted.is_empty() {
@@ -548,6 +556,8 @@ mod tests {
             detail: "'uri' is not a valid format.",
             evidence: Evidence::Documented {
                 sources: &["https://example.com/docs", "https://example.com/report"],
+                quotes: &["only these formats", "'uri' is not a valid format."],
+                read: &["2026-12-05", "2026-12-05"],
             },
         };
         let measured = Break {

@@ -199,7 +199,7 @@ fn cells(found: &[&Diagnostic], clients: &[Client]) -> Vec<Cell> {
                         depends_on_data: d.depends_on_output,
                         evidence: b.evidence.name(),
                         source: match b.evidence {
-                            Evidence::Documented { sources } => sources,
+                            Evidence::Documented { sources, .. } => sources,
                             Evidence::Measured => &[],
                         },
                         detail: reported.detail.unwrap_or_default(),

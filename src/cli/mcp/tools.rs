@@ -194,7 +194,17 @@ fn finding() -> Value {
                             "type": "string"
                         },
                         "evidence": {"type": "string", "enum": ["measured", "documented"]},
-                        "source": {"type": "array", "items": {"type": "string"}}
+                        "source": {"type": "array", "items": {"type": "string"}},
+                        "quote": {
+                            "description": "What each source says that backs the claim, in order.",
+                            "type": "array",
+                            "items": {"type": "string"}
+                        },
+                        "read": {
+                            "description": "The day each source was read (YYYY-MM-DD), in order.",
+                            "type": "array",
+                            "items": {"type": "string"}
+                        }
                     },
                     "required": ["client", "verdict", "effect", "depends_on_data", "evidence"]
                 }

@@ -244,7 +244,10 @@ fn enum_not_string(
             format!("`enum` on `\"type\": \"{t}\"`, and Gemini takes enums on strings only"),
         )
         .label("not `\"string\"`")
-        .note("Gemini refuses an enum on another type than a string: `enum: only allowed for STRING type`")
+        .note(
+            "Gemini's `Schema` takes `enum` on strings only (its API definition: \
+             `Possible values of the element of Type.STRING with enum format.`)",
+        )
         .help("Make the argument a string, or describe the allowed values in `description`")
         .pointer(pointer)
         .class(classes::SL707_ENUM_NOT_STRING);
