@@ -14,7 +14,7 @@ use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::discover::{is_vendored_dir, Accept, Configured};
 use crate::workspace::load::{display_name, load_bytes};
 use crate::workspace::{LintedFile, Origin};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The settings `check` would run with on `paths`: the configuration in force, the project
@@ -155,7 +155,7 @@ fn old_versions(
 fn load_old(
     base: &str,
     old: &[(PathBuf, TreeEntry, bool)],
-    context: &[PathBuf],
+    context: &BTreeSet<PathBuf>,
 ) -> Result<(Vec<LintedFile>, HashMap<PathBuf, usize>), String> {
     let context_entries: Vec<TreeEntry> = ls_tree(
         base,
@@ -252,11 +252,11 @@ pub(super) fn at_base(
         crate::engine::run_held(&present, None, Vec::new(), &settings).into_run()
     };
     let mut pairs: BTreeMap<PathBuf, BasePair> = BTreeMap::new();
-    let mut context = Vec::new();
+    let mut context = BTreeSet::new();
     for f in &run.files {
         let Some(path) = &f.file.path else { continue };
         if f.is_context() {
-            context.push(key(path));
+            context.insert(key(path));
         } else {
             let pair = pairs.entry(key(path)).or_default();
             pair.new = Some(f.file.id);
