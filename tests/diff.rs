@@ -49,6 +49,17 @@ fn run(case: &Path) -> Value {
     json!({"exit": out.status.code(), "output": stdout})
 }
 
+/// The contract changes of a `diff --output-format json` document: the `change` field of each
+/// diagnostic that has one.
+fn changes(output: &Value) -> Vec<&Value> {
+    output["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d.get("change"))
+        .collect()
+}
+
 /// The schema a finding is about, in one version: the whole file, or the tool's schema
 /// (`true` where the tool has none).
 fn schema_of(document: &Value, finding: &Value) -> Value {
@@ -109,7 +120,7 @@ fn every_counterexample_separates_the_two_versions() {
             read_json(&case.join("old.json")),
             read_json(&case.join("new.json")),
         );
-        let findings = expected["output"]["findings"].as_array().unwrap();
+        let findings = changes(&expected["output"]);
         let breaking = findings.iter().any(|f| f["verdict"] == "breaking");
         assert_eq!(
             expected["exit"],
@@ -118,6 +129,7 @@ fn every_counterexample_separates_the_two_versions() {
             case.display()
         );
         for f in findings {
+            let f = f.clone();
             let proof = &f["counterexample"];
             if f["kind"] == "tool-removed" || f["kind"] == "file-removed" {
                 assert!(proof.is_null());
@@ -132,7 +144,7 @@ fn every_counterexample_separates_the_two_versions() {
             if proof.is_null() {
                 continue;
             }
-            let (a, b) = (schema_of(&old, f), schema_of(&new, f));
+            let (a, b) = (schema_of(&old, &f), schema_of(&new, &f));
             let instance = &proof["instance"];
             let (keep, other) = if proof["valid_under"] == "old" {
                 (a, b)
@@ -257,12 +269,7 @@ fn live_new_against_its_dump(name: &str, flag: &str, at: &str) {
         &["diff", "tools.json", flag, at, "--output-format", "json"],
     );
     let out: Value = serde_json::from_str(&stdout).unwrap();
-    let kinds: Vec<&Value> = out["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| &f["kind"])
-        .collect();
+    let kinds: Vec<&Value> = changes(&out).iter().map(|f| &f["kind"]).collect();
     assert_eq!(kinds, [&json!("tool-removed")]);
     assert_eq!(code, 1);
     let _ = std::fs::remove_dir_all(&dir);
@@ -319,4 +326,365 @@ fn a_server_at_a_url_is_new_against_its_committed_dump() {
     let url = format!("http://127.0.0.1:{}/mcp", port.trim());
     live_new_against_its_dump("url", "--url", &url);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scratch git repository for one test, removed however the test ends.
+struct Repo(PathBuf);
+
+impl Repo {
+    fn new(name: &str) -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("schema-lint-diff-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("schemas")).unwrap();
+        git(&dir, &["init", "-q"]);
+        Repo(dir)
+    }
+
+    fn write(&self, path: &str, text: impl AsRef<[u8]>) {
+        let path = self.0.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    fn commit(&self) {
+        git(&self.0, &["add", "-A", "."]);
+        git(&self.0, &["commit", "-q", "-m", "base"]);
+    }
+
+    /// `diff --base HEAD ARGS --output-format json`: the exit code, the document, stderr.
+    fn diff_json(&self, args: &[&str]) -> (i32, Value, String) {
+        let mut all = vec!["diff", "--base", "HEAD", "--output-format", "json"];
+        all.extend(args);
+        let (code, stdout, stderr) = schema_lint(&self.0, &all);
+        let document =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+        (code, document, stderr)
+    }
+}
+
+impl Drop for Repo {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The codes and messages of a document's diagnostics.
+fn codes(document: &Value) -> Vec<(String, String)> {
+    document["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Issue 40: `diff --output-format json` is the one diagnostics document `check` prints (its
+/// version, its diagnostics with every field `check` gives them, its summary), the contract
+/// changes diagnostics with a `change` field holding the counterexample, the lint findings new
+/// in NEW beside them.
+#[test]
+fn json_is_the_diagnostics_document_check_prints() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/diff/input-required-added");
+    let (_, diff, _) = schema_lint(
+        &dir,
+        &["diff", "old.json", "new.json", "--output-format", "json"],
+    );
+    let (_, check, _) = schema_lint(&dir, &["check", "new.json", "--output-format", "json"]);
+    let (diff, check): (Value, Value) = (
+        serde_json::from_str(&diff).unwrap(),
+        serde_json::from_str(&check).unwrap(),
+    );
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&diff), keys(&check), "{diff}");
+    assert_eq!(diff["version"], check["version"]);
+    for key in keys(&check["summary"]) {
+        assert!(diff["summary"].get(&key).is_some(), "summary.{key}: {diff}");
+    }
+    let change = diff["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SL800")
+        .unwrap_or_else(|| panic!("{diff}"));
+    for d in check["diagnostics"].as_array().unwrap() {
+        for key in keys(d) {
+            if key != "related" {
+                assert!(change.get(&key).is_some(), "`{key}` missing: {change}");
+            }
+        }
+    }
+    assert_eq!(change["change"]["kind"], "required-added");
+    assert_eq!(change["change"]["verdict"], "breaking");
+    assert_eq!(change["change"]["counterexample"]["valid_under"], "old");
+    assert_eq!(diff["summary"]["changes"]["breaking"], 1);
+    assert_eq!(diff["summary"]["errors"], 1);
+}
+
+/// Issue 40: `--fail-on`'s help says which value is the default only where it is (`diff`'s is
+/// `error`, `check`'s `warning`).
+#[test]
+fn fail_on_help_names_the_default_it_has() {
+    for command in ["check", "diff"] {
+        let (_, help, _) = schema_lint(Path::new("."), &[command, "--help"]);
+        let section = &help[help.find("--fail-on").unwrap()..];
+        let section = &section[..section.find("[default: ").unwrap() + 30];
+        let default = section
+            .split("[default: ")
+            .nth(1)
+            .and_then(|s| s.split(']').next())
+            .unwrap();
+        for line in section.lines().filter(|l| l.contains("the default")) {
+            assert!(
+                line.trim_start().starts_with(&format!("- {default}:")),
+                "`{command} --help` says `{}` but defaults to `{default}`",
+                line.trim()
+            );
+        }
+    }
+}
+
+/// Issue 40: `--base` lints NEW as `check` does, with the project as context: a `$ref` to an id
+/// another folder declares resolves (no SL302 new in NEW, as `check schemas` reports none), and
+/// a `$ref` to nothing is still new in NEW.
+#[test]
+fn base_lints_new_with_the_project_as_context() {
+    let repo = Repo::new("context");
+    repo.write(
+        "defs/money.json",
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:my-company:money", "type": "object"}"#,
+    );
+    let plain = r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {"price": {"type": "object"}}}"#;
+    for name in ["a", "b", "c"] {
+        repo.write(&format!("schemas/{name}.json"), plain);
+    }
+    repo.commit();
+    let referencing = plain.replace(
+        r#"{"type": "object"}"#,
+        r#"{"$ref": "urn:my-company:money"}"#,
+    );
+    for name in ["a", "b", "c"] {
+        repo.write(&format!("schemas/{name}.json"), &referencing);
+    }
+    let (code, check, _) = schema_lint(&repo.0, &["check", "schemas", "--output-format", "json"]);
+    assert_eq!(code, 0, "{check}");
+    let (_, document, stderr) = repo.diff_json(&["schemas/"]);
+    let lint: Vec<_> = codes(&document)
+        .into_iter()
+        .filter(|(c, _)| !c.starts_with("SL80"))
+        .collect();
+    assert_eq!(lint, [], "{document}\n{stderr}");
+    // What NEW does introduce is still reported.
+    repo.write(
+        "schemas/c.json",
+        plain.replace(r#"{"type": "object"}"#, r#"{"$ref": "urn:nowhere"}"#),
+    );
+    let (_, document, _) = repo.diff_json(&["schemas/"]);
+    let lint: Vec<_> = codes(&document)
+        .into_iter()
+        .filter(|(c, _)| !c.starts_with("SL80"))
+        .collect();
+    assert_eq!(lint.len(), 1, "{document}");
+    assert!(lint[0].1.contains("urn:nowhere"), "{document}");
+}
+
+/// Issue 40: a file `check` passes over or reports on its own (here: not UTF-8, in both
+/// versions) does not stop `--base`: the other files are compared, exit 0; a file NEW breaks
+/// that way is reported as new in NEW (SL100, exit 2, as `check` exits on it).
+#[test]
+fn base_goes_on_past_a_file_that_is_not_utf8() {
+    let repo = Repo::new("utf8");
+    repo.write("schemas/latin1.json", b"{\"title\": \"caf\xe9\"}\n");
+    repo.write("schemas/ok.json", r#"{"type": "string"}"#);
+    repo.write("notes/latin1.json", b"{\"title\": \"caf\xe9\"}\n");
+    repo.commit();
+    repo.write("schemas/ok.json", r#"{"type": ["string", "null"]}"#);
+    let (code, document, stderr) = repo.diff_json(&[]);
+    assert_eq!(stderr, "");
+    assert_eq!(
+        codes(&document),
+        [(
+            "SL803".to_owned(),
+            "type widened from `string` to `null`, `string`".to_owned()
+        )],
+        "{document}"
+    );
+    assert_eq!(code, 0);
+    repo.write("schemas/ok.json", b"{\"type\": \"str\xe9ng\"}");
+    let (code, document, _) = repo.diff_json(&[]);
+    assert_eq!(
+        codes(&document),
+        [(
+            "SL100".to_owned(),
+            "The file is not valid UTF-8: unexpected byte 0xE9".to_owned()
+        )],
+        "{document}"
+    );
+    assert_eq!(code, 2);
+}
+
+/// Issue 41, item 6: removed files whose names git quotes (`café.json`, `quo"te.json`, a
+/// newline) are removals too.
+#[test]
+fn base_sees_the_removal_of_files_git_quotes() {
+    let repo = Repo::new("quoted");
+    let names = [
+        "café.json",
+        "quo\"te.json",
+        "new\nline.json",
+        "tab\there.json",
+        "star*.json",
+    ];
+    for name in names {
+        repo.write(&format!("schemas/{name}"), r#"{"type": "string"}"#);
+    }
+    repo.commit();
+    for name in names {
+        std::fs::remove_file(repo.0.join("schemas").join(name)).unwrap();
+    }
+    let (code, document, stderr) = repo.diff_json(&["schemas/"]);
+    assert_eq!(stderr, "");
+    let removed: Vec<&Value> = changes(&document)
+        .into_iter()
+        .filter(|c| c["kind"] == "file-removed")
+        .collect();
+    assert_eq!(removed.len(), names.len(), "{document}");
+    assert_eq!(code, 1);
+}
+
+/// Issue 41, item 2: a tracked schema replaced by a symbolic link that leads out of the
+/// checkout is not read (as `check schemas/` does not), on either side: the work tree's link,
+/// and a link committed at the ref (mode 120000), whose target is never looked up on disk. A
+/// link that stays in the folder is followed in the ref's tree.
+#[cfg(unix)]
+#[test]
+fn base_does_not_follow_links_out_of_the_checkout() {
+    use std::os::unix::fs::symlink;
+    let repo = Repo::new("links");
+    let secret = repo.0.with_extension("secret.json");
+    std::fs::write(
+        &secret,
+        r#"{"type": "string", "description": "hunter2-TOPSECRET"}"#,
+    )
+    .unwrap();
+    repo.write("schemas/creds.json", r#"{"type": "object"}"#);
+    repo.write(
+        "schemas/real.json",
+        r#"{"type": "object", "properties": {"x": {"type": "string"}}}"#,
+    );
+    symlink(&secret, repo.0.join("schemas/old-link.json")).unwrap();
+    symlink("real.json", repo.0.join("schemas/inside.json")).unwrap();
+    repo.commit();
+    std::fs::remove_file(repo.0.join("schemas/creds.json")).unwrap();
+    symlink(&secret, repo.0.join("schemas/creds.json")).unwrap();
+    std::fs::remove_file(repo.0.join("schemas/old-link.json")).unwrap();
+    repo.write("schemas/old-link.json", r#"{"type": "object"}"#);
+    for format in ["json", "human", "concise"] {
+        let (_, stdout, stderr) = schema_lint(
+            &repo.0,
+            &[
+                "diff",
+                "--base",
+                "HEAD",
+                "schemas/",
+                "--output-format",
+                format,
+            ],
+        );
+        assert!(!stdout.contains("hunter2"), "{stdout}");
+        assert!(!stderr.contains("hunter2"), "{stderr}");
+    }
+    let (_, document, _) = repo.diff_json(&["schemas/"]);
+    let kinds: Vec<(String, String)> = changes(&document)
+        .iter()
+        .map(|c| {
+            let place = if c["new"].is_null() {
+                &c["old"]
+            } else {
+                &c["new"]
+            };
+            (
+                c["kind"].as_str().unwrap().to_owned(),
+                place["path"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (
+                "file-removed".to_owned(),
+                "HEAD:schemas/creds.json".to_owned()
+            ),
+            ("file-added".to_owned(), "schemas/old-link.json".to_owned()),
+        ],
+        "{document}"
+    );
+    // Named, the link at the ref is refused with a reason (exit 2), never read.
+    let (code, _, stderr) = repo.diff_json(&["schemas/old-link.json"]);
+    assert!(stderr.contains("symbolic link that leads out"), "{stderr}");
+    assert!(
+        !stderr.contains("hunter2") && !stderr.contains(secret.to_str().unwrap()),
+        "{stderr}"
+    );
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_file(&secret);
+}
+
+/// Issue 41, item 5: `diff` reads no more of either version than `check` reads of a file
+/// (256 MiB), a blob's size looked up before it is read: under a 512 MiB address-space limit,
+/// a blob of 257 MiB at the ref (the same file in the work tree) is refused with a reason,
+/// exit 2, where the whole blob was read (and the run aborted).
+#[cfg(unix)]
+#[test]
+fn base_reads_neither_version_past_checks_bound() {
+    use std::io::Write as _;
+    let repo = Repo::new("large");
+    {
+        let file = std::fs::File::create(repo.0.join("schemas/big.json")).unwrap();
+        let mut out = std::io::BufWriter::new(file);
+        out.write_all(br#"{"type": "string", "description": ""#)
+            .unwrap();
+        let chunk = vec![b'a'; 1 << 20];
+        for _ in 0..257 {
+            out.write_all(&chunk).unwrap();
+        }
+        out.write_all(b"\"}\n").unwrap();
+    }
+    repo.write("schemas/small.json", r#"{"type": "string"}"#);
+    repo.commit();
+    repo.write("schemas/small.json", r#"{"type": "integer"}"#);
+    let bin = env!("CARGO_BIN_EXE_schema-lint");
+    let run = |args: &str| {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 524288 && exec '{bin}' {args}"))
+            .current_dir(&repo.0)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, stderr) = run("diff --base HEAD schemas/ --output-format concise");
+    assert!(
+        stderr.contains("`HEAD:schemas/big.json`: cannot read the file: it is larger than 256 MiB"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("schemas/small.json"),
+        "the other file is compared: {stdout}"
+    );
+    assert_eq!(code, Some(2), "{stderr}");
+    // Two files named, the larger read no further than the bound either.
+    let (code, _, stderr) = run("diff schemas/big.json schemas/small.json");
+    assert!(stderr.contains("larger than 256 MiB"), "{stderr}");
+    assert_eq!(code, Some(2), "{stderr}");
 }

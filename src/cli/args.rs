@@ -212,7 +212,7 @@ pub struct CheckArgs {
 pub enum FailOn {
     /// Only errors fail the run
     Error,
-    /// Errors and warnings fail the run (the default)
+    /// Errors and warnings fail the run
     Warning,
     /// Every finding fails the run, infos too
     Info,
@@ -482,8 +482,8 @@ pub struct DiffArgs {
     #[arg(value_name = "OLD NEW")]
     pub paths: Vec<PathBuf>,
 
-    /// Compare every file named (or found in the folders named) with its version at this git
-    /// ref (`git show REF:path`; nothing is checked out)
+    /// Compare what `check` lints of the paths named (the files named, the `.json` files a walk
+    /// of the folders takes) with its version at this git ref (nothing is checked out)
     #[arg(long, value_name = "REF")]
     pub base: Option<String>,
 

@@ -68,7 +68,7 @@ pub(super) fn settings(args: &CheckArgs, paths: &[PathBuf]) -> Result<Settings, 
 /// through a symlinked folder belongs where the folder leads), unless one of them is that
 /// project's folder or holds it, or the project would be too wide (`/`, a home folder: a file
 /// named there is linted with no context rather than with the whole disk's).
-fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> Option<PathBuf> {
+pub(super) fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> Option<PathBuf> {
     use crate::workspace::discover::{project_root, too_wide};
     if paths.is_empty() {
         return None;

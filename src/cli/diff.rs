@@ -1,6 +1,8 @@
-//! `schema-lint diff`: reads the two versions (files, folders matched by path, a file and its
-//! version at a git ref, or a committed dump and a running server), compares each pair
-//! ([`crate::schema::compat`]) and renders the findings ([`crate::report::diff`]).
+//! `schema-lint diff`: reads the two versions (files, folders matched by path, the files `check`
+//! would lint and their versions at a git ref, or a committed dump and a running server),
+//! compares each pair ([`crate::schema::compat`]), lints NEW and OLD for the lint findings new
+//! in NEW, and renders both ([`crate::report::diff`]). Every read is bounded as `check`'s are
+//! ([`MAX_FILE`]), a blob by its size before it is read.
 
 use super::args::{DiffArgs, DiffRole};
 use super::{exit, Outcome};
@@ -10,10 +12,16 @@ use crate::report::{self, printable};
 use crate::schema::compat::{self, tools, Finding, Role, Verdict};
 use crate::schema::units::{classify, FileKind};
 use crate::settings::Settings;
+use crate::syntax::read::{read_file_bounded, MAX_FILE};
 use crate::syntax::source::{FileId, SourceFile};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+mod base;
+mod git;
+
+use base::{at_base, new_findings};
 
 /// One version of a file: the name to show and its text.
 struct Version {
@@ -29,8 +37,23 @@ struct Versions {
     explicit: bool,
 }
 
-fn read(path: &Path) -> Result<Version, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+/// An I/O error in the words of reports, without the OS error number.
+fn io_message(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or directory".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => {
+            let s = e.to_string();
+            s.split(" (os error").next().unwrap_or(&s).to_owned()
+        }
+    }
+}
+
+/// Reads a file named or found, no more than `check` reads ([`MAX_FILE`]); a file found in a
+/// folder only when it is a regular file.
+fn read(path: &Path, explicit: bool) -> Result<Version, String> {
+    let bytes = read_file_bounded(path, MAX_FILE, !explicit)
+        .map_err(|e| format!("{}: cannot read: {}", path.display(), io_message(&e)))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
     Ok(Version {
         name: path.display().to_string(),
@@ -84,8 +107,8 @@ fn named(old: &Path, new: &Path) -> Result<Vec<Versions>, String> {
     }
     if !old.is_dir() {
         return Ok(vec![Versions {
-            old: Some(read(old)?),
-            new: Some(read(new)?),
+            old: Some(read(old, true)?),
+            new: Some(read(new, true)?),
             explicit: true,
         }]);
     }
@@ -97,80 +120,12 @@ fn named(old: &Path, new: &Path) -> Result<Vec<Versions>, String> {
         .into_iter()
         .map(|n| {
             Ok(Versions {
-                old: a.get(n).map(|p| read(p)).transpose()?,
-                new: b.get(n).map(|p| read(p)).transpose()?,
+                old: a.get(n).map(|p| read(p, false)).transpose()?,
+                new: b.get(n).map(|p| read(p, false)).transpose()?,
                 explicit: false,
             })
         })
         .collect()
-}
-
-fn git(args: &[&str]) -> Result<Vec<u8>, String> {
-    let output = std::process::Command::new("git")
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
-    if output.status.success() {
-        Ok(output.stdout)
-    } else {
-        Err(String::from_utf8_lossy(&output.stderr).trim().to_owned())
-    }
-}
-
-/// Every path named (files, and the `.json` files of folders, in the work tree and at `base`),
-/// each with its version at `base` (`git show`, no checkout).
-fn at_base(base: &str, paths: &[PathBuf]) -> Result<Vec<Versions>, String> {
-    git(&[
-        "rev-parse",
-        "--verify",
-        "--quiet",
-        &format!("{base}^{{commit}}"),
-    ])
-    .map_err(|_| format!("`--base {base}`: not a commit of this repository"))?;
-    let mut files: Vec<(String, bool)> = Vec::new();
-    for path in paths {
-        let shown = path.to_string_lossy().replace('\\', "/");
-        if path.is_dir() || !path.exists() {
-            if path.is_dir() {
-                for rel in json_files(path)?.into_keys() {
-                    files.push((format!("{}/{rel}", shown.trim_end_matches('/')), false));
-                }
-            }
-            let listed = git(&["ls-tree", "-r", "--name-only", base, "--", &shown])?;
-            for line in String::from_utf8_lossy(&listed).lines() {
-                if is_json(line) {
-                    files.push((line.to_owned(), false));
-                }
-            }
-        } else {
-            files.push((shown, true));
-        }
-    }
-    for (file, _) in &mut files {
-        while let Some(rest) = file.strip_prefix("./") {
-            *file = rest.to_owned();
-        }
-    }
-    // A file named outright stays explicit when a folder or the ref lists it too.
-    files.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-    files.dedup_by(|a, b| a.0 == b.0);
-    let mut out = Vec::new();
-    for (file, explicit) in files {
-        let old = git(&["show", &format!("{base}:./{file}")])
-            .ok()
-            .map(|bytes| Version {
-                name: format!("{base}:{file}"),
-                text: String::from_utf8_lossy(&bytes).into_owned(),
-            });
-        let path = Path::new(&file);
-        let new = if path.is_file() {
-            Some(read(path)?)
-        } else {
-            None
-        };
-        out.push(Versions { old, new, explicit });
-    }
-    Ok(out)
 }
 
 /// OLD from a file, NEW from the running server `--server`/`--url` names.
@@ -188,7 +143,7 @@ fn live(old: &Path, args: &DiffArgs) -> Result<Vec<Versions>, String> {
         )
     })?;
     Ok(vec![Versions {
-        old: Some(read(old)?),
+        old: Some(read(old, true)?),
         new: Some(Version {
             name: server.label.clone(),
             text: crate::workspace::live::dump(server, &listing),
@@ -206,68 +161,61 @@ fn role(r: DiffRole) -> Role {
 }
 
 /// What a version holds, parsed twice: as values to compare, as a span tree to classify.
-fn parse(v: &Version, explicit: bool) -> Result<(Value, FileKind), String> {
-    let tree = crate::syntax::document::parse(&v.text)
-        .map_err(|e| format!("{}: not JSON: {}", v.name, e.message))?;
+fn parse(file: &SourceFile, explicit: bool) -> Result<(Value, FileKind), String> {
+    let tree = crate::syntax::document::parse(&file.text)
+        .map_err(|e| format!("{}: not JSON: {}", file.name, e.message))?;
     let value = tree.to_value();
     Ok((value, classify(&tree, explicit)))
 }
 
-/// The lint findings of `new` that `old` does not have: the same rule, tool and message.
-fn introduced(settings: &Settings, old: &SourceFile, new: &SourceFile) -> Vec<Diagnostic> {
-    let lint = |f: &SourceFile| crate::engine::lint_source(f.clone(), settings, true).diagnostics;
-    let key = |d: &Diagnostic| {
-        (
-            d.rule.code,
-            d.tool.as_ref().map(|t| (t.name.clone(), t.schema)),
-            d.message.clone(),
-        )
-    };
-    let before: HashSet<_> = lint(old).iter().map(key).collect();
-    lint(new)
-        .into_iter()
-        .filter(|d| !before.contains(&key(d)))
-        .collect()
+/// The lint findings of `new` that `old` does not have (all of them when there is no `old`),
+/// each file linted on its own.
+fn introduced(settings: &Settings, old: Option<&SourceFile>, new: &SourceFile) -> Vec<Diagnostic> {
+    let lint = |f: &SourceFile| crate::engine::lint_source(f.clone(), settings, true);
+    let old = old.map(lint);
+    new_findings(old.as_ref(), &lint(new))
 }
 
-/// Compares one pair into `diff`.
+/// Adds a version to the files of `diff`.
+fn add(diff: &mut Diff, v: Version) -> FileId {
+    let id = FileId(diff.files.len());
+    diff.files
+        .push(SourceFile::from_string(id, v.name, None, v.text, true));
+    id
+}
+
+/// Compares the versions `old` and `new` (files of `diff`): the pair, or `None` when neither
+/// holds a schema or tools and they were found rather than named (`explicit`), or when one of
+/// two found does not parse.
 fn compare(
-    diff: &mut Diff,
-    versions: Versions,
+    diff: &Diff,
+    old: Option<FileId>,
+    new: Option<FileId>,
+    explicit: bool,
     role: Role,
-    settings: &Settings,
-) -> Result<(), String> {
-    let mut add = |v: Version| {
-        let id = FileId(diff.files.len());
-        diff.files
-            .push(SourceFile::from_string(id, v.name, None, v.text, true));
-        id
+) -> Result<Option<Pair>, String> {
+    let parsed = |id: Option<FileId>| {
+        id.map(|id| parse(&diff.files[id.0], explicit).map(|p| (p, id)))
+            .transpose()
     };
-    let explicit = versions.explicit;
-    let old = versions
-        .old
-        .map(|v| parse(&v, explicit).map(|p| (p, v)))
-        .transpose();
-    let new = versions
-        .new
-        .map(|v| parse(&v, explicit).map(|p| (p, v)))
-        .transpose();
-    let (old, new) = match (old, new) {
+    let (old, new) = match (parsed(old), parsed(new)) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) if versions.explicit => return Err(e),
-        _ => return Ok(()),
+        (Err(e), _) | (_, Err(e)) if explicit => return Err(e),
+        _ => return Ok(None),
     };
     let shown = |k: &FileKind| *k != FileKind::Other;
-    if !versions.explicit && !old.iter().chain(&new).any(|((_, k), _)| shown(k)) {
-        return Ok(());
+    if !explicit && !old.iter().chain(&new).any(|((_, k), _)| shown(k)) {
+        return Ok(None);
     }
+    let name = |id: FileId| diff.files[id.0].name.clone();
     let (findings, tools, old_id, new_id) = match (old, new) {
         (Some(((a, ak), av)), Some(((b, bk), bv))) => {
             let is_tools = ak == FileKind::ToolsList || bk == FileKind::ToolsList;
             if is_tools && !(tools::is_tools_list(&a) && tools::is_tools_list(&b)) {
                 return Err(format!(
                     "{} and {}: one is a tools/list document and the other is not",
-                    av.name, bv.name
+                    name(av),
+                    name(bv)
                 ));
             }
             let count = is_tools.then(|| tool_count(&a, &b));
@@ -276,13 +224,13 @@ fn compare(
             } else {
                 compat::compare(&a, &b, role, "", "")
             };
-            (findings, count, Some(add(av)), Some(add(bv)))
+            (findings, count, Some(av), Some(bv))
         }
         (Some(((a, ak), av)), None) => {
             let f = Finding::new(
                 "file-removed",
                 Verdict::Breaking,
-                format!("`{}` removed", av.name),
+                format!("`{}` removed", name(av)),
             );
             let count = (ak == FileKind::ToolsList).then(|| tool_count(&a, &Value::Null));
             (
@@ -291,7 +239,7 @@ fn compare(
                     ..f
                 }],
                 count,
-                Some(add(av)),
+                Some(av),
                 None,
             )
         }
@@ -299,7 +247,7 @@ fn compare(
             let f = Finding::new(
                 "file-added",
                 Verdict::Compatible,
-                format!("`{}` added", bv.name),
+                format!("`{}` added", name(bv)),
             );
             let count = (bk == FileKind::ToolsList).then(|| tool_count(&Value::Null, &b));
             (
@@ -309,23 +257,18 @@ fn compare(
                 }],
                 count,
                 None,
-                Some(add(bv)),
+                Some(bv),
             )
         }
-        (None, None) => return Ok(()),
+        (None, None) => return Ok(None),
     };
-    let introduced = match (old_id, new_id) {
-        (Some(a), Some(b)) => introduced(settings, &diff.files[a.0], &diff.files[b.0]),
-        _ => Vec::new(),
-    };
-    diff.pairs.push(Pair {
+    Ok(Some(Pair {
         old: old_id,
         new: new_id,
         findings,
         tools,
-        introduced,
-    });
-    Ok(())
+        introduced: Vec::new(),
+    }))
 }
 
 /// How many tools two documents name together.
@@ -347,18 +290,8 @@ fn tool_count(a: &Value, b: &Value) -> usize {
     all.len()
 }
 
+/// OLD and NEW named on the command line (files, folders, or a dump and a server).
 fn versions(args: &DiffArgs) -> Result<Vec<Versions>, String> {
-    if let Some(base) = &args.base {
-        if args.live.any() {
-            return Err("`--base` compares files with their committed versions: not with `--server`/`--url`".to_owned());
-        }
-        let paths = if args.paths.is_empty() {
-            vec![PathBuf::from(".")]
-        } else {
-            args.paths.clone()
-        };
-        return at_base(base, &paths);
-    }
     match (args.paths.as_slice(), args.live.any()) {
         ([old], true) => live(old, args),
         ([old, new], false) => named(old, new),
@@ -369,29 +302,57 @@ fn versions(args: &DiffArgs) -> Result<Vec<Versions>, String> {
     }
 }
 
-/// `schema-lint diff`.
-pub(super) fn diff(args: &DiffArgs) -> Outcome {
-    let error = |message: String| Outcome {
-        stderr: format!("error: {message}\n"),
-        code: exit::ERROR,
-        ..Outcome::default()
-    };
-    let versions = match versions(args) {
-        Ok(v) => v,
-        Err(why) => return error(why),
-    };
+/// Reads and compares what the command line names into `diff`; errors that leave a file
+/// uncompared are added to `errors`, an error that stops the comparison returned.
+fn collect(args: &DiffArgs, diff: &mut Diff, errors: &mut Vec<String>) -> Result<(), String> {
+    if let Some(base) = &args.base {
+        if args.live.any() {
+            return Err("`--base` compares files with their committed versions: not with `--server`/`--url`".to_owned());
+        }
+        let paths = if args.paths.is_empty() {
+            vec![PathBuf::from(".")]
+        } else {
+            args.paths.clone()
+        };
+        return at_base(base, &paths, args, diff, errors);
+    }
+    let versions = versions(args)?;
     let mut settings = Settings::default();
     if !args.clients.is_empty() {
-        match crate::settings::clients::parse(&args.clients) {
-            Ok(clients) => settings.clients = clients,
-            Err(e) => return error(format!("--clients: {e}")),
+        settings.clients = crate::settings::clients::parse(&args.clients)
+            .map_err(|e| format!("--clients: {e}"))?;
+    }
+    for pair in versions {
+        let explicit = pair.explicit;
+        let old = pair.old.map(|v| add(diff, v));
+        let new = pair.new.map(|v| add(diff, v));
+        match compare(diff, old, new, explicit, role(args.role)) {
+            Ok(Some(mut p)) => {
+                if let Some(n) = p.new {
+                    p.introduced =
+                        introduced(&settings, p.old.map(|o| &diff.files[o.0]), &diff.files[n.0]);
+                }
+                diff.pairs.push(p);
+            }
+            Ok(None) => {}
+            Err(why) => errors.push(why),
         }
     }
+    Ok(())
+}
+
+/// `schema-lint diff`: exit 1 when a finding reaches `--fail-on` (by default a breaking change
+/// or a lint error new in NEW), 2 when a file could not be compared or NEW brings a file that
+/// cannot be read or parsed, the rest compared and reported all the same.
+pub(super) fn diff(args: &DiffArgs) -> Outcome {
     let mut diff = Diff::default();
-    for pair in versions {
-        if let Err(why) = compare(&mut diff, pair, role(args.role), &settings) {
-            return error(why);
-        }
+    let mut errors = Vec::new();
+    if let Err(why) = collect(args, &mut diff, &mut errors) {
+        return Outcome {
+            stderr: format!("error: {why}\n"),
+            code: exit::ERROR,
+            ..Outcome::default()
+        };
     }
     let style = report::Style {
         color: super::check::use_color(args.color),
@@ -402,9 +363,27 @@ pub(super) fn diff(args: &DiffArgs) -> Outcome {
     let fails = report::diff::diagnostics(&diff, false)
         .iter()
         .any(|d| d.severity <= fail_on);
+    let code = if !errors.is_empty() || report::diff::introduces_load_errors(&diff) {
+        exit::ERROR
+    } else if fails {
+        exit::FINDINGS
+    } else {
+        exit::CLEAN
+    };
+    // Nothing compared, only errors: no report of nothing.
+    let nothing = diff.pairs.is_empty() && !errors.is_empty();
     Outcome {
-        stdout: report::diff::render(&diff, args.output_format, style),
-        stderr: String::new(),
-        code: if fails { exit::FINDINGS } else { exit::CLEAN },
+        stdout: if nothing {
+            String::new()
+        } else {
+            report::diff::render(&diff, args.output_format, style)
+        },
+        stderr: errors.iter().fold(String::new(), |mut out, e| {
+            out.push_str("error: ");
+            out.push_str(e);
+            out.push('\n');
+            out
+        }),
+        code,
     }
 }

@@ -1,8 +1,9 @@
 //! `schema-lint diff`'s output: every format through [`super::render_findings`], from the
 //! comparison's findings as diagnostics placed in NEW (in OLD for what NEW no longer has), each
-//! breaking one with its counterexample in its note; JSON of its own shape, which carries the
-//! counterexample as JSON; and the summary line (`3 breaking, 1 warning, 2 compatible changes in
-//! 12 tools`).
+//! breaking one with its counterexample in its note, and the lint findings new in NEW; in JSON
+//! the one diagnostics document every command prints, each contract change with a `change`
+//! field that carries its counterexample as JSON; and the summary line (`3 breaking, 1 warning,
+//! 2 compatible changes in 12 tools`).
 
 use super::{Findings, OutputFormat, Sources, Style};
 use crate::diagnostic::meta::{Category, FixAvailability, RuleMeta, Scope};
@@ -153,15 +154,63 @@ fn side_name(side: Side) -> (&'static str, &'static str) {
     }
 }
 
-/// The comparison as diagnostics, in output order; with `inline`, each counterexample is in its
-/// finding's message too (for the formats of one line per finding, which show no note).
-#[must_use]
-pub fn diagnostics(diff: &Diff, inline: bool) -> Vec<Diagnostic> {
+/// One finding of a comparison: its diagnostic and, for a contract change, its `change` field
+/// in JSON.
+struct Entry {
+    diagnostic: Diagnostic,
+    change: Option<Value>,
+}
+
+/// Line indexes of the files of a pair, built once each, when a place needs one.
+#[derive(Default)]
+struct Lines {
+    indexes: std::collections::HashMap<FileId, LineIndex>,
+}
+
+impl Lines {
+    /// `{path, pointer, line, column}` of the value at `pointer` in `id` (or of its nearest
+    /// ancestor there: a keyword OLD lacks), `null` when the side is not there.
+    fn place(
+        &mut self,
+        diff: &Diff,
+        id: Option<FileId>,
+        root: Option<&Node>,
+        pointer: Option<&String>,
+    ) -> Value {
+        let (Some(id), Some(pointer)) = (id, pointer) else {
+            return Value::Null;
+        };
+        let file = &diff.files[id.0];
+        let mut pointer = pointer.as_str();
+        while let (Some(r), Some(cut)) = (root, pointer.rfind('/')) {
+            if r.pointer(pointer).is_some() {
+                break;
+            }
+            pointer = &pointer[..cut];
+        }
+        let span = span_of(root, pointer);
+        let index = self
+            .indexes
+            .entry(id)
+            .or_insert_with(|| LineIndex::new(&file.text));
+        let at = index.line_col(&file.text, span.start);
+        json!({"path": file.name, "pointer": pointer, "line": at.line, "column": at.column})
+    }
+}
+
+/// The comparison's findings in output order, pair by pair (each pair's sorted by place):
+/// the contract changes placed in NEW (in OLD for what NEW no longer has), each breaking one
+/// with its counterexample in its note, and the lint findings new in NEW. With `inline`, each
+/// counterexample is in its finding's message too (for the formats of one line per finding,
+/// which show no note); with `changes`, each contract change carries its `change` field.
+fn entries(diff: &Diff, inline: bool, changes: bool) -> Vec<Entry> {
     let mut out = Vec::new();
     for pair in &diff.pairs {
         let parse =
             |id: Option<FileId>| id.and_then(|id| document::parse(&diff.files[id.0].text).ok());
         let (old_root, new_root) = (parse(pair.old), parse(pair.new));
+        let mut lines = Lines::default();
+        let mut found = Vec::new();
         for f in &pair.findings {
             let (file, span, pointer) = match (&f.new_pointer, pair.new, &f.old_pointer, pair.old) {
                 (Some(p), Some(id), _, _) => (id, span_of(new_root.as_ref(), p), p.clone()),
@@ -195,12 +244,51 @@ pub fn diagnostics(diff: &Diff, inline: bool) -> Vec<Diagnostic> {
                     c.instance
                 ));
             }
-            out.push(d);
+            let change = changes.then(|| {
+                json!({
+                    "kind": f.kind,
+                    "verdict": f.verdict,
+                    "message": f.message,
+                    "tool": f.tool,
+                    "schema": f.schema,
+                    "old": lines.place(diff, pair.old, old_root.as_ref(), f.old_pointer.as_ref()),
+                    "new": lines.place(diff, pair.new, new_root.as_ref(), f.new_pointer.as_ref()),
+                    "instance_pointer": f.instance_pointer,
+                    "counterexample": f.counterexample,
+                })
+            });
+            found.push(Entry {
+                diagnostic: d,
+                change,
+            });
         }
-        out.extend(pair.introduced.iter().cloned());
+        found.extend(pair.introduced.iter().map(|d| Entry {
+            diagnostic: d.clone(),
+            change: None,
+        }));
+        found.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+        out.extend(found);
     }
-    out.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     out
+}
+
+/// The comparison as diagnostics, in output order (see [`entries`]).
+#[must_use]
+pub fn diagnostics(diff: &Diff, inline: bool) -> Vec<Diagnostic> {
+    entries(diff, inline, false)
+        .into_iter()
+        .map(|e| e.diagnostic)
+        .collect()
+}
+
+/// Whether a lint finding new in NEW is a file NEW has that cannot be read or parsed (SL100):
+/// bad input, as `check` exits 2 on it.
+#[must_use]
+pub fn introduces_load_errors(diff: &Diff) -> bool {
+    diff.pairs
+        .iter()
+        .flat_map(|p| &p.introduced)
+        .any(|d| d.rule.code == crate::diagnostic::meta::PARSE_ERROR.code)
 }
 
 /// `3 breaking, 1 warning, 2 compatible changes in 12 tools`.
@@ -251,49 +339,9 @@ pub fn summary(diff: &Diff) -> String {
     )
 }
 
-fn place(diff: &Diff, id: Option<FileId>, pointer: Option<&String>) -> Value {
-    let (Some(id), Some(pointer)) = (id, pointer) else {
-        return Value::Null;
-    };
-    let file = &diff.files[id.0];
-    let root = document::parse(&file.text).ok();
-    // The place itself, or its nearest ancestor that the file has (a keyword OLD lacks).
-    let mut pointer = pointer.as_str();
-    while let (Some(r), Some(cut)) = (&root, pointer.rfind('/')) {
-        if r.pointer(pointer).is_some() {
-            break;
-        }
-        pointer = &pointer[..cut];
-    }
-    let span = span_of(root.as_ref(), pointer);
-    let at = LineIndex::new(&file.text).line_col(&file.text, span.start);
-    json!({"path": file.name, "pointer": pointer, "line": at.line, "column": at.column})
-}
-
-/// `{"version": 1, "findings": [...], "introduced": [...], "summary": {...}}`: each finding with
-/// its kind, verdict, severity, message, tool and schema, its places in OLD and NEW (path,
-/// pointer, line, column), the instance pointer and the `counterexample` (`instance`,
-/// `valid_under`); each lint finding NEW introduces with its code, name, severity, message,
-/// tool and place in NEW.
-#[must_use]
-pub fn json(diff: &Diff) -> String {
-    let mut findings = Vec::new();
-    for pair in &diff.pairs {
-        for f in &pair.findings {
-            findings.push(json!({
-                "kind": f.kind,
-                "verdict": f.verdict,
-                "severity": verdict_meta(f.verdict).severity,
-                "message": f.message,
-                "tool": f.tool,
-                "schema": f.schema,
-                "old": place(diff, pair.old, f.old_pointer.as_ref()),
-                "new": place(diff, pair.new, f.new_pointer.as_ref()),
-                "instance_pointer": f.instance_pointer,
-                "counterexample": f.counterexample,
-            }));
-        }
-    }
+/// The counts of `summary.changes` in JSON: changes by verdict, the tools the `tools/list`
+/// documents name together, and the files compared.
+fn changes(diff: &Diff) -> Value {
     let count = |v: Verdict| {
         diff.pairs
             .iter()
@@ -301,49 +349,45 @@ pub fn json(diff: &Diff) -> String {
             .filter(|f| f.verdict == v)
             .count()
     };
-    let mut introduced = Vec::new();
-    for pair in &diff.pairs {
-        for d in &pair.introduced {
-            let file = &diff.files[d.file.0];
-            let at = LineIndex::new(&file.text).line_col(&file.text, d.span.start);
-            introduced.push(json!({
-                "code": d.rule.code,
-                "name": d.rule.name,
-                "severity": d.severity,
-                "message": d.message,
-                "tool": d.tool.as_ref().map(|t| &t.name),
-                "new": {"path": file.name, "pointer": d.pointer, "line": at.line, "column": at.column},
-            }));
-        }
-    }
-    let output = json!({
-        "version": 1,
-        "findings": findings,
-        "introduced": introduced,
-        "summary": {
-            "breaking": count(Verdict::Breaking),
-            "unproven": count(Verdict::Unproven),
-            "warning": count(Verdict::Warning),
-            "compatible": count(Verdict::Compatible),
-            "tools": diff.pairs.iter().filter_map(|p| p.tools).sum::<usize>(),
-            "files": diff.pairs.len(),
-        },
-    });
-    let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
-    text.push('\n');
-    text
+    json!({
+        "breaking": count(Verdict::Breaking),
+        "unproven": count(Verdict::Unproven),
+        "warning": count(Verdict::Warning),
+        "compatible": count(Verdict::Compatible),
+        "tools": diff.pairs.iter().filter_map(|p| p.tools).sum::<usize>(),
+        "files": diff.pairs.len(),
+        "introduced": diff.pairs.iter().map(|p| p.introduced.len()).sum::<usize>(),
+    })
 }
 
-/// The comparison in `format`; the human format closes with [`summary`].
+/// The comparison in `format`: the one diagnostics document of every command (in JSON, as
+/// `check` prints it, each contract change with its `change` field and the summary with the
+/// counts of changes); the human format closes with [`summary`].
 #[must_use]
 pub fn render(diff: &Diff, format: OutputFormat, style: Style) -> String {
-    if format == OutputFormat::Json {
-        return json(diff);
-    }
-    let found = diagnostics(diff, format != OutputFormat::Human);
+    let json = format == OutputFormat::Json;
+    let found = entries(
+        diff,
+        !matches!(format, OutputFormat::Human | OutputFormat::Json),
+        json,
+    );
+    let by_address: std::collections::HashMap<usize, &Value> = found
+        .iter()
+        .filter_map(|e| {
+            Some((
+                std::ptr::from_ref(&e.diagnostic) as usize,
+                e.change.as_ref()?,
+            ))
+        })
+        .collect();
+    let change = |d: &Diagnostic| {
+        by_address
+            .get(&(std::ptr::from_ref(d) as usize))
+            .map(|v| (*v).clone())
+    };
     let rules = rules();
     let findings = Findings {
-        diagnostics: found.iter().collect(),
+        diagnostics: found.iter().map(|e| &e.diagnostic).collect(),
         sources: diff,
         rules: &rules,
     };
@@ -351,7 +395,11 @@ pub fn render(diff: &Diff, format: OutputFormat, style: Style) -> String {
         summary: false,
         ..style
     };
-    let mut out = super::render_findings(&findings, format, style);
+    let extras = super::json::Extras {
+        change: json.then_some(&change as super::json::ChangeOf),
+        changes: json.then(|| changes(diff)),
+    };
+    let mut out = super::render_findings_with(&findings, format, style, &extras);
     if format == OutputFormat::Human && !style.quiet {
         out.push_str(&summary(diff));
     }

@@ -4,14 +4,38 @@ use super::{position, Findings, LineCache, Summary};
 use crate::diagnostic::breaks::Client;
 use crate::diagnostic::fix::Applicability;
 use crate::diagnostic::verdict::Reported;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
 use serde::Serialize;
+use serde_json::Value;
 
 #[derive(Serialize)]
 struct Output<'a> {
     version: u32,
     diagnostics: Vec<JsonDiagnostic<'a>>,
-    summary: Summary,
+    summary: JsonSummary,
+}
+
+#[derive(Serialize)]
+struct JsonSummary {
+    #[serde(flatten)]
+    counts: Summary,
+    /// A command's counts of its own (`diff`'s changes by verdict); left out when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<Value>,
+}
+
+/// The `change` field of a diagnostic, if it has one.
+pub(crate) type ChangeOf<'a> = &'a dyn Fn(&Diagnostic) -> Option<Value>;
+
+/// What a command adds to the one diagnostics document: `diff` gives each contract change a
+/// `change` field (its kind, verdict, places in OLD and NEW and counterexample) and the summary
+/// its counts of changes. Every other field is rendered here, for every command alike.
+#[derive(Default)]
+pub(crate) struct Extras<'a> {
+    /// The `change` field of a diagnostic, if it has one.
+    pub change: Option<ChangeOf<'a>>,
+    /// The summary's `changes`.
+    pub changes: Option<Value>,
 }
 
 #[derive(Serialize)]
@@ -42,6 +66,9 @@ struct JsonDiagnostic<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     decided_by: &'a [Client],
     fix: Option<JsonFix<'a>>,
+    /// What changed from OLD to NEW, for `diff`'s contract changes; left out elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change: Option<Value>,
     /// The other places of the finding (the other tools of a grouped finding, the first of
     /// two duplicate keys ...); left out when there are none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -75,7 +102,7 @@ struct JsonEdit<'a> {
     content: &'a str,
 }
 
-pub(crate) fn render(findings: &Findings) -> String {
+pub(crate) fn render(findings: &Findings, extras: &Extras) -> String {
     let mut cache = LineCache::default();
     let diagnostics = findings
         .diagnostics
@@ -113,6 +140,7 @@ pub(crate) fn render(findings: &Findings) -> String {
                         })
                         .collect(),
                 }),
+                change: extras.change.and_then(|change| change(d)),
                 related: d
                     .related
                     .iter()
@@ -138,7 +166,10 @@ pub(crate) fn render(findings: &Findings) -> String {
     let output = Output {
         version: 1,
         diagnostics,
-        summary: Summary::of_findings(findings),
+        summary: JsonSummary {
+            counts: Summary::of_findings(findings),
+            changes: extras.changes.clone(),
+        },
     };
     let mut text = serde_json::to_string_pretty(&output).unwrap_or_default();
     text.push('\n');

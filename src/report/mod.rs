@@ -307,6 +307,16 @@ pub fn render(run: &Run, format: OutputFormat, style: Style) -> String {
 /// Renders `findings` in `format`: the one entry point of every format.
 #[must_use]
 pub fn render_findings(findings: &Findings, format: OutputFormat, style: Style) -> String {
+    render_findings_with(findings, format, style, &json::Extras::default())
+}
+
+/// [`render_findings`], with what a command adds to the JSON document ([`json::Extras`]).
+fn render_findings_with(
+    findings: &Findings,
+    format: OutputFormat,
+    style: Style,
+    extras: &json::Extras,
+) -> String {
     if style.quiet
         && findings
             .diagnostics
@@ -324,12 +334,12 @@ pub fn render_findings(findings: &Findings, format: OutputFormat, style: Style) 
             sources: findings.sources,
             rules: findings.rules,
         };
-        return render_findings(&shown, format, style);
+        return render_findings_with(&shown, format, style, extras);
     }
     match format {
         OutputFormat::Human => human::render(findings, style),
         OutputFormat::Concise => concise::render(findings),
-        OutputFormat::Json => json::render(findings),
+        OutputFormat::Json => json::render(findings, extras),
         OutputFormat::Github => github::render(findings),
         OutputFormat::Sarif => sarif::render(findings),
         OutputFormat::Junit => junit::render(findings),

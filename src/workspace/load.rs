@@ -76,6 +76,21 @@ pub fn load_input(id: FileId, input: Input) -> LintedFile {
             (display_name(&c.path), Some(c.path), c.explicit, read)
         }
     };
+    load_bytes(id, name, path, explicit, bytes)
+}
+
+/// Decodes and parses bytes read elsewhere (`diff --base` reads a file's version at a git ref)
+/// as [`load_input`] does a file's: a read that failed, a file saved as UTF-16 or not UTF-8
+/// carries its SL100 finding (a file not UTF-8 only when `explicit` or [`meant_as_schema`],
+/// else it is passed over, as a walk passes over it).
+#[must_use]
+pub fn load_bytes(
+    id: FileId,
+    name: String,
+    path: Option<std::path::PathBuf>,
+    explicit: bool,
+    bytes: std::io::Result<Vec<u8>>,
+) -> LintedFile {
     let bytes = match bytes {
         Ok(b) => b,
         Err(e) => {

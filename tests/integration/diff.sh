@@ -3,7 +3,9 @@
 # Python's jsonschema, formats asserted: installs the pinned jsonschema with its format extras
 # (tests/integration/engines/requirements-format.txt, every package pinned, --no-deps) from PyPI
 # into target/ci-diff-venv (reused when it is already there), then runs
-# tests/integration/diff/recheck.py, which fails on the first counterexample Python judges
+# tests/integration/diff/recheck.py, which reads `diff --output-format json` (the diagnostics
+# document `check` prints, each contract change a diagnostic whose `change` field holds its kind,
+# verdict, tool, schema and counterexample) and fails on the first counterexample Python judges
 # otherwise than the jsonschema crate did.
 #
 # Usage: tests/integration/diff.sh [path/to/schema-lint]   (default: target/debug/schema-lint)

@@ -1,7 +1,8 @@
 """Checks every counterexample `schema-lint diff` reports with Python's jsonschema.
 
 For each case folder of testdata/diff (old.json, new.json, optional args), runs `schema-lint diff
-old.json new.json --output-format json`, then validates each finding's counterexample on both
+old.json new.json --output-format json` (the diagnostics document `check` prints, each contract
+change a diagnostic with a `change` field), then validates each change's counterexample on both
 versions of the schema it is about (the whole file, or the tool's inputSchema/outputSchema; a
 schema a tool lacks is `true`) with the validator class the schema's `$schema` names, formats
 asserted with the class's FORMAT_CHECKER: it must be valid under the version `valid_under` names
@@ -46,7 +47,12 @@ def main():
         run = subprocess.run(args, cwd=case, capture_output=True, text=True, check=False)
         if run.returncode not in (0, 1):
             sys.exit(f"{case.name}: schema-lint exited with {run.returncode}: {run.stderr}")
-        findings = json.loads(run.stdout)["findings"]
+        # One diagnostics document, as `check` prints it: each contract change is a diagnostic
+        # with a `change` field (kind, verdict, tool, schema, places, counterexample).
+        document = json.loads(run.stdout)
+        if document.get("version") != 1 or "summary" not in document:
+            sys.exit(f"{case.name}: not the diagnostics document every command prints")
+        findings = [d["change"] for d in document["diagnostics"] if d.get("change")]
         old = json.loads((case / "old.json").read_text(encoding="utf-8"))
         new = json.loads((case / "new.json").read_text(encoding="utf-8"))
         proofs = 0
