@@ -15,7 +15,8 @@
 //! | [`fix`] | the fix loop, the proof of each fix, atomic writes |
 //! | [`audit`] | `schema-lint audit` over captured MCP traffic |
 //! | [`report`] | every output format: the only place that renders |
-//! | [`cli`] | the command line and the commands' bodies |
+//! | [`doors`] | the doors that speak a protocol, a folder each: the MCP mode, ... |
+//! | [`cli`] | the command line: parses arguments and calls the commands and doors |
 //!
 //! `tests/layers.rs` fails when a module uses one listed after it.
 //!
@@ -38,6 +39,8 @@ pub mod audit;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod diagnostic;
+#[cfg(feature = "cli")]
+pub mod doors;
 pub mod engine;
 pub mod fix;
 pub mod index;

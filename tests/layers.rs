@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "fix",
     "audit",
     "report",
+    "doors",
     "cli",
 ];
 
@@ -88,7 +89,7 @@ fn each_module_uses_only_the_layers_below_it() {
         tops, listed,
         "the top-level modules of src/ are the layers of this test, and no others"
     );
-    assert!(LAYERS.len() <= 12, "at most 12 top-level modules");
+    assert!(LAYERS.len() <= 13, "at most 13 top-level modules");
     let mut violations = Vec::new();
     for file in &files {
         let Some(me) = top_module(file) else { continue };

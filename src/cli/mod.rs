@@ -10,7 +10,6 @@ mod diff;
 mod fix;
 mod live;
 mod matrix;
-mod mcp;
 #[cfg(unix)]
 mod record;
 #[cfg(feature = "http")]
@@ -95,7 +94,14 @@ pub fn execute(cli: Cli) -> Outcome {
             ..Outcome::default()
         },
         Some(Command::Server(args)) => server::server(&args),
-        Some(Command::Mcp) => mcp::mcp(),
+        Some(Command::Mcp) => match crate::doors::mcp::serve_stdio() {
+            Ok(()) => Outcome::default(),
+            Err(e) => Outcome {
+                stderr: format!("error: {e}\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            },
+        },
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
         Some(Command::Rule { rule }) => {

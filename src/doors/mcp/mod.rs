@@ -26,7 +26,6 @@ mod calls;
 mod tests;
 mod tools;
 
-use super::{exit, Outcome};
 use crate::syntax::message::parse_message_bytes;
 use crate::syntax::read::read_line_bounded;
 use crate::workspace::live::{KNOWN_PROTOCOLS, MAX_MESSAGE, MODERN, NEWEST_HANDSHAKE};
@@ -48,17 +47,13 @@ const INSTRUCTIONS: &str = "schema-lint lints JSON Schemas for the MCP clients t
     `fix_schema` returns the schema repaired, every fix proven; `explain_rule` explains a code.";
 
 /// `schema-lint mcp`: serves one client on standard input and output until the input ends.
-pub(super) fn mcp() -> Outcome {
+///
+/// # Errors
+/// Reading the input or writing the output failed.
+pub fn serve_stdio() -> io::Result<()> {
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
-    match serve(&mut input, &mut output) {
-        Ok(()) => Outcome::default(),
-        Err(e) => Outcome {
-            stderr: format!("error: {e}\n"),
-            code: exit::ERROR,
-            ..Outcome::default()
-        },
-    }
+    serve(&mut input, &mut output)
 }
 
 /// Answers every message of `input` on `output`, a line each, until the input ends.

@@ -1,0 +1,9 @@
+//! The doors that speak a protocol, each a folder of its own: they render the judgement of the
+//! layers below (the verdict of each client, decided in [`crate::diagnostic::verdict`]) to the
+//! peer they talk to, and never decide it again. `cli` parses arguments and calls them.
+//!
+//! | door | peer |
+//! |---|---|
+//! | [`mcp`] | an MCP client (a coding agent): `schema-lint mcp` |
+
+pub mod mcp;
