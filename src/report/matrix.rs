@@ -370,11 +370,25 @@ fn summary(matrix: &Matrix) -> String {
     let rows = matrix.rows.len();
     let clients = matrix.clients.len();
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    if breaking.is_empty() {
+    let warning = matrix
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .filter(|c| c.verdict == Verdict::Warns)
+        .count();
+    if breaking.is_empty() && warning == 0 {
         format!(
             "\n{} × {}: every client works with every tool\n",
             plural(rows, "row"),
             plural(clients, "client")
+        )
+    } else if breaking.is_empty() {
+        format!(
+            "\n{} × {}: no client breaks on any tool; {} warn{}\n",
+            plural(rows, "row"),
+            plural(clients, "client"),
+            plural(warning, "cell"),
+            if warning == 1 { "s" } else { "" },
         )
     } else {
         format!(
