@@ -28,6 +28,17 @@ fn is_meta_schema(uri: &str) -> bool {
         || rest.starts_with("json-schema.org/draft/2020-12/meta/")
 }
 
+/// Whether `uri` is the meta-schema of a 2019-09 or 2020-12 schema's own dialect, on a plain
+/// schema file: every consumer of plain schemas that reads the file in its dialect ships that
+/// meta-schema (measured: vscode-json resolves both without a request, Python's `jsonschema`
+/// and the Rust crate their own dialect's, Ajv2019 and Ajv2020 theirs). Only the TS v1 client
+/// fails, as it reads every schema with Ajv's draft-07 class: an MCP client's configuration.
+fn own_meta_schema_on_plain(target: Target, draft: Draft, uri: &str) -> bool {
+    target == Target::JsonSchema
+        && matches!(draft, Draft::Draft201909 | Draft::Draft202012)
+        && Draft::from_schema_uri(uri) == Some(draft)
+}
+
 /// Whether `uri` (no fragment) names a dialect's meta-schema in another spelling than its own
 /// (`https://json-schema.org/draft-07/schema`, `http://json-schema.org/draft/2020-12/schema`).
 fn misspelt_meta_schema(uri: &str) -> bool {
@@ -58,7 +69,12 @@ impl Rule for RemoteRef {
                 match meta_schema_class(cx.unit.draft, &uri)
                     .or_else(|| vocabulary_class(cx.unit.draft, &uri))
                 {
-                    Some(class) if !class.breaks.is_empty() => class,
+                    Some(class)
+                        if !class.breaks.is_empty()
+                            && !own_meta_schema_on_plain(cx.target, cx.unit.draft, &uri) =>
+                    {
+                        class
+                    }
                     _ => continue,
                 }
             } else if reached && super::id_written_as(cx.root, &r.raw) {
@@ -119,7 +135,7 @@ impl Rule for RemoteRef {
                 .label(if remote {
                     "not in the linted set, never fetched"
                 } else {
-                    "the meta-schema of another dialect than some clients read this schema in"
+                    "a meta-schema that some clients do not ship"
                 })
                 .help(if remote {
                     "Copy the referenced schema into this schema's `$defs` and reference it as \
