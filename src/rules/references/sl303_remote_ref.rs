@@ -130,6 +130,37 @@ impl Rule for RemoteRef {
                     r.keyword, r.raw
                 )
             };
+            // A relative reference with a typo, resolved against an absolute base, reads as a
+            // remote schema: name the document of the run it was meant for.
+            if let Some(near) = remote
+                .then(|| super::did_you_mean(index, &uri))
+                .flatten()
+                .filter(|_| !uri_part.contains(':'))
+            {
+                out.push(
+                    cx.report(
+                        span,
+                        format!(
+                            "`{}` `{}` names a document the linted set does not hold: did you \
+                             mean `{near}`?",
+                            r.keyword, r.raw
+                        ),
+                    )
+                    .label(format!("no document of the linted set has this name: did you mean `{near}`?"))
+                    .help(format!(
+                        "Did you mean `{near}`? A schema of the linted set beside it declares that \
+                         name: write `{}`",
+                        super::sl302_unresolved_ref::replace_last_segment(uri_part, &near)
+                    ))
+                    .note(
+                        "Resolved against the base URI, the reference names a network URI that no \
+                         schema of the linted set declares, so it is never fetched",
+                    )
+                    .class(class)
+                    .pointer(pointer),
+                );
+                continue;
+            }
             out.push(
                 cx.report(span, message)
                 .label(if remote {
