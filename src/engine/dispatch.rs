@@ -141,10 +141,12 @@ fn finish(
         });
         !suppressed && !per_file.iter().any(|s| matches(s, d.rule))
     });
+    // Grouped with their fixes, as in a file, so that the help of a cause that only some tools'
+    // schemas can take the fix of is the same live (the help of a tool that cannot take it).
+    super::group::by_cause(out, from, server);
     if server {
         drop_fixes(&mut out[from..]);
     }
-    super::group::by_cause(out, from);
 }
 
 /// What a running server advertised cannot be written back: no fix is offered there (the helps

@@ -30,9 +30,11 @@ fn cause(d: &Diagnostic) -> Option<Cause> {
 }
 
 /// Groups the findings of `out[from..]` (one file's) by cause, in place, keeping the order of
-/// first occurrences, then names in each message the tool (or tools) it is in.
-pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize) {
-    group(out, from);
+/// first occurrences, then names in each message the tool (or tools) it is in. `live`: the
+/// findings are of what a running server advertised, whose fixes are dropped after this (no help
+/// then says what a fix does in the file).
+pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize, live: bool) {
+    group(out, from, live);
     for d in &mut out[from..] {
         if let Some(tool) = &d.tool {
             d.message = format!("{} (tool `{}`, {})", d.message, tool.name, tool.schema);
@@ -40,7 +42,7 @@ pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize) {
     }
 }
 
-fn group(out: &mut Vec<Diagnostic>, from: usize) {
+fn group(out: &mut Vec<Diagnostic>, from: usize, live: bool) {
     let found: Vec<Diagnostic> = out.drain(from..).collect();
     let mut groups: Vec<Vec<Diagnostic>> = Vec::new();
     for d in found {
@@ -59,7 +61,7 @@ fn group(out: &mut Vec<Diagnostic>, from: usize) {
         if tools(&group).len() < 2 {
             out.extend(group);
         } else {
-            out.push(merged(group));
+            out.push(merged(group, live));
         }
     }
 }
@@ -98,7 +100,7 @@ fn fixes_join(group: &[Diagnostic], d: &Diagnostic) -> bool {
 }
 
 /// The one finding of a group of two or more.
-fn merged(group: Vec<Diagnostic>) -> Diagnostic {
+fn merged(group: Vec<Diagnostic>, live: bool) -> Diagnostic {
     let names = tools(&group);
     let mut iter = group.into_iter();
     let mut first = iter.next().expect("a group has a first finding");
@@ -168,7 +170,7 @@ fn merged(group: Vec<Diagnostic>) -> Diagnostic {
             (_, None) => {}
         }
     }
-    if partial {
+    if partial && !live {
         if let Some(fix) = &fix {
             let how = match fix.applicability {
                 Applicability::Safe => "`--fix`",
