@@ -237,7 +237,12 @@ fn a_live_cause_that_not_every_tool_can_take_says_what_the_file_says() {
         .map(|(_, help, _)| help)
         .collect();
     assert_eq!(dumped.len(), 1, "{out}");
-    assert!(dumped[0].starts_with(&live[0]), "{} / {}", dumped[0], live[0]);
+    assert!(
+        dumped[0].starts_with(&live[0]),
+        "{} / {}",
+        dumped[0],
+        live[0]
+    );
 }
 
 fn severity_of(json: &str, code: &str) -> String {

@@ -385,7 +385,10 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("s.json"), text).unwrap();
-        (crate::engine::run(std::slice::from_ref(&dir), None, &Settings::default()), dir)
+        (
+            crate::engine::run(std::slice::from_ref(&dir), None, &Settings::default()),
+            dir,
+        )
     }
 
     fn id_fix(before: &str, value: &str, new: &str) -> Result<(), String> {

@@ -38,8 +38,7 @@ pub enum Generator {
 /// field's schema as given).
 #[must_use]
 pub fn ignore_marker(made_by: Option<Generator>, code: &str, when: &str) -> String {
-    let pydantic =
-        format!("`Field(json_schema_extra={{\"x-schema-lint-ignore\": [\"{code}\"]}})`");
+    let pydantic = format!("`Field(json_schema_extra={{\"x-schema-lint-ignore\": [\"{code}\"]}})`");
     let zod = format!("`.meta({{ \"x-schema-lint-ignore\": [\"{code}\"] }})`");
     match made_by {
         Some(Generator::Pydantic) => format!(

@@ -4,8 +4,8 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL201 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::generator::Generator;
-use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::rules::edits::id_fix::repaired_id;
+use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::syntax::uri::{check_uri_reference, has_malformed_scheme};
 
 pub struct InvalidIdUri;

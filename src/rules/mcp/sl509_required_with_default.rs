@@ -23,7 +23,11 @@ impl Rule for RequiredWithDefault {
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         // Most output schemas have no `default`: the tree and the generator are only worked
         // out for those that do.
-        if !cx.subschemas.iter().any(|s| s.node.get("default").is_some()) {
+        if !cx
+            .subschemas
+            .iter()
+            .any(|s| s.node.get("default").is_some())
+        {
             return;
         }
         let tree = cx.tree();
@@ -31,7 +35,9 @@ impl Rule for RequiredWithDefault {
         for (i, sub) in cx.subschemas.iter().enumerate() {
             let (Some(required), Some(properties)) = (
                 sub.node.get("required").and_then(Node::as_array),
-                sub.node.get("properties").filter(|p| p.as_object().is_some()),
+                sub.node
+                    .get("properties")
+                    .filter(|p| p.as_object().is_some()),
             ) else {
                 continue;
             };

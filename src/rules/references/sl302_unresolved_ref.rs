@@ -348,7 +348,9 @@ fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
         if let Some(near) = near {
             return Some(Why {
                 range,
-                label: format!("no document of the linted set has this name: did you mean `{near}`?"),
+                label: format!(
+                    "no document of the linted set has this name: did you mean `{near}`?"
+                ),
                 help: format!(
                     "Did you mean `{near}`? A document of the linted set beside it has that name: \
                      write `{}`",

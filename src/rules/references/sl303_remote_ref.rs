@@ -59,30 +59,8 @@ impl Rule for RemoteRef {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;
             };
-            // No client compiles a `$defs` entry that nothing references.
-            let reached = cx.reach().is_reached(&r.holder(cx.root));
-            let class = if misspelt_meta_schema(&uri) {
-                // Engines ship each meta-schema under its own spelling only (measured: the
-                // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
-                classes::SL303_REMOTE
-            } else if is_meta_schema(&uri) {
-                match meta_schema_class(cx.unit.draft, &uri)
-                    .or_else(|| vocabulary_class(cx.unit.draft, &uri))
-                {
-                    Some(class)
-                        if !class.breaks.is_empty()
-                            && !own_meta_schema_on_plain(cx.target, cx.unit.draft, &uri) =>
-                    {
-                        class
-                    }
-                    _ => continue,
-                }
-            } else if reached && super::id_written_as(cx.root, &r.raw) {
-                classes::SL303_UNREGISTERED_ID
-            } else if reached {
-                classes::SL303_REMOTE
-            } else {
-                classes::SL303_UNREACHABLE
+            let Some(class) = class_of(cx, r, &uri) else {
+                continue;
             };
             let pointer = r.pointer(cx.root);
             let uri_part = strip_fragment(&r.raw);
@@ -93,7 +71,9 @@ impl Rule for RemoteRef {
                 out.push(unregistered(cx, r, span, pointer));
                 continue;
             }
-            if let Some(id) = whole_id_with_fragment(cx, &uri).filter(|_| reached) {
+            if let Some(id) = whole_id_with_fragment(cx, &uri)
+                .filter(|_| cx.reach().is_reached(&r.holder(cx.root)))
+            {
                 out.push(
                     cx.report(
                         span,
@@ -132,34 +112,11 @@ impl Rule for RemoteRef {
             };
             // A relative reference with a typo, resolved against an absolute base, reads as a
             // remote schema: name the document of the run it was meant for.
-            if let Some(near) = remote
-                .then(|| super::did_you_mean(index, &uri))
-                .flatten()
-                .filter(|_| !uri_part.contains(':'))
-            {
-                out.push(
-                    cx.report(
-                        span,
-                        format!(
-                            "`{}` `{}` names a document the linted set does not hold: did you \
-                             mean `{near}`?",
-                            r.keyword, r.raw
-                        ),
-                    )
-                    .label(format!("no document of the linted set has this name: did you mean `{near}`?"))
-                    .help(format!(
-                        "Did you mean `{near}`? A schema of the linted set beside it declares that \
-                         name: write `{}`",
-                        super::sl302_unresolved_ref::replace_last_segment(uri_part, &near)
-                    ))
-                    .note(
-                        "Resolved against the base URI, the reference names a network URI that no \
-                         schema of the linted set declares, so it is never fetched",
-                    )
-                    .class(class)
-                    .pointer(pointer),
-                );
-                continue;
+            if remote && !uri_part.contains(':') {
+                if let Some(d) = typo(cx, r, &uri, span, &pointer, class) {
+                    out.push(d);
+                    continue;
+                }
             }
             out.push(
                 cx.report(span, message)
@@ -191,6 +148,73 @@ impl Rule for RemoteRef {
             );
         }
     }
+}
+
+/// The class of a reference that resolves to the remote `uri`, or `None` for a meta-schema
+/// reference no client breaks on (or one a plain file's consumers all ship).
+fn class_of(cx: &UnitContext<'_>, r: &crate::index::RefEntry, uri: &str) -> Option<Class> {
+    // No client compiles a `$defs` entry that nothing references.
+    let reached = cx.reach().is_reached(&r.holder(cx.root));
+    let class = if misspelt_meta_schema(uri) {
+        // Engines ship each meta-schema under its own spelling only (measured: the
+        // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
+        classes::SL303_REMOTE
+    } else if is_meta_schema(uri) {
+        match meta_schema_class(cx.unit.draft, uri).or_else(|| vocabulary_class(cx.unit.draft, uri))
+        {
+            Some(class)
+                if !class.breaks.is_empty()
+                    && !own_meta_schema_on_plain(cx.target, cx.unit.draft, uri) =>
+            {
+                class
+            }
+            _ => return None,
+        }
+    } else if reached && super::id_written_as(cx.root, &r.raw) {
+        classes::SL303_UNREGISTERED_ID
+    } else if reached {
+        classes::SL303_REMOTE
+    } else {
+        classes::SL303_UNREACHABLE
+    };
+    Some(class)
+}
+
+/// The finding on a relative reference that, but for a small typo, names a document of the run
+/// (`line-item.json` beside `line_item.json`): "did you mean", rather than a remote schema.
+fn typo(
+    cx: &UnitContext<'_>,
+    r: &crate::index::RefEntry,
+    uri: &str,
+    span: crate::syntax::source::Span,
+    pointer: &str,
+    class: Class,
+) -> Option<Diagnostic> {
+    let near = super::did_you_mean(cx.run.index, uri)?;
+    let uri_part = strip_fragment(&r.raw);
+    Some(
+        cx.report(
+            span,
+            format!(
+                "`{}` `{}` names a document the linted set does not hold: did you mean `{near}`?",
+                r.keyword, r.raw
+            ),
+        )
+        .label(format!(
+            "no document of the linted set has this name: did you mean `{near}`?"
+        ))
+        .help(format!(
+            "Did you mean `{near}`? A schema of the linted set beside it declares that name: \
+             write `{}`",
+            super::sl302_unresolved_ref::replace_last_segment(uri_part, &near)
+        ))
+        .note(
+            "Resolved against the base URI, the reference names a network URI that no schema of \
+             the linted set declares, so it is never fetched",
+        )
+        .class(class)
+        .pointer(pointer.to_owned()),
+    )
 }
 
 /// The `$id` of this unit, written with a fragment in a dialect that allows one
