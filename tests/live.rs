@@ -206,6 +206,45 @@ fn a_live_run_offers_no_fix_and_names_the_change_in_the_server() {
     }
 }
 
+/// A cause some tools' schemas cannot take the fix of (a draft-07 tuple's `items` means another
+/// thing in 2020-12) gets the same help live as in the file: the help of the tool that cannot
+/// take it, not "no keyword whose meaning differs", which Ajv2020 (TS v2) then refutes with
+/// `items value must be ["object","boolean"]`.
+#[test]
+fn a_live_cause_that_not_every_tool_can_take_says_what_the_file_says() {
+    let server = fake("draft7-tuple");
+    let (_, out, err) = run(&["check", "--server", &server, "--output-format", "json"]);
+    let live: Vec<String> = helps(&out)
+        .into_iter()
+        .filter(|(code, _, _)| code == "SL402")
+        .map(|(_, help, _)| help)
+        .collect();
+    assert_eq!(live.len(), 1, "{out}{err}");
+    assert!(
+        live[0].contains("a tuple's `items` array is `prefixItems` there")
+            && !live[0].contains("no keyword whose meaning differs"),
+        "{}",
+        live[0]
+    );
+    let (_, dump, _) = run(&["dump", "--server", &server]);
+    let dir = scratch("tuple");
+    let file = dir.join("tools.json");
+    std::fs::write(&file, &dump).unwrap();
+    let (_, out, _) = run(&["check", file.to_str().unwrap(), "--output-format", "json"]);
+    let dumped: Vec<String> = helps(&out)
+        .into_iter()
+        .filter(|(code, _, _)| code == "SL402")
+        .map(|(_, help, _)| help)
+        .collect();
+    assert_eq!(dumped.len(), 1, "{out}");
+    assert!(
+        dumped[0].starts_with(&live[0]),
+        "{} / {}",
+        dumped[0],
+        live[0]
+    );
+}
+
 fn severity_of(json: &str, code: &str) -> String {
     let v: Value = serde_json::from_str(json).unwrap();
     v["diagnostics"]

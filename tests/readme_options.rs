@@ -86,3 +86,23 @@ fn help_lines_name_their_long_option() {
     assert_eq!(help_option("          Files and folders"), None);
     assert_eq!(help_option("  -V  the version"), None);
 }
+
+/// The help of `--fix-only-named` says what is refused in a sentence that parses.
+#[test]
+fn fix_only_named_help_says_what_is_refused() {
+    let out = Command::new(BIN)
+        .args(["check", "--help"])
+        .env("COLUMNS", "400")
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let line = help
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("--fix-only-named"))
+        .nth(1)
+        .expect("`--fix-only-named` in `check --help`");
+    assert!(
+        line.contains("a fix that would change one (to follow a renamed `$id`"),
+        "{line}"
+    );
+}

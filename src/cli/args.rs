@@ -35,6 +35,22 @@ pub enum Command {
     Diff(DiffArgs),
     /// Print what a running MCP server advertises (its tools/list) as a document to commit
     /// and lint offline
+    #[command(
+        mut_arg("servers", |a| a.help(
+            "List the tools of the MCP server this command line starts (stdio; split like a \
+             shell's words, no shell is run); one `--server` or one `--url`"
+        )),
+        mut_arg("urls", |a| a.help(
+            "List the tools of the MCP server at this Streamable HTTP URL; one `--server` or one \
+             `--url`"
+        )),
+        mut_arg("env", |a| a.help(
+            "Set an environment variable for the `--server` command; repeatable"
+        )),
+        mut_arg("headers", |a| a.help(
+            "Send a header to the `--url` server (for authentication); repeatable"
+        )),
+    )]
     Dump(DumpArgs),
     /// A stdio proxy for a host's server configuration: runs the server, passes its traffic
     /// through unchanged, and appends each message to a capture that `audit` reads
@@ -163,8 +179,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub no_respect_gitignore: bool,
 
-    /// With `--fix`, never change a file that was not named: a fix that would (a renamed `$id`
-    /// that another file of the project names) is refused
+    /// With `--fix`, never change a file that was not named: a fix that would change one (to
+    /// follow a renamed `$id` that another file of the project names) is refused
     #[arg(long)]
     pub fix_only_named: bool,
 

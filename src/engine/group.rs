@@ -30,12 +30,11 @@ fn cause(d: &Diagnostic) -> Option<Cause> {
 }
 
 /// Groups the findings of `out[from..]` (one file's) by cause, in place, keeping the order of
-/// first occurrences, then names in each message the tool (or tools) it is in. The findings of
-/// a running server (`server`) are grouped as the same listing's from a file are, fixes
-/// included, so that both give the same findings; what a merged help says of a fix that covers
-/// some tools only is left out there, where no fix is offered.
-pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
-    group(out, from, server);
+/// first occurrences, then names in each message the tool (or tools) it is in. `live`: the
+/// findings are of what a running server advertised, whose fixes are dropped after this (no help
+/// then says what a fix does in the file).
+pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize, live: bool) {
+    group(out, from, live);
     for d in &mut out[from..] {
         if let Some(tool) = &d.tool {
             d.message = format!("{} (tool `{}`, {})", d.message, tool.name, tool.schema);
@@ -43,7 +42,7 @@ pub(super) fn by_cause(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
     }
 }
 
-fn group(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
+fn group(out: &mut Vec<Diagnostic>, from: usize, live: bool) {
     let found: Vec<Diagnostic> = out.drain(from..).collect();
     let mut groups: Vec<Vec<Diagnostic>> = Vec::new();
     for d in found {
@@ -62,7 +61,7 @@ fn group(out: &mut Vec<Diagnostic>, from: usize, server: bool) {
         if tools(&group).len() < 2 {
             out.extend(group);
         } else {
-            out.push(merged(group, server));
+            out.push(merged(group, live));
         }
     }
 }
@@ -101,7 +100,7 @@ fn fixes_join(group: &[Diagnostic], d: &Diagnostic) -> bool {
 }
 
 /// The one finding of a group of two or more.
-fn merged(group: Vec<Diagnostic>, server: bool) -> Diagnostic {
+fn merged(group: Vec<Diagnostic>, live: bool) -> Diagnostic {
     let names = tools(&group);
     let mut iter = group.into_iter();
     let mut first = iter.next().expect("a group has a first finding");
@@ -138,7 +137,7 @@ fn merged(group: Vec<Diagnostic>, server: bool) -> Diagnostic {
         .filter(|(_, fix)| *fix)
         .map(|(name, _)| format!("`{name}`"))
         .collect();
-    let partial = !server && !fixed.is_empty() && fixed.len() < 1 + rest.len();
+    let partial = !fixed.is_empty() && fixed.len() < 1 + rest.len();
     if partial {
         // The help of a finding without the fix speaks for the cause; the fix's own help
         // (`--unsafe-fixes` declares ...) holds for the tools it covers, named here.
@@ -171,7 +170,7 @@ fn merged(group: Vec<Diagnostic>, server: bool) -> Diagnostic {
             (_, None) => {}
         }
     }
-    if partial {
+    if partial && !live {
         if let Some(fix) = &fix {
             let how = match fix.applicability {
                 Applicability::Safe => "`--fix`",

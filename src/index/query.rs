@@ -21,6 +21,15 @@ impl RunIndex {
             .map(|(_, i)| i)
     }
 
+    /// Every absolute URI (no fragment) a document of the run answers to: the bases its
+    /// resources declare and the `file://` URIs of its files, for a "did you mean" over them.
+    pub fn known_uris(&self) -> impl Iterator<Item = &str> {
+        self.by_uri
+            .keys()
+            .chain(self.file_uris.values())
+            .map(String::as_str)
+    }
+
     /// Whether any resource of the run declares an anchor called `name`.
     #[must_use]
     pub fn anchor_declared(&self, name: &str) -> bool {

@@ -141,6 +141,7 @@ done
 [ "${#failed[@]}" -eq 0 ] || fail "could not set up: ${failed[*]} (see $OUT/setup-<name>.log)"
 cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
 cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
+cp "$LIST/zod_default.mjs" "$OUT/listing-js/zod_default.mjs"
 cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
 cp "$PLAIN/vscode_json.mjs" "$OUT/plain-js/vscode_json.mjs"
 echo "engines: set up ($((SECONDS - start)) s)"
@@ -206,6 +207,18 @@ python3 "$HERE/observe.py" observed "$OUT/cases.json" "$OUT/listings.json" "$OUT
     >"$OUT/observed.json" || fail "observe.py observed"
 python3 "$HERE/observe.py" breaks "$OUT/cases.json" "$OUT/listings.json" "$OUT/observed.json" \
     >"$OUT/breaks.json" || fail "observe.py breaks"
+
+# SL509's generator: the TS SDK v1 server with a zod `.default()` output field whose handler
+# leaves it out, called by the SDK's own client; then the help's `.default(...).optional()`.
+node "$OUT/listing-js/zod_default.mjs" >"$OUT/zod-default.json" || fail "zod_default.mjs"
+python3 - "$OUT/zod-default.json" <<'PY' || fail "SL509's zod probe no longer behaves as rules/SL509.md says"
+import json, sys
+got = json.load(open(sys.argv[1]))
+assert got["default"]["required"] == ["name", "tags"], got
+assert "must have required property 'tags'" in got["default"]["call"]["error"], got
+assert got["default-optional"]["required"] == ["name"], got
+assert got["default-optional"]["call"] == {"ok": {"name": "x"}}, got
+PY
 
 cases=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$OUT/observed.json")
 if [ "$WRITE" -eq 1 ]; then

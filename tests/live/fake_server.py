@@ -7,6 +7,8 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   ts-v1       legacy, and lists a tool as the TS SDK v1 McpServer 1.32.2 does (draft-07, zod's
               closed objects)
   draft7      legacy, and lists a tool with a hand-written draft-07 output schema
+  draft7-tuple  legacy, and lists two: a draft-07 output schema, and one with a tuple's `items`
+              array (which 2020-12 reads otherwise)
   unknown     answers server/discover with -32022 and only a future revision
   exit        writes to stderr and exits with status 3 before answering
   hang        reads requests and never answers
@@ -62,6 +64,8 @@ TS_V1_TOOLS = [
      "execution": {"taskSupport": "forbidden"}},
 ]
 PLAIN_DRAFT_07 = {"$schema": DRAFT_07, "type": "object", "properties": {"n": {"type": "number"}}}
+TUPLE_DRAFT_07 = {"$schema": DRAFT_07, "type": "object", "properties": {
+    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}}}
 
 
 def tool(name, output):
@@ -123,7 +127,7 @@ def respond(mode, msg, state):
     """The answer to one request in a stdio mode, or None for no answer."""
     method = msg.get("method")
     listing = mode.startswith("listing=")
-    legacy = mode in ("legacy", "init-error", "ts-v1", "draft7") or listing
+    legacy = mode in ("legacy", "init-error", "ts-v1", "draft7", "draft7-tuple") or listing
     if method == "server/discover":
         if legacy:
             return error(msg, -32601, "Method not found")
@@ -172,6 +176,9 @@ def respond(mode, msg, state):
                 listed = json.load(f)
             listed = listed.get("result", listed)
             return answer(msg, {"tools": listed["tools"]})
+        if mode == "draft7-tuple":
+            return answer(msg, {"tools": [tool("plain", PLAIN_DRAFT_07),
+                                          tool("tuple", TUPLE_DRAFT_07)]})
         if legacy:
             return answer(msg, {"tools": [tool("legacy", NON_OBJECT)]})
         return answer(msg, page(msg))

@@ -31,6 +31,32 @@ pub enum Generator {
     Schemars,
 }
 
+/// How to write `"x-schema-lint-ignore": ["<code>"]` into a field's schema from the server's
+/// code, for a finding that no change to the schema clears (it depends on the values the server
+/// sends), `when` the author may (`once the server always sends it`): in the terms of the generator that wrote it, or of both Pydantic and zod where none
+/// is recognised (measured with Pydantic 2.14.4 and zod 4.6.7, each writing the member into the
+/// field's schema as given).
+#[must_use]
+pub fn ignore_marker(made_by: Option<Generator>, code: &str, when: &str) -> String {
+    let pydantic = format!("`Field(json_schema_extra={{\"x-schema-lint-ignore\": [\"{code}\"]}})`");
+    let zod = format!("`.meta({{ \"x-schema-lint-ignore\": [\"{code}\"] }})`");
+    match made_by {
+        Some(Generator::Pydantic) => format!(
+            "To mark the field {when}, declare it with {pydantic}: \
+             Pydantic writes that member into its schema"
+        ),
+        Some(Generator::Zod) => format!(
+            "To mark the field {when}, add {zod} to its zod \
+             schema: zod writes that member into its schema"
+        ),
+        _ => format!(
+            "To mark the field {when}, write \
+             `\"x-schema-lint-ignore\": [\"{code}\"]` into its schema: from Pydantic with {pydantic} on \
+             the field, from zod with {zod} on its schema"
+        ),
+    }
+}
+
 /// The formats schemars writes for Rust's integer and float types (`u32` -> `uint32`).
 pub const SCHEMARS_FORMATS: [&str; 12] = [
     "int8", "int16", "int32", "int64", "int", "uint8", "uint16", "uint32", "uint64", "uint",

@@ -4,10 +4,29 @@ use crate::diagnostic::fix::Edit;
 use crate::diagnostic::fix::{Applicability, Fix};
 use crate::rules::edits::rename::{rename_edits, unique_id, RefForm};
 use crate::rules::UnitContext;
+use crate::schema::dialect::Draft;
 use crate::schema::walk::Subschema;
 use crate::settings::FixIdMode;
 use crate::syntax::literal::literal;
 use crate::syntax::uri::underscore_repair;
+
+/// The `_` repair of an invalid `$id` in `draft`: each character that makes it invalid replaced
+/// (see [`underscore_repair`]), and where the dialect allows no fragment in `$id` (2019-09 and
+/// 2020-12), each `#` but a last one that ends the value too, so that the repair draws no SL202
+/// (`a#b#c` is `a_b_c`, not `a#b_c`).
+pub(crate) fn repaired_id(value: &str, draft: Draft) -> Option<String> {
+    let repaired = underscore_repair(value)?;
+    if draft.allows_id_fragment() {
+        return Some(repaired);
+    }
+    let Some((head, fragment)) = repaired.split_once('#') else {
+        return Some(repaired);
+    };
+    if fragment.is_empty() {
+        return Some(repaired);
+    }
+    Some(format!("{head}_{}", fragment.replace('#', "_")))
+}
 
 /// The fix for the invalid `$id` of `sub`.
 pub(crate) fn invalid_id_fix(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Fix> {
@@ -24,7 +43,12 @@ fn plain_id_fix(cx: &UnitContext<'_>, sub: &Subschema<'_>) -> Option<Fix> {
     let keyword = sub.draft.id_keyword();
     let node = sub.node.get(keyword)?;
     let value = node.as_str()?;
-    let new = underscore_repair(value)?;
+    // A plain-name fragment (`#a b`) stays one: its `$ref`s below follow it.
+    let new = if value.starts_with('#') {
+        underscore_repair(value)?
+    } else {
+        repaired_id(value, sub.draft)?
+    };
     let mut edits = vec![Edit {
         file: cx.file.id,
         span: node.span,
@@ -77,7 +101,7 @@ pub(crate) fn resource_id_fix(cx: &UnitContext<'_>, resource: usize) -> Option<F
         }
     }
     // The repaired value in RFC 3986 normal form, so that it draws no SL206 of its own.
-    let repaired = underscore_repair(value)?;
+    let repaired = repaired_id(value, res.draft)?;
     let repaired = crate::syntax::uri::normalize_reference(&repaired).unwrap_or(repaired);
     let new = unique_id(index, resource, &repaired);
     let edits = rename_edits(cx.run, resource, &new, RefForm::Kept);

@@ -4,8 +4,9 @@ use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL201 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::analysis::generator::Generator;
+use crate::rules::edits::id_fix::repaired_id;
 use crate::rules::{Rule, RuleMeta, UnitContext};
-use crate::syntax::uri::{check_uri_reference, has_malformed_scheme, underscore_repair};
+use crate::syntax::uri::{check_uri_reference, has_malformed_scheme};
 
 pub struct InvalidIdUri;
 
@@ -22,7 +23,7 @@ impl Rule for InvalidIdUri {
                 continue;
             };
             let keyword = sub.draft.id_keyword();
-            let help = match underscore_repair(value) {
+            let help = match repaired_id(value, sub.draft) {
                 // A bare name (`my_tool_output`) can become a URN; a path (`./b_ase.json`) or
                 // a URL stays what it is.
                 Some(fixed) if fixed.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
@@ -43,7 +44,7 @@ impl Rule for InvalidIdUri {
                     problem.reason
                 ),
             };
-            let help = match (generated_by(cx), underscore_repair(value)) {
+            let help = match (generated_by(cx), repaired_id(value, sub.draft)) {
                 (Some(made_by), Some(fixed)) => match where_to_set(made_by, &fixed) {
                     Some(there) => format!("{help}. {there}"),
                     None => help,

@@ -107,7 +107,7 @@ impl Rule for FormatAssertedByTsClients {
                         ),
                     )
                     .label("values need an offset (`Z`, `+01:00`)")
-                    .help(naive_help(format, made_by))
+                    .help(with_marker(&naive_help(format, made_by), made_by))
                     .note(naive_note(format, example, made_by))
                     .class(class)
                     .depends_on_output();
@@ -198,7 +198,7 @@ fn rejected_value(
         .label(format!(
             "{generator} can send a value here that the TypeScript clients reject"
         ))
-        .help(lets.help)
+        .help(with_marker(lets.help, made_by))
         .note(format!(
             "{}: the server sends `{value}`, passes its own tests and the Python client, and the \
              call fails in every TypeScript client. {why}. {after}",
@@ -219,13 +219,27 @@ fn rejected_value(
         )
         .severity(Severity::Info)
         .label("the TypeScript clients check this format")
-        .help(
+        .help(with_marker(
             "Make sure the server sends only values the TypeScript clients accept in this field; \
              if it does, silence this finding here with `x-schema-lint-ignore`",
-        )
+            made_by,
+        ))
         .note(format!("{why}. {generator}{after}"))
     };
     Some(finding.class(class).depends_on_output())
+}
+
+/// A help, then how to mark the field from the generator's code: a schema that no change clears
+/// (the values decide) is silenced on the field, which the author writes through the generator.
+fn with_marker(help: &str, made_by: Option<Generator>) -> String {
+    format!(
+        "{help}. {}",
+        crate::rules::analysis::generator::ignore_marker(
+            made_by,
+            "SL508",
+            "once the server sends only values they accept",
+        )
+    )
 }
 
 /// Whether the schema's `type` lets a string through (`format` checks only strings).

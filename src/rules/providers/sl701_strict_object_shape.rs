@@ -281,12 +281,26 @@ fn open_object(cx: &UnitContext<'_>, i: usize, sub: &Subschema<'_>) -> Option<Di
             "this object is open",
         ),
     };
+    // An object that declares no property at all (`"properties": {}`, a tool without
+    // arguments): the OpenAI Agents SDK cannot close it without changing what it accepts, and
+    // serves the tool non-strict (measured), where it closes an object with properties itself.
+    let empty = sub
+        .node
+        .get("properties")
+        .and_then(Node::as_object)
+        .is_some_and(<[Member]>::is_empty)
+        && sub.node.get("patternProperties").is_none();
+    let class = if empty {
+        classes::SL701_EMPTY_OBJECT
+    } else {
+        classes::SL701_OPEN_OBJECT
+    };
     let diagnostic = cx
         .report(span, message)
         .label(label)
         .note(NOTE)
-        .class(classes::SL701_OPEN_OBJECT)
-        .help(open_help(cx.generator()))
+        .class(class)
+        .help(open_help(cx.generator(), signature_root(cx, sub)))
         .pointer(format!("{}/additionalProperties", sub.pointer));
     // Closing an object that shares its instance with others (`allOf` branches, a `$ref`
     // beside `properties`) rejects the properties they declare: no fix there.
@@ -317,14 +331,39 @@ fn open_object(cx: &UnitContext<'_>, i: usize, sub: &Subschema<'_>) -> Option<Di
     }))
 }
 
-fn open_help(made_by: Option<Generator>) -> String {
-    let how = match made_by {
-        Some(Generator::Zod) => "zod wrote this schema: declare the object with `z.strictObject(...)` (or `.strict()`)",
-        Some(Generator::Pydantic) => {
-            "Pydantic wrote this schema: give the model `model_config = ConfigDict(extra=\"forbid\")`"
+/// The title the Python SDK gives the argument schema it builds from a tool function's
+/// signature (`get_weatherArguments`), when `sub` is that root: no model of the author's is
+/// behind it, so no `model_config` reaches it.
+fn signature_root<'s>(cx: &UnitContext<'_>, sub: &'s Subschema<'_>) -> Option<&'s str> {
+    if sub.pointer != cx.unit.pointer || cx.generator() != Some(Generator::Pydantic) {
+        return None;
+    }
+    sub.node
+        .get("title")
+        .and_then(Node::as_str)
+        .filter(|t| t.len() > "Arguments".len() && t.ends_with("Arguments"))
+}
+
+fn open_help(made_by: Option<Generator>, signature: Option<&str>) -> String {
+    let signature_how;
+    let how = match (made_by, signature) {
+        (_, Some(title)) => {
+            signature_how = format!(
+                "The Python SDK builds this schema (`{title}`) from the tool function's signature, \
+                 and no `ConfigDict` reaches it (`extra=\"forbid\"` on a model closes only the \
+                 objects that model describes). The OpenAI Agents SDK closes an object like this \
+                 itself when it converts the tool; for a client that sends the schema as it is, \
+                 list the tool from a `tools/list` handler of your own (the low-level `Server`'s \
+                 `list_tools`) with `\"additionalProperties\": false` in its `inputSchema`"
+            );
+            signature_how.as_str()
         }
-        Some(Generator::Schemars) => "schemars wrote this schema: add `#[serde(deny_unknown_fields)]` to the struct",
-        None => "Close the object where the server declares it",
+        (Some(Generator::Zod), None) => "zod wrote this schema: declare the object with `z.strictObject(...)` (or `.strict()`)",
+        (Some(Generator::Pydantic), None) => {
+            "Pydantic wrote this schema: give the model it describes `model_config = ConfigDict(extra=\"forbid\")`"
+        }
+        (Some(Generator::Schemars), None) => "schemars wrote this schema: add `#[serde(deny_unknown_fields)]` to the struct",
+        (None, None) => "Close the object where the server declares it",
     };
     format!(
         "Set `\"additionalProperties\": false`, so that calls with keys the tool does not declare are refused \

@@ -32,6 +32,17 @@ const UNKNOWN_NOTE: &str =
      propertyOrdering, default, minimum, maximum) and refuses the whole request over any other \
      field";
 
+/// Why `additionalProperties` fails: not as the other fields (google-genai 3.6.1's own model
+/// refuses those before the request), but in the API or in google-genai's MCP conversion.
+const ADDITIONAL_NOTE: &str =
+    "Gemini's `parameters` field takes a subset of OpenAPI 3.0 without `additionalProperties`. \
+     google-genai's `FunctionDeclaration(parameters=...)` accepts it (its `Schema` has an \
+     `additional_properties` field) and sends it, and the API refuses the whole request: \
+     `Invalid JSON payload received. Unknown name \"additional_properties\" at \
+     'tools[0].function_declarations[0].parameters'` (GetStream/Vision-Agents#513; \
+     `\"additionalProperties\"` from clients that send the schema as JSON, promptfoo/promptfoo#6902); \
+     its MCP conversion (`mcp_to_gemini_tool`) fails before the request on `false`";
+
 impl Rule for GeminiParameters {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -143,15 +154,30 @@ fn unknown_field_alone(
     inline: &mut Inline,
 ) -> Diagnostic {
     let key = m.key.as_str();
+    // `additionalProperties` is a class of its own: google-genai takes it (its `Schema` has an
+    // `additional_properties` field) and fails elsewhere than on the other fields.
+    let (label, note, class) = if key == "additionalProperties" {
+        (
+            "Gemini answers `Unknown name \"additional_properties\"`".to_owned(),
+            ADDITIONAL_NOTE,
+            classes::SL707_ADDITIONAL_PROPERTIES,
+        )
+    } else {
+        (
+            format!("Gemini answers `Unknown name \"{key}\"`"),
+            UNKNOWN_NOTE,
+            classes::SL707_UNKNOWN_FIELD,
+        )
+    };
     let d = cx
         .report(
             m.key_span,
             format!("`{key}` is not a field of Gemini's `parameters` schema"),
         )
-        .label(format!("Gemini answers `Unknown name \"{key}\"`"))
-        .note(UNKNOWN_NOTE)
+        .label(label)
+        .note(note)
         .pointer(member_pointer(sub, key))
-        .class(classes::SL707_UNKNOWN_FIELD);
+        .class(class);
     let at_root = sub.pointer == cx.unit.pointer;
     let reference = key == "$ref" || (at_root && (key == "$defs" || key == "definitions"));
     if reference {

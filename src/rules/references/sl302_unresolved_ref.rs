@@ -325,6 +325,14 @@ fn resolves_ignoring_sibling_id(cx: &UnitContext<'_>, r: &RefEntry) -> bool {
     )
 }
 
+/// `reference` (no fragment) with its last path segment replaced by `name`.
+pub(super) fn replace_last_segment(reference: &str, name: &str) -> String {
+    match reference.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_owned(),
+    }
+}
+
 /// What is missing, or `None` when nothing is claimed (a reference to a whole document of the
 /// set). A reference to a file outside the linted set is reported whether or not a file is there:
 /// the disk is never looked at, so a schema cannot learn through the report which paths exist on
@@ -335,6 +343,21 @@ fn explain(cx: &UnitContext<'_>, r: &RefEntry) -> Option<Why> {
     let Ok(target) = index.target_resource(r) else {
         let base = index.resources[r.resource].base.as_deref();
         let range = 0..uri_part.len();
+        let near = absolute_uri(base, uri_part)
+            .and_then(|doc| super::did_you_mean(index, strip_fragment(&doc)));
+        if let Some(near) = near {
+            return Some(Why {
+                range,
+                label: format!(
+                    "no document of the linted set has this name: did you mean `{near}`?"
+                ),
+                help: format!(
+                    "Did you mean `{near}`? A document of the linted set beside it has that name: \
+                     write `{}`",
+                    replace_last_segment(uri_part, &near)
+                ),
+            });
+        }
         return match absolute_uri(base, uri_part) {
             Some(doc) if doc.starts_with("file:") => Some(Why {
                 range,

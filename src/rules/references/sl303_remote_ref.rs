@@ -28,6 +28,17 @@ fn is_meta_schema(uri: &str) -> bool {
         || rest.starts_with("json-schema.org/draft/2020-12/meta/")
 }
 
+/// Whether `uri` is the meta-schema of a 2019-09 or 2020-12 schema's own dialect, on a plain
+/// schema file: every consumer of plain schemas that reads the file in its dialect ships that
+/// meta-schema (measured: vscode-json resolves both without a request, Python's `jsonschema`
+/// and the Rust crate their own dialect's, Ajv2019 and Ajv2020 theirs). Only the TS v1 client
+/// fails, as it reads every schema with Ajv's draft-07 class: an MCP client's configuration.
+fn own_meta_schema_on_plain(target: Target, draft: Draft, uri: &str) -> bool {
+    target == Target::JsonSchema
+        && matches!(draft, Draft::Draft201909 | Draft::Draft202012)
+        && Draft::from_schema_uri(uri) == Some(draft)
+}
+
 /// Whether `uri` (no fragment) names a dialect's meta-schema in another spelling than its own
 /// (`https://json-schema.org/draft-07/schema`, `http://json-schema.org/draft/2020-12/schema`).
 fn misspelt_meta_schema(uri: &str) -> bool {
@@ -48,25 +59,8 @@ impl Rule for RemoteRef {
             let Resolution::Remote(uri) = index.resolve(r, |f| cx.run.root(f)) else {
                 continue;
             };
-            // No client compiles a `$defs` entry that nothing references.
-            let reached = cx.reach().is_reached(&r.holder(cx.root));
-            let class = if misspelt_meta_schema(&uri) {
-                // Engines ship each meta-schema under its own spelling only (measured: the
-                // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
-                classes::SL303_REMOTE
-            } else if is_meta_schema(&uri) {
-                match meta_schema_class(cx.unit.draft, &uri)
-                    .or_else(|| vocabulary_class(cx.unit.draft, &uri))
-                {
-                    Some(class) if !class.breaks.is_empty() => class,
-                    _ => continue,
-                }
-            } else if reached && super::id_written_as(cx.root, &r.raw) {
-                classes::SL303_UNREGISTERED_ID
-            } else if reached {
-                classes::SL303_REMOTE
-            } else {
-                classes::SL303_UNREACHABLE
+            let Some(class) = class_of(cx, r, &uri) else {
+                continue;
             };
             let pointer = r.pointer(cx.root);
             let uri_part = strip_fragment(&r.raw);
@@ -77,7 +71,9 @@ impl Rule for RemoteRef {
                 out.push(unregistered(cx, r, span, pointer));
                 continue;
             }
-            if let Some(id) = whole_id_with_fragment(cx, &uri).filter(|_| reached) {
+            if let Some(id) = whole_id_with_fragment(cx, &uri)
+                .filter(|_| cx.reach().is_reached(&r.holder(cx.root)))
+            {
                 out.push(
                     cx.report(
                         span,
@@ -114,12 +110,20 @@ impl Rule for RemoteRef {
                     r.keyword, r.raw
                 )
             };
+            // A relative reference with a typo, resolved against an absolute base, reads as a
+            // remote schema: name the document of the run it was meant for.
+            if remote && !uri_part.contains(':') {
+                if let Some(d) = typo(cx, r, &uri, span, &pointer, class) {
+                    out.push(d);
+                    continue;
+                }
+            }
             out.push(
                 cx.report(span, message)
                 .label(if remote {
                     "not in the linted set, never fetched"
                 } else {
-                    "the meta-schema of another dialect than some clients read this schema in"
+                    "a meta-schema that some clients do not ship"
                 })
                 .help(if remote {
                     "Copy the referenced schema into this schema's `$defs` and reference it as \
@@ -144,6 +148,73 @@ impl Rule for RemoteRef {
             );
         }
     }
+}
+
+/// The class of a reference that resolves to the remote `uri`, or `None` for a meta-schema
+/// reference no client breaks on (or one a plain file's consumers all ship).
+fn class_of(cx: &UnitContext<'_>, r: &crate::index::RefEntry, uri: &str) -> Option<Class> {
+    // No client compiles a `$defs` entry that nothing references.
+    let reached = cx.reach().is_reached(&r.holder(cx.root));
+    let class = if misspelt_meta_schema(uri) {
+        // Engines ship each meta-schema under its own spelling only (measured: the
+        // `https:` draft-07 and the `http:` 2020-12 meta-schemas resolve nowhere).
+        classes::SL303_REMOTE
+    } else if is_meta_schema(uri) {
+        match meta_schema_class(cx.unit.draft, uri).or_else(|| vocabulary_class(cx.unit.draft, uri))
+        {
+            Some(class)
+                if !class.breaks.is_empty()
+                    && !own_meta_schema_on_plain(cx.target, cx.unit.draft, uri) =>
+            {
+                class
+            }
+            _ => return None,
+        }
+    } else if reached && super::id_written_as(cx.root, &r.raw) {
+        classes::SL303_UNREGISTERED_ID
+    } else if reached {
+        classes::SL303_REMOTE
+    } else {
+        classes::SL303_UNREACHABLE
+    };
+    Some(class)
+}
+
+/// The finding on a relative reference that, but for a small typo, names a document of the run
+/// (`line-item.json` beside `line_item.json`): "did you mean", rather than a remote schema.
+fn typo(
+    cx: &UnitContext<'_>,
+    r: &crate::index::RefEntry,
+    uri: &str,
+    span: crate::syntax::source::Span,
+    pointer: &str,
+    class: Class,
+) -> Option<Diagnostic> {
+    let near = super::did_you_mean(cx.run.index, uri)?;
+    let uri_part = strip_fragment(&r.raw);
+    Some(
+        cx.report(
+            span,
+            format!(
+                "`{}` `{}` names a document the linted set does not hold: did you mean `{near}`?",
+                r.keyword, r.raw
+            ),
+        )
+        .label(format!(
+            "no document of the linted set has this name: did you mean `{near}`?"
+        ))
+        .help(format!(
+            "Did you mean `{near}`? A schema of the linted set beside it declares that name: \
+             write `{}`",
+            super::sl302_unresolved_ref::replace_last_segment(uri_part, &near)
+        ))
+        .note(
+            "Resolved against the base URI, the reference names a network URI that no schema of \
+             the linted set declares, so it is never fetched",
+        )
+        .class(class)
+        .pointer(pointer.to_owned()),
+    )
 }
 
 /// The `$id` of this unit, written with a fragment in a dialect that allows one
