@@ -163,6 +163,11 @@ pub struct Unanswered {
     pub id: Value,
     /// Its line in the capture.
     pub line: usize,
+    /// The tool it calls, when the request names one.
+    pub tool: Option<String>,
+    /// Why it got none, when the one who made the call knows (`audit --url`: the server's
+    /// refusal, `HTTP 400 Bad Request: ...`); `None` for a capture read from a file.
+    pub why: Option<String>,
 }
 
 /// How many calls went to a target.
@@ -436,7 +441,12 @@ mod tests {
             calls(&audit),
             [(json!("a"), Target::ValidateRoot, Some(true))]
         );
-        let unanswered = |id, line| Unanswered { id, line };
+        let unanswered = |id, line| Unanswered {
+            id,
+            line,
+            tool: Some("t".to_owned()),
+            why: None,
+        };
         assert_eq!(
             audit.unanswered,
             [unanswered(json!("b"), 6), unanswered(json!("c"), 9)]
