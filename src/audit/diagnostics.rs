@@ -71,6 +71,24 @@ pub fn failure(c: &Call, deny_legacy: bool) -> Option<String> {
     let failing = c.valid == Some(false)
         || (matches!(c.target, Target::Missing | Target::Schema) && !c.error_result)
         || (deny_legacy && c.target == Target::LegacyWrapper);
+    if !failing && !c.schema_breaks.is_empty() {
+        let mut clients: Vec<&str> = Vec::new();
+        let mut found: Vec<String> = Vec::new();
+        for b in &c.schema_breaks {
+            if !clients.contains(&b.client.name()) {
+                clients.push(b.client.name());
+            }
+            let finding = format!("{}: {}", b.code, b.message);
+            if !found.contains(&finding) {
+                found.push(finding);
+            }
+        }
+        return Some(format!(
+            "{} cannot use the output schema ({})",
+            clients.join(", "),
+            found.join("; ")
+        ));
+    }
     failing.then(|| match c.target {
         Target::Schema => c.reason.clone().unwrap_or_else(|| {
             format!(

@@ -13,6 +13,7 @@ mod pair;
 pub mod stream;
 pub mod verdicts;
 
+use crate::diagnostic::breaks::Effect;
 use crate::diagnostic::client::Client;
 use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Severity;
@@ -98,16 +99,22 @@ pub struct Call {
     /// The call's findings beyond validation (`SL601` to `SL605`).
     pub findings: Vec<Finding>,
     /// Each SDK client's verdict on the result (`true`: it accepts it), in
-    /// [`verdicts::CLIENTS`]' order; empty where the audit cannot tell ([`verdicts`]).
+    /// [`verdicts::CLIENTS`]' order; empty where the audit cannot tell ([`verdicts`]). A client
+    /// that cannot use the output schema ([`Call::schema_breaks`]) rejects every result.
     pub clients: Vec<(Client, bool)>,
+    /// The clients that cannot use the tool's output schema, and why.
+    pub schema_breaks: Vec<SchemaBreak>,
 }
 
 impl Call {
     /// Whether the call fails the audit: invalid, `missing` (but for an error result) or
-    /// `schema`, an error-severity finding, and with `deny_legacy` a `legacy_wrapper` call.
+    /// `schema`, an error-severity finding, a client that rejects the result or cannot use the
+    /// output schema, and with `deny_legacy` a `legacy_wrapper` call.
     #[must_use]
     pub fn fails(&self, deny_legacy: bool) -> bool {
         self.valid == Some(false)
+            || self.clients.iter().any(|(_, accepts)| !accepts)
+            || !self.schema_breaks.is_empty()
             || (matches!(self.target, Target::Missing | Target::Schema) && !self.error_result)
             || (deny_legacy && self.target == Target::LegacyWrapper)
             || self
@@ -222,20 +229,87 @@ pub fn audit(text: &str, options: &Options) -> Audit {
 }
 
 /// A tool's output schema compiled twice: as the Python client validates (`format` an
-/// annotation), and as the TS clients do (`format` asserted), see [`formats`].
-type Validators = Result<(jsonschema::Validator, jsonschema::Validator), String>;
+/// annotation), and as the TS clients do (`format` asserted), see [`formats`]; and the clients
+/// that cannot use it, as the lint of the schema finds them ([`SchemaBreak`]).
+pub(crate) struct Validators {
+    compiled: Result<(jsonschema::Validator, jsonschema::Validator), String>,
+    breaks: Vec<SchemaBreak>,
+}
 
 fn validator_for<'a>(
     cache: &'a mut HashMap<String, Validators>,
     tool: &str,
     schema: &Value,
 ) -> &'a Validators {
-    cache.entry(tool.to_owned()).or_insert_with(|| {
-        Ok((
-            formats::python_client(schema)?,
-            formats::ts_clients(schema)?,
-        ))
+    cache.entry(tool.to_owned()).or_insert_with(|| Validators {
+        compiled: formats::python_client(schema)
+            .and_then(|python| Ok((python, formats::ts_clients(schema)?))),
+        breaks: schema_breaks(tool, schema),
     })
+}
+
+/// A client that cannot use a tool's output schema: it cannot compile it, or resolve a
+/// reference of it, and loses the tool (or every tool of the server). Found by linting the
+/// schema as `check` lints a `tools/list` (the finding's `breaks`, measured by the engine tier
+/// or documented), so that `audit` and `check` say the same of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaBreak {
+    /// The client.
+    pub client: Client,
+    /// What it does with the schema (`compile-error`, `loses-tool`, ...).
+    pub effect: Effect,
+    /// The rule of the finding (`SL201`).
+    pub code: &'static str,
+    /// The finding's message (`` `$id` `x:output` is not a valid URI reference ``).
+    pub message: String,
+    /// The client's own words, where known (`URI scheme is malformed.`).
+    pub detail: Option<String>,
+    /// How the claim is backed: `measured` or `documented`.
+    pub evidence: &'static str,
+}
+
+/// The clients of [`verdicts::CLIENTS`] that cannot use `schema` as the output schema of
+/// `tool`, from its lint.
+fn schema_breaks(tool: &str, schema: &Value) -> Vec<SchemaBreak> {
+    use crate::syntax::source::{FileId, SourceFile};
+    let listing = json!({"tools": [{
+        "name": tool,
+        "inputSchema": {"type": "object"},
+        "outputSchema": schema,
+    }]});
+    let Ok(text) = serde_json::to_string_pretty(&listing) else {
+        return Vec::new();
+    };
+    let file = SourceFile::from_string(FileId(0), "tools-list.json".to_owned(), None, text, true);
+    let linted = crate::engine::lint_source(file, &crate::settings::Settings::default(), false);
+    let mut out: Vec<SchemaBreak> = Vec::new();
+    for d in &linted.diagnostics {
+        for b in d.breaks {
+            let fails = matches!(
+                b.effect,
+                Effect::CompileError
+                    | Effect::UnresolvedReference
+                    | Effect::LosesTool
+                    | Effect::LosesToolList
+            );
+            if !fails || !verdicts::CLIENTS.contains(&b.client) {
+                continue;
+            }
+            let reported = b.reported(Some(tool));
+            let found = SchemaBreak {
+                client: b.client,
+                effect: b.effect,
+                code: d.rule.code,
+                message: d.message.clone(),
+                detail: reported.detail,
+                evidence: reported.evidence.name(),
+            };
+            if !out.contains(&found) {
+                out.push(found);
+            }
+        }
+    }
+    out
 }
 
 /// Decides and validates one call.
@@ -271,31 +345,32 @@ fn judge(
     let mut errors = Vec::new();
     let mut disagreements = Vec::new();
     let valid = match (layer, schema, tool) {
-        (Some(instance), Some(schema), Some(tool)) => match validator_for(validators, tool, schema)
-        {
-            Ok((python, ts)) => {
-                errors = python
-                    .iter_errors(instance)
-                    .map(|e| CallError {
-                        instance_pointer: e.instance_path().as_str().to_owned(),
-                        keyword: e.kind().keyword().to_owned(),
-                        message: e.to_string(),
-                    })
-                    .collect();
-                if errors.is_empty() {
-                    disagreements = findings::format_disagreements(ts, instance);
+        (Some(instance), Some(schema), Some(tool)) => {
+            match &validator_for(validators, tool, schema).compiled {
+                Ok((python, ts)) => {
+                    errors = python
+                        .iter_errors(instance)
+                        .map(|e| CallError {
+                            instance_pointer: e.instance_path().as_str().to_owned(),
+                            keyword: e.kind().keyword().to_owned(),
+                            message: e.to_string(),
+                        })
+                        .collect();
+                    if errors.is_empty() {
+                        disagreements = findings::format_disagreements(ts, instance);
+                    }
+                    Some(errors.is_empty())
                 }
-                Some(errors.is_empty())
+                Err(why) => {
+                    errors.push(CallError {
+                        instance_pointer: String::new(),
+                        keyword: String::new(),
+                        message: format!("the output schema does not compile: {why}"),
+                    });
+                    None
+                }
             }
-            Err(why) => {
-                errors.push(CallError {
-                    instance_pointer: String::new(),
-                    keyword: String::new(),
-                    message: format!("the output schema does not compile: {why}"),
-                });
-                None
-            }
-        },
+        }
         _ => None,
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
@@ -303,7 +378,7 @@ fn judge(
     // `.meta({ id })` tool included (measured: each rejects one the schema does not describe).
     let seen = match (target, content, schema, tool) {
         (Target::ValidateRoot | Target::LegacyWrapper, Some(content), Some(schema), Some(tool)) => {
-            match validator_for(validators, tool, schema) {
+            match &validator_for(validators, tool, schema).compiled {
                 Ok((python, ts)) => {
                     let python = python.is_valid(content);
                     (Some(python), python && !ts.is_valid(content))
@@ -313,7 +388,13 @@ fn judge(
         }
         _ => (None, false),
     };
-    let clients = verdicts::verdicts(&verdicts::Seen {
+    let schema_breaks = match (schema, tool) {
+        (Some(schema), Some(tool)) if target != Target::Schema => {
+            validator_for(validators, tool, schema).breaks.clone()
+        }
+        _ => Vec::new(),
+    };
+    let mut clients = verdicts::verdicts(&verdicts::Seen {
         valid: seen.0,
         format_fails: seen.1,
         is_error,
@@ -324,6 +405,15 @@ fn judge(
         ),
         legacy_session: protocol.as_deref().is_none_or(|p| p.starts_with("2025-")),
     });
+    // A client that cannot use the schema fails the call whatever the result: it has it, or
+    // gets it, among the verdicts.
+    for b in &schema_breaks {
+        match clients.iter_mut().find(|(c, _)| *c == b.client) {
+            Some(verdict) => verdict.1 = false,
+            None => clients.push((b.client, false)),
+        }
+    }
+    clients.sort_by_key(|(c, _)| verdicts::CLIENTS.iter().position(|x| x == c));
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
     if is_error && valid == Some(false) {
@@ -349,6 +439,7 @@ fn judge(
         record,
         findings,
         clients,
+        schema_breaks,
     }
 }
 
