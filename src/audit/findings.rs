@@ -166,7 +166,7 @@ fn differing_text(body: &Value, c: &Value) -> Option<String> {
     Some(shown.replace('`', "'").replace(['\n', '\r'], " "))
 }
 
-/// Whether `blocks` are the text the Python SDK's `MCPServer` (and FastMCP, `mcp` 1.x) writes
+/// Whether `blocks` are the text the Python SDK's `MCPServer` (and `FastMCP`, `mcp` 1.x) writes
 /// for a function's return value `value`, which it sends as `{"result": value}`: its
 /// `_convert_to_content` gives a string as it is (`-> str`), a list or a tuple as the texts of
 /// its items one after another (`-> list[str]`: a block per item), `None` as nothing, and

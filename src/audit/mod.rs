@@ -312,6 +312,57 @@ fn schema_breaks(tool: &str, schema: &Value) -> Vec<SchemaBreak> {
     out
 }
 
+/// `clients` with each client that cannot use the schema rejecting the result, whatever it
+/// is: its verdict turned, or added.
+fn with_schema_breaks(
+    mut clients: Vec<(Client, bool)>,
+    breaks: &[SchemaBreak],
+) -> Vec<(Client, bool)> {
+    for b in breaks {
+        match clients.iter_mut().find(|(c, _)| *c == b.client) {
+            Some(verdict) => verdict.1 = false,
+            None => clients.push((b.client, false)),
+        }
+    }
+    clients.sort_by_key(|(c, _)| verdicts::CLIENTS.iter().position(|x| x == c));
+    clients
+}
+
+/// The validated layer's verdict as the Python client gives it (`None`: the schema does not
+/// compile), its errors, and the fields whose `format` only the TS clients reject (SL605).
+fn validate(
+    compiled: &Result<(jsonschema::Validator, jsonschema::Validator), String>,
+    instance: &Value,
+) -> (Option<bool>, Vec<CallError>, Vec<Finding>) {
+    match compiled {
+        Ok((python, ts)) => {
+            let errors: Vec<CallError> = python
+                .iter_errors(instance)
+                .map(|e| CallError {
+                    instance_pointer: e.instance_path().as_str().to_owned(),
+                    keyword: e.kind().keyword().to_owned(),
+                    message: e.to_string(),
+                })
+                .collect();
+            let disagreements = if errors.is_empty() {
+                findings::format_disagreements(ts, instance)
+            } else {
+                Vec::new()
+            };
+            (Some(errors.is_empty()), errors, disagreements)
+        }
+        Err(why) => (
+            None,
+            vec![CallError {
+                instance_pointer: String::new(),
+                keyword: String::new(),
+                message: format!("the output schema does not compile: {why}"),
+            }],
+            Vec::new(),
+        ),
+    }
+}
+
 /// Decides and validates one call.
 fn judge(
     exchange: Exchange,
@@ -342,36 +393,11 @@ fn judge(
         Target::LegacyWrapper => content.and_then(|c| c.get("result")),
         Target::Missing | Target::Schema => None,
     };
-    let mut errors = Vec::new();
-    let mut disagreements = Vec::new();
-    let valid = match (layer, schema, tool) {
+    let (valid, errors, disagreements) = match (layer, schema, tool) {
         (Some(instance), Some(schema), Some(tool)) => {
-            match &validator_for(validators, tool, schema).compiled {
-                Ok((python, ts)) => {
-                    errors = python
-                        .iter_errors(instance)
-                        .map(|e| CallError {
-                            instance_pointer: e.instance_path().as_str().to_owned(),
-                            keyword: e.kind().keyword().to_owned(),
-                            message: e.to_string(),
-                        })
-                        .collect();
-                    if errors.is_empty() {
-                        disagreements = findings::format_disagreements(ts, instance);
-                    }
-                    Some(errors.is_empty())
-                }
-                Err(why) => {
-                    errors.push(CallError {
-                        instance_pointer: String::new(),
-                        keyword: String::new(),
-                        message: format!("the output schema does not compile: {why}"),
-                    });
-                    None
-                }
-            }
+            validate(&validator_for(validators, tool, schema).compiled, instance)
         }
-        _ => None,
+        _ => (None, Vec::new(), Vec::new()),
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
     // The clients validate `structuredContent` as it is, a legacy `{"result": ...}` wrapper of a
@@ -394,7 +420,7 @@ fn judge(
         }
         _ => Vec::new(),
     };
-    let mut clients = verdicts::verdicts(&verdicts::Seen {
+    let clients = verdicts::verdicts(&verdicts::Seen {
         valid: seen.0,
         format_fails: seen.1,
         is_error,
@@ -405,15 +431,7 @@ fn judge(
         ),
         legacy_session: protocol.as_deref().is_none_or(|p| p.starts_with("2025-")),
     });
-    // A client that cannot use the schema fails the call whatever the result: it has it, or
-    // gets it, among the verdicts.
-    for b in &schema_breaks {
-        match clients.iter_mut().find(|(c, _)| *c == b.client) {
-            Some(verdict) => verdict.1 = false,
-            None => clients.push((b.client, false)),
-        }
-    }
-    clients.sort_by_key(|(c, _)| verdicts::CLIENTS.iter().position(|x| x == c));
+    let clients = with_schema_breaks(clients, &schema_breaks);
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
     if is_error && valid == Some(false) {

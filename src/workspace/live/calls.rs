@@ -118,12 +118,15 @@ pub fn call_tools(
     })
 }
 
+/// Why the calls stopped: the sentence for the user, and what became of the call alone.
+type Stop = (String, String);
+
 fn run(
     recorder: &mut Recorder<'_>,
     options: &Options,
     calls: &[ToolCall],
     vet: &dyn Fn(&[Value]) -> Result<(), String>,
-) -> Result<(Listing, usize, Option<(String, String)>), CallsError> {
+) -> Result<(Listing, usize, Option<Stop>), CallsError> {
     let deadline = Instant::now() + options.timeout;
     let (listing, mut requests) = list_keeping(recorder, options, deadline)
         .map_err(|f| CallsError::Listing(explain(recorder, f, options)))?;
