@@ -241,17 +241,26 @@ fn validator_for<'a>(
     tool: &str,
     schema: &Value,
 ) -> &'a Validators {
-    cache.entry(tool.to_owned()).or_insert_with(|| Validators {
-        compiled: formats::python_client(schema)
-            .and_then(|python| Ok((python, formats::ts_clients(schema)?))),
-        breaks: schema_breaks(tool, schema),
+    cache.entry(tool.to_owned()).or_insert_with(|| {
+        let compiled = formats::python_client(schema)
+            .and_then(|python| Ok((python, formats::ts_clients(schema)?)));
+        // Only a schema the audit cannot compile is linted: the lint runs on the engine's pool,
+        // whose threads' stacks (64 MiB each, address space) an audit streaming a large capture
+        // under a memory limit cannot afford otherwise (`tests/hostile.rs`).
+        let breaks = if compiled.is_err() {
+            schema_breaks(tool, schema)
+        } else {
+            Vec::new()
+        };
+        Validators { compiled, breaks }
     })
 }
 
 /// A client that cannot use a tool's output schema: it cannot compile it, or resolve a
 /// reference of it, and loses the tool (or every tool of the server). Found by linting the
 /// schema as `check` lints a `tools/list` (the finding's `breaks`, measured by the engine tier
-/// or documented), so that `audit` and `check` say the same of it.
+/// or documented), so that `audit` and `check` say the same of it; for the schemas the audit
+/// itself cannot compile (see [`validator_for`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaBreak {
     /// The client.
