@@ -136,7 +136,7 @@ fn an_unknown_tool_or_rejected_arguments_call_nothing() {
     for (call, says) in [
         (
             "nope={}",
-            "`--call nope`: the server has no tool `nope` (it lists boom, done, fail, get_link, get_weather, list_data, never_call, no_data, null_data, slow, wrapped)",
+            "`--call nope`: the server has no tool `nope` (it lists boom, by_region, done, fail, get_link, get_weather, list_data, météo, never_call, no_data, null_data, slow and 1 more)",
         ),
         (
             r#"get_weather={"city": 3}"#,
@@ -205,11 +205,138 @@ fn a_call_without_an_answer_ends_the_run_with_exit_2() {
         ),
         "{stderr}"
     );
-    assert!(stdout.contains("no response in the capture"), "{stdout}");
+    // The report says what became of the call the run stopped at.
+    assert!(
+        stdout.contains(") slow: no response: no answer within 3 s (`--timeout`)\n"),
+        "{stdout}"
+    );
     assert_eq!(called(&log), ["get_link", "slow"]);
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "the server was stopped, not waited for"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The fake server over Streamable HTTP (`tool_server.py http`), stopped when dropped.
+struct HttpServer {
+    child: std::process::Child,
+    url: String,
+}
+
+impl HttpServer {
+    fn start(dir: &Path, log: &Path) -> Self {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/live/tool_server.py");
+        let portfile = dir.join("port");
+        let child = std::process::Command::new("python3")
+            .arg(script)
+            .arg("http")
+            .arg(&portfile)
+            .arg(log)
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while !portfile.exists() {
+            assert!(started.elapsed() < Duration::from_secs(20), "no port");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let port = std::fs::read_to_string(&portfile).unwrap();
+        Self {
+            child,
+            url: format!("http://127.0.0.1:{}", port.trim()),
+        }
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn audit_url_sends_the_routing_headers_a_2026_server_checks() {
+    // The server refuses, as `mcp` 2.3.0 does, a 2026-07-28 request whose `Mcp-Name` or
+    // `Mcp-Param-*` headers do not match its body (a tool name that is not ASCII goes as
+    // base64); every call is answered on both eras.
+    let dir = scratch("http");
+    let log = dir.join("calls.log");
+    let server = HttpServer::start(&dir, &log);
+    for protocol in ["2026-07-28", "2025-11-25"] {
+        let (code, stdout, stderr) = run(
+            &dir,
+            &[
+                "audit",
+                "--url",
+                &format!("{}/mcp", server.url),
+                "--protocol",
+                protocol,
+                "--call",
+                r#"get_weather={"city": "Köln"}"#,
+                "--call",
+                r#"by_region={"region": "Köln", "filter": {"tier": 2}}"#,
+                "--call",
+                "météo={}",
+                "--output-format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 1, "{protocol}: {stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        let tools: Vec<&str> = report["calls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["tool"].as_str().unwrap())
+            .collect();
+        assert_eq!(tools, ["get_weather", "by_region", "météo"], "{protocol}");
+        assert_eq!(report["calls"][0]["protocol"], protocol);
+        assert!(report["unanswered"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(
+        called(&log),
+        ["get_weather", "by_region", "météo"].repeat(2)
+    );
+}
+
+#[test]
+fn an_http_refusal_is_reported_as_what_it_is() {
+    // At `/refuse` the server answers every tools/call with HTTP 400 and a JSON-RPC error, as
+    // `mcp` 2.3.0 refuses a request whose routing headers do not match.
+    let dir = scratch("refuse");
+    let log = dir.join("calls.log");
+    let server = HttpServer::start(&dir, &log);
+    let url = format!("{}/refuse", server.url);
+    let args = [
+        "audit",
+        "--url",
+        url.as_str(),
+        "--call",
+        "get_link={}",
+        "--call",
+        "done={}",
+    ];
+    let (code, stdout, stderr) = run(&dir, &args);
+    assert_eq!(code, 2, "{stderr}");
+    let refusal = "HTTP 400 Bad Request: mcp-name header does not match the request body's 'name' parameter (JSON-RPC error -32020)";
+    assert!(
+        stdout.contains(&format!(
+            "call 3 (line 5) get_link: no response: {refusal}\n"
+        )),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no response in the capture"), "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "the call to `get_link` (1 of 2) failed: {refusal}; the call after it was not made"
+        )),
+        "{stderr}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.extend(["--output-format", "json"]);
+    let (_, stdout, _) = run(&dir, &json_args);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["unanswered"][0]["tool"], "get_link");
+    assert_eq!(report["unanswered"][0]["why"], refusal);
 }

@@ -1164,7 +1164,7 @@ fn a_60_mb_capture_is_audited_in_bounded_memory() {
     let invalid = (2..id).filter(|k| k % 7 == 0).count();
     assert!(
         ran.stdout.contains(&format!(
-            "validate_root {calls} ({} valid, {invalid} invalid)",
+            "{calls} calls: {invalid} fail, {} accepted by every client",
             calls - invalid
         )),
         "{}",
@@ -1189,7 +1189,8 @@ fn a_line_that_is_not_utf8_is_reported_and_the_others_audited() {
         "{ran:#?}"
     );
     assert!(
-        ran.stdout.contains("validate_root 2 (1 valid, 1 invalid)"),
+        ran.stdout
+            .contains("2 calls: 1 fails, 1 accepted by every client"),
         "{ran:#?}"
     );
 }
@@ -1225,12 +1226,13 @@ fn a_capture_nests_as_deep_as_files_and_no_deeper() {
         "{ran:#?}"
     );
     assert!(
-        ran.stdout.contains("validate_root 1 (1 valid) "),
+        ran.stdout
+            .contains("1 call: 1 accepted by every client · 1 call unanswered"),
         "{ran:#?}"
     );
     assert!(
         ran.stdout
-            .contains("call 3 (line 7): no response in the capture"),
+            .contains("call 3 (line 7) t: no response in the capture"),
         "{ran:#?}"
     );
 }

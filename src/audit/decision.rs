@@ -132,11 +132,11 @@ pub fn explain_record(record: &Value, explicit: bool) -> Option<String> {
             "the audit record {record} does not match the record schema"
         ));
     }
-    Some(format!(
-        "{}, so the call was not validated (target `schema`)",
-        why.join("; ")
-    ))
+    Some(format!("{}{NOT_VALIDATED}", why.join("; ")))
 }
+
+/// How [`explain_record`] ends its reasons (the JSON keeps it; the human report drops it).
+pub const NOT_VALIDATED: &str = ", so the call was not validated (target `schema`)";
 
 /// The decision, in the design document's order: a record that fails its schema -> `schema`; no
 /// object `structuredContent` -> `missing`; a `.meta({ id })` tool on 2025-11-25 whose content is

@@ -71,13 +71,37 @@ pub fn failure(c: &Call, deny_legacy: bool) -> Option<String> {
     let failing = c.valid == Some(false)
         || (matches!(c.target, Target::Missing | Target::Schema) && !c.error_result)
         || (deny_legacy && c.target == Target::LegacyWrapper);
+    if !failing && !c.schema_breaks.is_empty() {
+        let mut clients: Vec<&str> = Vec::new();
+        let mut found: Vec<String> = Vec::new();
+        for b in &c.schema_breaks {
+            if !clients.contains(&b.client.name()) {
+                clients.push(b.client.name());
+            }
+            let finding = format!("{}: {}", b.code, b.message);
+            if !found.contains(&finding) {
+                found.push(finding);
+            }
+        }
+        return Some(format!(
+            "{} cannot use the output schema ({})",
+            clients.join(", "),
+            found.join("; ")
+        ));
+    }
     failing.then(|| match c.target {
-        Target::Schema => c.reason.clone().unwrap_or_else(|| {
-            format!(
-                "the audit record {} does not match the record schema",
-                c.record
-            )
-        }),
+        Target::Schema => c.reason.as_deref().map_or_else(
+            || {
+                format!(
+                    "the audit record {} does not match the record schema",
+                    c.record
+                )
+            },
+            |reason| {
+                let why = reason.strip_suffix(super::decision::NOT_VALIDATED);
+                why.map_or_else(|| reason.to_owned(), |w| format!("not checked: {w}"))
+            },
+        ),
         Target::Missing => "no object `structuredContent`".to_owned(),
         Target::LegacyWrapper if c.valid != Some(false) => {
             "legacy `{\"result\": ...}` wrapper (--deny-legacy)".to_owned()
@@ -260,12 +284,21 @@ fn locate(place: &Place, candidates: &[String]) -> (Span, String) {
 
 fn head(c: &Call) -> String {
     format!(
-        "call {} {}: {}{}",
+        "call {} {}{}",
         id_text(&c.id),
         c.tool.as_deref().unwrap_or("<no tool>"),
-        c.target.name(),
-        if c.is_error { " (isError)" } else { "" }
+        if c.is_error { " (an error result)" } else { "" }
     )
+}
+
+/// What a failing call's finding points at, in words (the decision's names stay in JSON).
+fn label(c: &Call) -> &'static str {
+    match c.target {
+        Target::ValidateRoot => "the result",
+        Target::LegacyWrapper => "the legacy wrapper",
+        Target::Missing => "no object `structuredContent`",
+        Target::Schema => "not checked",
+    }
 }
 
 /// The audit's results as diagnostics in `capture` (the file the audit read), in the order of
@@ -317,7 +350,7 @@ pub fn diagnostics(audit: &Audit, capture: &SourceFile, deny_legacy: bool) -> Ve
                             span,
                             format!("{}: {}", head(c), error_text(e)),
                         )
-                        .label(c.target.name())
+                        .label(label(c))
                         .pointer(pointer),
                     );
                 }
@@ -329,7 +362,7 @@ pub fn diagnostics(audit: &Audit, capture: &SourceFile, deny_legacy: bool) -> Ve
                 };
                 out.push(
                     Diagnostic::new(&CALL_FAILS, file, span, format!("{}: {why}", head(c)))
-                        .label(c.target.name())
+                        .label(label(c))
                         .pointer(pointer),
                 );
             }

@@ -154,7 +154,9 @@ fn differing_text(body: &Value, c: &Value) -> Option<String> {
         .as_object()
         .filter(|o| o.len() == 1)
         .and_then(|o| o.get("result"));
-    if has_text_fallback(body, c) || inner.is_some_and(|v| has_text_fallback(body, v)) {
+    if has_text_fallback(body, c)
+        || inner.is_some_and(|v| has_text_fallback(body, v) || is_sdk_rendering(blocks, v))
+    {
         return None;
     }
     let mut shown: String = first.chars().take(40).collect();
@@ -162,6 +164,34 @@ fn differing_text(body: &Value, c: &Value) -> Option<String> {
         shown.push('…');
     }
     Some(shown.replace('`', "'").replace(['\n', '\r'], " "))
+}
+
+/// Whether `blocks` are the text the Python SDK's `MCPServer` (and `FastMCP`, `mcp` 1.x) writes
+/// for a function's return value `value`, which it sends as `{"result": value}`: its
+/// `_convert_to_content` gives a string as it is (`-> str`), a list or a tuple as the texts of
+/// its items one after another (`-> list[str]`: a block per item), `None` as nothing, and
+/// anything else as JSON (measured on `mcp` 2.3.0, `tests/integration/audit.sh`). Every host
+/// then shows the model the same data.
+fn is_sdk_rendering(blocks: &[Value], value: &Value) -> bool {
+    fn pieces<'a>(value: &'a Value, out: &mut Vec<&'a Value>) {
+        match value {
+            Value::Null => {}
+            Value::Array(items) => items.iter().for_each(|item| pieces(item, out)),
+            other => out.push(other),
+        }
+    }
+    let mut expected = Vec::new();
+    pieces(value, &mut expected);
+    blocks.len() == expected.len()
+        && blocks.iter().zip(expected).all(|(block, piece)| {
+            let text = (block.get("type").and_then(Value::as_str) == Some("text"))
+                .then(|| block.get("text").and_then(Value::as_str))
+                .flatten();
+            text.is_some_and(|text| match piece {
+                Value::String(s) => text == s,
+                other => serde_json::from_str::<Value>(text).is_ok_and(|parsed| &parsed == other),
+            })
+        })
 }
 
 /// Whether `content` holds a `TextContent` whose text is `c` as JSON.
@@ -189,14 +219,23 @@ fn format_article(format: &str) -> &'static str {
 }
 
 /// SL605 for each `format` of a result that the Python client accepts (it does not assert
-/// `format`) and the TS clients reject (Ajv with ajv-formats asserts it): one finding per field.
+/// `format`) and the TS clients reject (Ajv with ajv-formats asserts it): one finding per field,
+/// wherever the `format` sits: beside `type`, through `$ref` and `allOf` (whose failures are
+/// the field's own), or in a branch of `anyOf` or `oneOf` (Pydantic's `Optional[datetime]`:
+/// `{"anyOf": [{"type": "string", "format": "date-time"}, {"type": "null"}]}`), where the
+/// branch that the value fails only by its formats is the one the Python client took.
 pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value) -> Vec<Finding> {
-    ts.iter_errors(instance)
-        .filter_map(|e| {
-            let jsonschema::error::ValidationErrorKind::Format { format } = e.kind() else {
-                return None;
-            };
-            let pointer = e.instance_path().as_str().to_owned();
+    let mut fields = Vec::new();
+    for e in ts.iter_errors(instance) {
+        if let Some(found) = format_only(std::slice::from_ref(&e)) {
+            fields.extend(found);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    fields.retain(|field| seen.insert(field.clone()));
+    fields
+        .into_iter()
+        .filter_map(|(pointer, format)| {
             let value = instance.pointer(&pointer)?;
             Some(Finding {
                 rule: rule("SL605"),
@@ -204,13 +243,33 @@ pub(super) fn format_disagreements(ts: &jsonschema::Validator, instance: &Value)
                     "`{}` is {value}, not {} `{format}` for the TypeScript clients, which assert `format` and \
                      reject this result; the Python client, which does not, accepts it",
                     if pointer.is_empty() { "(root)" } else { &pointer },
-                    format_article(format)
+                    format_article(&format)
                 ),
                 pointer: Some(pointer),
-                format: Some(format.clone()),
+                format: Some(format),
             })
         })
         .collect()
+}
+
+/// The fields and formats that `errors` come to when each of them is a `format` failure, or an
+/// `anyOf`/`oneOf` of which some branch fails by formats alone (the first such branch); `None`
+/// when one of them fails otherwise.
+fn format_only(errors: &[jsonschema::ValidationError<'_>]) -> Option<Vec<(String, String)>> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let mut out = Vec::new();
+    for e in errors {
+        match e.kind() {
+            Kind::Format { format } => {
+                out.push((e.instance_path().as_str().to_owned(), format.clone()));
+            }
+            Kind::AnyOf { context } | Kind::OneOfNotValid { context } => {
+                out.extend(context.iter().find_map(|branch| format_only(branch))?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -235,6 +294,33 @@ mod sl607_tests {
         assert_eq!(
             differing_text(&body("seventeen", wrapped.clone()), &wrapped).as_deref(),
             Some("seventeen")
+        );
+        // What the Python SDK writes for `-> str`, `-> list[str]`, `-> list[float]` and
+        // `-> tuple[str, int]` (mcp 2.3.0's `MCPServer`): not reported.
+        let sdk = |texts: &[&str], result: serde_json::Value| {
+            let blocks: Vec<serde_json::Value> = texts
+                .iter()
+                .map(|t| json!({"type": "text", "text": t}))
+                .collect();
+            let c = json!({"result": result});
+            differing_text(&json!({"content": blocks, "structuredContent": c}), &c)
+        };
+        assert_eq!(sdk(&["Hello, Ann"], json!("Hello, Ann")), None);
+        assert_eq!(sdk(&["{\"a\": 1}"], json!("{\"a\": 1}")), None);
+        assert_eq!(sdk(&["a", "b c"], json!(["a", "b c"])), None);
+        assert_eq!(sdk(&["16.0", "17.0"], json!([16.0, 17.0])), None);
+        assert_eq!(sdk(&["x", "1"], json!(["x", 1])), None);
+        assert_eq!(sdk(&["a", "b", "c"], json!([["a", "b"], null, "c"])), None);
+        // Not what the SDK writes: a text missing, another text, another order.
+        assert_eq!(sdk(&["a"], json!(["a", "b"])).as_deref(), Some("a"));
+        assert_eq!(sdk(&["b", "a"], json!(["a", "b"])).as_deref(), Some("b"));
+        assert_eq!(
+            sdk(&["Hello"], json!("Hello, Ann")).as_deref(),
+            Some("Hello")
+        );
+        assert_eq!(
+            sdk(&["2 items"], json!(["a", "b"])).as_deref(),
+            Some("2 items")
         );
         let blank = body("  ", c.clone());
         assert_eq!(differing_text(&blank, &c), None, "no text: hosts fall back");

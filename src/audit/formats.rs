@@ -409,4 +409,90 @@ mod tests {
                 .starts_with("`/at` is \"2026-12-01T11:00:00\", not a `date-time`"));
         }
     }
+
+    #[test]
+    fn a_format_is_found_through_any_of_one_of_all_of_and_ref() {
+        // Each schema puts `format: date-time` on `/at` another way: Pydantic's
+        // `Optional[datetime]` (`anyOf` with null), a `oneOf`, an `allOf`, a `$ref` into `$defs`,
+        // and the `Optional` model in a list behind a `$ref` (`list[M]`, `mcp` 2.3.0's schema).
+        let dt = r#"{"type":"string","format":"date-time"}"#;
+        let schemas = [
+            (
+                format!(
+                    r#"{{"type":"object","properties":{{"at":{{"anyOf":[{dt},{{"type":"null"}}],"default":null}}}}}}"#
+                ),
+                "/at",
+            ),
+            (
+                format!(
+                    r#"{{"type":"object","properties":{{"at":{{"oneOf":[{dt},{{"type":"integer"}}]}}}}}}"#
+                ),
+                "/at",
+            ),
+            (
+                format!(r#"{{"type":"object","properties":{{"at":{{"allOf":[{dt}]}}}}}}"#),
+                "/at",
+            ),
+            (
+                format!(
+                    r##"{{"type":"object","$defs":{{"When":{dt}}},"properties":{{"at":{{"$ref":"#/$defs/When"}}}}}}"##
+                ),
+                "/at",
+            ),
+            (
+                format!(
+                    r##"{{"type":"object","$defs":{{"M":{{"type":"object","properties":{{"at":{{"anyOf":[{dt},{{"type":"null"}}]}}}}}}}},"properties":{{"result":{{"type":"array","items":{{"$ref":"#/$defs/M"}}}}}},"required":["result"]}}"##
+                ),
+                "/result/0/at",
+            ),
+        ];
+        for (schema, pointer) in schemas {
+            let content = if pointer == "/at" {
+                r#"{"at":"2026-12-01T11:00:00"}"#
+            } else {
+                r#"{"result":[{"at":"2026-12-01T11:00:00"}]}"#
+            };
+            let capture = format!(
+                "{}{schema}{}{content}{}",
+                r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":"#,
+                r#"}]}}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[],"structuredContent":"#,
+                "}}\n"
+            );
+            let options = super::super::Options {
+                protocol: Some("2025-11-25".to_owned()),
+                ..super::super::Options::default()
+            };
+            let audit = super::super::audit(&capture, &options);
+            let call = &audit.calls[0];
+            assert_eq!(call.valid, Some(true), "{schema}");
+            let found: Vec<Field> = call
+                .findings
+                .iter()
+                .map(|f| (f.rule.code, f.pointer.as_deref(), f.format.as_deref()))
+                .collect();
+            assert_eq!(
+                found,
+                [("SL605", Some(pointer), Some("date-time"))],
+                "{schema}"
+            );
+            // The finding agrees with the call's client map: the TS clients reject it.
+            let rejecting: Vec<&str> = call
+                .clients
+                .iter()
+                .filter(|(_, accepts)| !accepts)
+                .map(|(c, _)| c.name())
+                .collect();
+            assert_eq!(
+                rejecting,
+                ["ts-sdk-v1", "ts-sdk-v2", "gemini-cli"],
+                "{schema}"
+            );
+            // With an offset, every client accepts it and nothing is found.
+            let aware = capture.replace("11:00:00\"", "11:00:00Z\"");
+            let audit = super::super::audit(&aware, &options);
+            assert!(audit.calls[0].findings.is_empty(), "{schema}");
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod findings;
 pub mod formats;
 pub mod input;
 mod pair;
+mod schemas;
 pub mod stream;
 pub mod verdicts;
 
@@ -19,6 +20,8 @@ use crate::diagnostic::Severity;
 use capture::InputError;
 use decision::{is_result_wrapper, structured_content_target, Target};
 use pair::Exchange;
+pub use schemas::SchemaBreak;
+use schemas::{validate, validator_for, with_schema_breaks, Validators};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 pub use stream::audit_stream;
@@ -98,16 +101,22 @@ pub struct Call {
     /// The call's findings beyond validation (`SL601` to `SL605`).
     pub findings: Vec<Finding>,
     /// Each SDK client's verdict on the result (`true`: it accepts it), in
-    /// [`verdicts::CLIENTS`]' order; empty where the audit cannot tell ([`verdicts`]).
+    /// [`verdicts::CLIENTS`]' order; empty where the audit cannot tell ([`verdicts`]). A client
+    /// that cannot use the output schema ([`Call::schema_breaks`]) rejects every result.
     pub clients: Vec<(Client, bool)>,
+    /// The clients that cannot use the tool's output schema, and why.
+    pub schema_breaks: Vec<SchemaBreak>,
 }
 
 impl Call {
     /// Whether the call fails the audit: invalid, `missing` (but for an error result) or
-    /// `schema`, an error-severity finding, and with `deny_legacy` a `legacy_wrapper` call.
+    /// `schema`, an error-severity finding, a client that rejects the result or cannot use the
+    /// output schema, and with `deny_legacy` a `legacy_wrapper` call.
     #[must_use]
     pub fn fails(&self, deny_legacy: bool) -> bool {
         self.valid == Some(false)
+            || self.clients.iter().any(|(_, accepts)| !accepts)
+            || !self.schema_breaks.is_empty()
             || (matches!(self.target, Target::Missing | Target::Schema) && !self.error_result)
             || (deny_legacy && self.target == Target::LegacyWrapper)
             || self
@@ -163,6 +172,11 @@ pub struct Unanswered {
     pub id: Value,
     /// Its line in the capture.
     pub line: usize,
+    /// The tool it calls, when the request names one.
+    pub tool: Option<String>,
+    /// Why it got none, when the one who made the call knows (`audit --url`: the server's
+    /// refusal, `HTTP 400 Bad Request: ...`); `None` for a capture read from a file.
+    pub why: Option<String>,
 }
 
 /// How many calls went to a target.
@@ -216,23 +230,6 @@ pub fn audit(text: &str, options: &Options) -> Audit {
     audit_stream(&mut open, options).unwrap_or_default()
 }
 
-/// A tool's output schema compiled twice: as the Python client validates (`format` an
-/// annotation), and as the TS clients do (`format` asserted), see [`formats`].
-type Validators = Result<(jsonschema::Validator, jsonschema::Validator), String>;
-
-fn validator_for<'a>(
-    cache: &'a mut HashMap<String, Validators>,
-    tool: &str,
-    schema: &Value,
-) -> &'a Validators {
-    cache.entry(tool.to_owned()).or_insert_with(|| {
-        Ok((
-            formats::python_client(schema)?,
-            formats::ts_clients(schema)?,
-        ))
-    })
-}
-
 /// Decides and validates one call.
 fn judge(
     exchange: Exchange,
@@ -263,42 +260,18 @@ fn judge(
         Target::LegacyWrapper => content.and_then(|c| c.get("result")),
         Target::Missing | Target::Schema => None,
     };
-    let mut errors = Vec::new();
-    let mut disagreements = Vec::new();
-    let valid = match (layer, schema, tool) {
-        (Some(instance), Some(schema), Some(tool)) => match validator_for(validators, tool, schema)
-        {
-            Ok((python, ts)) => {
-                errors = python
-                    .iter_errors(instance)
-                    .map(|e| CallError {
-                        instance_pointer: e.instance_path().as_str().to_owned(),
-                        keyword: e.kind().keyword().to_owned(),
-                        message: e.to_string(),
-                    })
-                    .collect();
-                if errors.is_empty() {
-                    disagreements = findings::format_disagreements(ts, instance);
-                }
-                Some(errors.is_empty())
-            }
-            Err(why) => {
-                errors.push(CallError {
-                    instance_pointer: String::new(),
-                    keyword: String::new(),
-                    message: format!("the output schema does not compile: {why}"),
-                });
-                None
-            }
-        },
-        _ => None,
+    let (valid, errors, disagreements) = match (layer, schema, tool) {
+        (Some(instance), Some(schema), Some(tool)) => {
+            validate(&validator_for(validators, tool, schema).compiled, instance)
+        }
+        _ => (None, Vec::new(), Vec::new()),
     };
     let is_error = body.get("isError").and_then(Value::as_bool) == Some(true);
     // The clients validate `structuredContent` as it is, a legacy `{"result": ...}` wrapper of a
     // `.meta({ id })` tool included (measured: each rejects one the schema does not describe).
     let seen = match (target, content, schema, tool) {
         (Target::ValidateRoot | Target::LegacyWrapper, Some(content), Some(schema), Some(tool)) => {
-            match validator_for(validators, tool, schema) {
+            match &validator_for(validators, tool, schema).compiled {
                 Ok((python, ts)) => {
                     let python = python.is_valid(content);
                     (Some(python), python && !ts.is_valid(content))
@@ -307,6 +280,12 @@ fn judge(
             }
         }
         _ => (None, false),
+    };
+    let schema_breaks = match (schema, tool) {
+        (Some(schema), Some(tool)) if target != Target::Schema => {
+            validator_for(validators, tool, schema).breaks.clone()
+        }
+        _ => Vec::new(),
     };
     let clients = verdicts::verdicts(&verdicts::Seen {
         valid: seen.0,
@@ -319,6 +298,7 @@ fn judge(
         ),
         legacy_session: protocol.as_deref().is_none_or(|p| p.starts_with("2025-")),
     });
+    let clients = with_schema_breaks(clients, &schema_breaks);
     let mut findings = findings::findings(&body, schema, protocol.as_deref(), is_error, target);
     findings.extend(disagreements);
     if is_error && valid == Some(false) {
@@ -344,6 +324,7 @@ fn judge(
         record,
         findings,
         clients,
+        schema_breaks,
     }
 }
 
@@ -436,7 +417,12 @@ mod tests {
             calls(&audit),
             [(json!("a"), Target::ValidateRoot, Some(true))]
         );
-        let unanswered = |id, line| Unanswered { id, line };
+        let unanswered = |id, line| Unanswered {
+            id,
+            line,
+            tool: Some("t".to_owned()),
+            why: None,
+        };
         assert_eq!(
             audit.unanswered,
             [unanswered(json!("b"), 6), unanswered(json!("c"), 9)]

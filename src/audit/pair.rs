@@ -160,6 +160,8 @@ impl Pairing {
                 out.unanswered.push(super::Unanswered {
                     id: r.id,
                     line: r.line,
+                    tool: r.tool,
+                    why: None,
                 });
             }
         }

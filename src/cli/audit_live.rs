@@ -79,7 +79,14 @@ pub(super) fn audit_live(args: &AuditArgs) -> Outcome {
         },
         None => (format!("<{}>", server.label), None),
     };
-    let result = crate::audit::audit(&session.capture, &options);
+    let mut result = crate::audit::audit(&session.capture, &options);
+    // The call the exchange stopped at is the last request sent: say what became of it.
+    if let (Some(cause), Some(last)) = (
+        &session.cause,
+        result.unanswered.iter_mut().max_by_key(|u| u.line),
+    ) {
+        last.why = Some(printable(cause).into_owned());
+    }
     let mut outcome = super::audit::render(args, &result, name, path, session.capture);
     if let Some(why) = &session.broken {
         let said = format!("error: `{label}`: {}\n", printable(why));

@@ -11,6 +11,9 @@
 # clients reject and the Python client accepts, as SL605 (tests/integration/audit/check.py says
 # what else is asserted).
 #
+# Also `schema-lint audit --url` against a real `mcp` Streamable HTTP server (python/http_server.py)
+# on both revisions, with the routing headers 2026-07-28 wants.
+#
 # Also gemini-cli's verdicts on the same calls (gemini_cli_verdicts.mjs, @google/gemini-cli-core
 # 0.61.0, installed as the engine tier installs it into target/engines/providers-js).
 #
@@ -165,6 +168,68 @@ for server in "${SDKS[@]}"; do
         set -e
         judge "$code" "$capture" "$report" "$revision" "$server" "schema-lint audit --server"
     done
+done
+
+# `schema-lint audit --url`: schema-lint is the client of a real `mcp` Streamable HTTP server
+# (python/http_server.py), on each revision. On 2026-07-28 the SDK refuses with HTTP 400 any
+# request whose routing headers differ from its body (`Mcp-Name`, base64 for `météo`;
+# `Mcp-Param-Region` for the `x-mcp-header` argument of `by_region`), so every call answered
+# shows them right. The SDK's own `{"result": ...}` of a `str` and of a `list[str]` (a text block
+# per item) must give no SL607, and the naive datetime in its `Optional[datetime]` (`anyOf`)
+# exactly one SL605.
+for revision in "${REVISIONS[@]}"; do
+    name="schema-lint-audit-url.python-http-server.$revision"
+    capture="$OUT/$name.jsonl"
+    report="$OUT/$name.audit.json"
+    rm -f "$capture" "$report"
+    echo "== $name"
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    "$PYTHON" "$HERE/python/http_server.py" "$port" >"$OUT/$name.server.log" 2>&1 &
+    http_pid=$!
+    for _ in $(seq 100); do
+        python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null && break
+        sleep 0.2
+    done
+    set +e
+    "$LINTER" audit --url "http://127.0.0.1:$port/mcp" --protocol "$revision" \
+        --call 'by_region={"region": "Köln"}' --call 'météo={}' --call 'next_slot={}' \
+        --save "$capture" --output-format json >"$report" 2>"$OUT/$name.stderr"
+    code=$?
+    "$LINTER" audit "$capture"
+    set -e
+    kill "$http_pid" 2>/dev/null || true
+    wait "$http_pid" 2>/dev/null || true
+    if [ "$code" -ne 1 ]; then
+        echo "  schema-lint audit --url exited with $code, expected 1: $(cat "$OUT/$name.stderr")"
+        failed=$((failed + 1))
+    elif "$PYTHON" - "$report" "$revision" <<'PY'
+import json, sys
+report, revision = json.load(open(sys.argv[1])), sys.argv[2]
+problems = []
+for key in ("rpc_errors", "input_errors", "unanswered"):
+    if report[key]:
+        problems.append(f"{key}: {report[key]}")
+calls = {c["tool"]: c for c in report["calls"]}
+if list(calls) != ["by_region", "météo", "next_slot"]:
+    problems.append(f"calls audited: {list(calls)}")
+for tool, call in calls.items():
+    found = [(f["code"], f.get("pointer"), f.get("format")) for f in call["findings"]]
+    expected = [("SL605", "/at", "date-time")] if tool == "next_slot" else []
+    if found != expected or call["valid"] is not True or call["protocol"] != revision:
+        problems.append(f"{tool}: valid {call['valid']}, protocol {call['protocol']}, findings {found}; expected {expected}")
+    rejecting = sorted(c for c, v in call["clients"].items() if v == "rejects")
+    ts = ["ts-sdk-v1", "ts-sdk-v2"] + (["gemini-cli"] if revision.startswith("2025-") else [])
+    if rejecting != (sorted(ts) if tool == "next_slot" else []):
+        problems.append(f"{tool}: rejected by {rejecting}")
+for p in problems:
+    print(f"  {p}")
+sys.exit(1 if problems else 0)
+PY
+    then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+    fi
 done
 
 # Each SDK client's verdict on real results, measured: the four clients call the tools of

@@ -29,6 +29,9 @@ pub struct Session {
     pub called: usize,
     /// Why the exchange stopped before the last call was answered, when it did.
     pub broken: Option<String>,
+    /// What became of the call that got no answer, when the exchange stopped: the server's
+    /// refusal (`HTTP 400 Bad Request: ...`), a timeout, a transport that broke.
+    pub cause: Option<String>,
 }
 
 /// Why no call was made.
@@ -103,20 +106,27 @@ pub fn call_tools(
     let outcome = run(&mut recorder, options, calls, vet);
     let capture = std::mem::take(&mut recorder.capture);
     transport.close();
-    outcome.map(|(listing, called, broken)| Session {
-        listing,
-        capture,
-        called,
-        broken,
+    outcome.map(|(listing, called, stopped)| {
+        let (broken, cause) = stopped.map_or((None, None), |(b, c)| (Some(b), Some(c)));
+        Session {
+            listing,
+            capture,
+            called,
+            broken,
+            cause,
+        }
     })
 }
+
+/// Why the calls stopped: the sentence for the user, and what became of the call alone.
+type Stop = (String, String);
 
 fn run(
     recorder: &mut Recorder<'_>,
     options: &Options,
     calls: &[ToolCall],
     vet: &dyn Fn(&[Value]) -> Result<(), String>,
-) -> Result<(Listing, usize, Option<String>), CallsError> {
+) -> Result<(Listing, usize, Option<Stop>), CallsError> {
     let deadline = Instant::now() + options.timeout;
     let (listing, mut requests) = list_keeping(recorder, options, deadline)
         .map_err(|f| CallsError::Listing(explain(recorder, f, options)))?;
@@ -142,7 +152,7 @@ fn run(
                 done + 1,
                 calls.len(),
             );
-            return Ok((listing, done, Some(broken)));
+            return Ok((listing, done, Some((broken, why))));
         }
     }
     Ok((listing, calls.len(), None))
