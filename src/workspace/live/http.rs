@@ -19,6 +19,8 @@ pub struct HttpServer {
     protocol: Option<String>,
     /// The bytes of the answers read so far.
     received: usize,
+    /// The messages both ways, when kept.
+    tape: super::Tape,
 }
 
 impl HttpServer {
@@ -37,6 +39,7 @@ impl HttpServer {
             session: None,
             protocol: None,
             received: 0,
+            tape: super::Tape::default(),
         }
     }
 
@@ -71,6 +74,7 @@ impl HttpServer {
             request = request.header(name, value);
         }
         let body = serde_json::to_string(message).unwrap_or_default();
+        self.tape.message(body.as_bytes());
         let mut response = request
             .config()
             .timeout_global(Some(left))
@@ -118,10 +122,10 @@ impl HttpServer {
             ));
         }
         if content_type.starts_with("text/event-stream") {
-            return read_stream(reader, id, deadline, &mut self.received).map(Some);
+            return read_stream(reader, id, deadline, &mut self.received, &mut self.tape).map(Some);
         }
         if content_type.starts_with("application/json") {
-            let value: Value = read_json(reader, deadline, &mut self.received)?;
+            let value: Value = read_json(reader, deadline, &mut self.received, &mut self.tape)?;
             return super::answer_for(&value, id).map(Some).ok_or_else(|| {
                 Failure::broken(format!(
                     "the server's JSON answer is not the response to the request: `{}`",
@@ -144,10 +148,12 @@ fn read_stream(
     id: &Value,
     deadline: Instant,
     received: &mut usize,
+    tape: &mut super::Tape,
 ) -> Result<Value, Failure> {
     let mut too_deep = false;
     let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
         *received = received.saturating_add(data.len());
+        tape.message(data.as_bytes());
         match parse_message(data) {
             Ok(v) => super::answer_for(&v, id),
             Err(MessageError::TooDeep) => {
@@ -179,11 +185,13 @@ fn read_json(
     mut reader: impl Read,
     deadline: Instant,
     received: &mut usize,
+    tape: &mut super::Tape,
 ) -> Result<Value, Failure> {
     let mut bytes = Vec::new();
     let read = reader.read_to_end(&mut bytes);
     *received = received.saturating_add(bytes.len());
     read.map_err(|e| read_failure(&e, deadline))?;
+    tape.message(&bytes);
     parse_message_bytes(&bytes).map_err(|e| match e {
         MessageError::TooDeep => Failure::broken(format!("the server's answer is {e}")),
         MessageError::NotJson(e) => Failure::broken(format!(
@@ -292,6 +300,14 @@ impl Transport for HttpServer {
 
     fn set_protocol(&mut self, protocol: Option<&str>) {
         self.protocol = protocol.map(str::to_owned);
+    }
+
+    fn keep(&mut self) {
+        self.tape.start();
+    }
+
+    fn kept(&mut self) -> String {
+        self.tape.take()
     }
 
     fn close(&mut self) {
