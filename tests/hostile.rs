@@ -1314,6 +1314,24 @@ fn audit_reads_its_side_inputs_and_standard_input_within_bounds() {
             ran.stderr
         );
     }
+    // The formats that place findings in the capture read it whole: as much as `check` reads.
+    let sparse = std::fs::File::create(dir.join("big.jsonl")).unwrap();
+    sparse.set_len((256 << 20) + 1).unwrap();
+    let ran = audit_limited(
+        &dir,
+        1 << 20,
+        "/dev/null",
+        &["audit", "big.jsonl", "--output-format", "sarif"],
+    );
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert!(
+        ran.stderr.contains(
+            "big.jsonl: cannot read: it is larger than 256 MiB, the most schema-lint reads; \
+             `--output-format human` or `json` streams a capture of any size"
+        ),
+        "{}",
+        ran.stderr
+    );
     let ran = audit_limited(&dir, 1 << 20, "/dev/zero", &["audit", "-"]);
     assert_eq!(ran.exit(), 2, "{ran:#?}");
     assert!(

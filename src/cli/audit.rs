@@ -25,10 +25,17 @@ fn read_capture_text(path: &std::path::Path) -> std::io::Result<String> {
     use crate::audit::capture::MAX_WHOLE;
     use crate::syntax::read::{read_file_bounded, read_to_end_bounded};
     let bytes = if path.as_os_str() == "-" {
-        read_to_end_bounded(std::io::stdin(), MAX_WHOLE)?
+        read_to_end_bounded(std::io::stdin(), MAX_WHOLE)
     } else {
-        read_file_bounded(path, MAX_WHOLE, false)?
-    };
+        read_file_bounded(path, MAX_WHOLE, false)
+    }
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => std::io::Error::new(
+            e.kind(),
+            format!("{e}; `--output-format human` or `json` streams a capture of any size"),
+        ),
+        _ => e,
+    })?;
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
