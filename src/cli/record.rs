@@ -3,18 +3,19 @@
 //! both directions unchanged and in order (its standard error passes through untouched), and
 //! appends each line (MCP's stdio transport is newline-delimited JSON) to FILE as it goes by:
 //! `{"direction": "to-server" | "to-client", "time": "<RFC 3339, UTC>", "message": <the line,
-//! byte for byte>}`, the logger form `audit` unwraps. A line that is not JSON is kept as
-//! `"line": "<text>"`, which `audit` reports as skipped.
+//! byte for byte, but for bytes that are not UTF-8: see `capture_log`>}`, the logger form `audit`
+//! unwraps. A line that is not JSON is kept as `"line": "<text>"`, which `audit` reports as
+//! skipped.
 //!
 //! Every write to the capture is checked (`capture_log`): when one fails, or the capture reaches
 //! `--max-size`, standard error says so at once, the traffic goes on passing, and the proxy
 //! exits with status 2.
 //!
-//! The server's exit status is the proxy's (but for a capture that failed); a signal that ends the server ends the proxy the same
-//! way. `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGUSR1` and `SIGUSR2` sent to the proxy are
-//! passed on to the server's process group. The server never outlives the proxy: it runs in a
-//! group of its own that is killed when the proxy ends, and on Linux it is killed with the proxy
-//! even by `SIGKILL` (`workspace::live::children`).
+//! The server's exit status is the proxy's (but for a capture that failed); a signal that ends
+//! the server ends the proxy the same way. `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGUSR1`
+//! and `SIGUSR2` sent to the proxy are passed on to the server's process group. The server never
+//! outlives the proxy: it runs in a group of its own that is killed when the proxy ends, and on
+//! Linux it is killed with the proxy even by `SIGKILL` (`workspace::live::children`).
 
 use super::args::RecordArgs;
 use super::capture_log::{Log, MAX_LINE};

@@ -11,6 +11,9 @@
 //! on, and the capture says how long it was). At most [`MAX_CONNECTIONS`] connections are served
 //! at once, a thread each; one more is answered `503` at once and closed.
 //!
+//! A write of the capture that fails, or the capture reaching `--max-size`, is said on standard
+//! error at once (`capture_log`); the proxy goes on forwarding until it is stopped.
+//!
 //! Only loopback addresses are listened on, and only the upstream URL is contacted (redirects
 //! are passed back to the host, not followed). One connection carries one request
 //! (`Connection: close`).
