@@ -3,9 +3,9 @@
 //! both directions unchanged and in order (its standard error passes through untouched), and
 //! appends each line (MCP's stdio transport is newline-delimited JSON) to FILE as it goes by:
 //! `{"direction": "to-server" | "to-client", "time": "<RFC 3339, UTC>", "message": <the line,
-//! byte for byte, but for bytes that are not UTF-8: see `capture_log`>}`, the logger form `audit`
-//! unwraps. A line that is not JSON is kept as `"line": "<text>"`, which `audit` reports as
-//! skipped.
+//! byte for byte>}` (bytes that are not UTF-8 aside: see `capture_log`), the logger form
+//! `audit` unwraps. A line that is not JSON is kept as `"line": "<text>"`, which `audit` reports
+//! as skipped.
 //!
 //! Every write to the capture is checked (`capture_log`): when one fails, or the capture reaches
 //! `--max-size`, standard error says so at once, the traffic goes on passing, and the proxy
