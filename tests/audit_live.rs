@@ -340,3 +340,93 @@ fn an_http_refusal_is_reported_as_what_it_is() {
     assert_eq!(report["unanswered"][0]["tool"], "get_link");
     assert_eq!(report["unanswered"][0]["why"], refusal);
 }
+
+/// #41 item 8: `--save` writes every message of the exchange as its bytes crossed: the server's
+/// own notification and `ping` request (and the answer to it), its numbers and its keys' order
+/// as sent, in a file as private as the one it replaces (or `0600`). It was: what the server
+/// sent unprompted left out, `123456789012345678901234567890` saved as
+/// `1.2345678901234568e+29`, the keys sorted, a `0600` capture widened to `0644`.
+#[cfg(unix)]
+#[test]
+fn the_saved_capture_is_the_exchange_as_it_crossed_and_stays_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("save-raw");
+    let log = dir.join("calls.log");
+    let saved = dir.join("capture.jsonl");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    std::fs::write(&saved, "old\n").unwrap();
+    std::fs::set_permissions(&saved, std::fs::Permissions::from_mode(0o600)).unwrap();
+    for file in ["capture.jsonl", "new.jsonl"] {
+        let (code, stdout, stderr) = run(
+            &dir,
+            &[
+                "audit",
+                "--server",
+                &server("odd", &log),
+                "--call",
+                "chatty={}",
+                "--save",
+                file,
+                "--output-format",
+                "json",
+            ],
+        );
+        assert_ne!(code, 2, "{stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["calls"][0]["valid"], true, "{stdout}");
+        let path = dir.join(file);
+        assert_eq!(mode(&path), 0o600, "{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        for sent in [
+            r#"{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "calling"}}"#,
+            r#"{"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}"#,
+        ] {
+            assert!(text.lines().any(|l| l == sent), "{sent} in {text}");
+        }
+        let pong = text
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .any(|v| v["id"] == "srv-1" && v["result"] == serde_json::json!({}));
+        assert!(pong, "the answer to the server's ping: {text}");
+        assert!(
+            text.contains(r#""structuredContent": {"big": 123456789012345678901234567890, "z": 1, "a": 2.50}}}"#),
+            "{text}"
+        );
+        // `audit FILE` reads the saved capture as the run did.
+        let (again, stdout, _) = run(&dir, &["audit", file, "--output-format", "json"]);
+        assert_eq!(again, code);
+        let offline: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(offline["calls"], report["calls"]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// #41 item 10: valid JSON that `serde_json` refuses, a result holding `1e400` and a lone
+/// `\ud800` escape, is read as the clients read it and the call audited. It was: "line 6 of the
+/// server's standard output is not JSON-RPC ... (a server on stdio must log to stderr)", the
+/// call abandoned, exit 2.
+#[test]
+fn valid_json_that_serde_json_refuses_keeps_the_call() {
+    let dir = scratch("odd-values");
+    let log = dir.join("calls.log");
+    let (code, stdout, stderr) = run(
+        &dir,
+        &[
+            "audit",
+            "--server",
+            &server("odd", &log),
+            "--call",
+            "odd_values={}",
+            "--output-format",
+            "json",
+        ],
+    );
+    assert_ne!(code, 2, "{stderr}");
+    assert!(!stderr.contains("not JSON-RPC"), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let calls = report["calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 1, "{stdout}");
+    assert_eq!(calls[0]["tool"], "odd_values");
+    assert_eq!(calls[0]["valid"], true, "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1272,3 +1272,131 @@ fn twenty_thousand_tools_declaring_ids() {
         &ran.stdout[..ran.stdout.len().min(2000)]
     );
 }
+
+// --- #41 audit's inputs ---
+
+/// Runs `schema-lint ARGS` in `dir` through `sh -c`, with at most `kib` KiB of address space
+/// and standard input from `stdin`.
+#[cfg(unix)]
+fn audit_limited(dir: &Scratch, kib: u64, stdin: &str, args: &[&str]) -> common::Ran {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -v {kib}; exec \"$0\" \"$@\" < {stdin}"))
+        .arg(common::BIN)
+        .args(args)
+        .current_dir(&dir.path);
+    common::run_with_limit(cmd, LIMIT)
+}
+
+/// #41 item 7: the side inputs of `audit` (`--tools`, `--calls`, `--call NAME=@FILE`) are read
+/// up to the size of a message, and a capture on standard input up to 1 GiB. It was: each of
+/// them read from /dev/zero until memory ran out (2.1 GB, then "out of memory"), and `audit -`
+/// wrote 5.6 GB of temporary file in 3 s, without end.
+#[cfg(unix)]
+#[test]
+fn audit_reads_its_side_inputs_and_standard_input_within_bounds() {
+    let dir = Scratch::new("audit-side-inputs");
+    dir.write(
+        "capture.jsonl",
+        format!("{HANDSHAKE}{}", exchange(2, "{\"n\":1}")),
+    );
+    for args in [
+        &["audit", "capture.jsonl", "--tools", "/dev/zero"][..],
+        &["audit", "--server", "true", "--calls", "/dev/zero"],
+        &["audit", "--server", "true", "--call", "t=@/dev/zero"],
+    ] {
+        let ran = audit_limited(&dir, 1 << 20, "/dev/null", args);
+        assert_eq!(ran.exit(), 2, "{args:?}: {ran:#?}");
+        assert!(
+            ran.stderr.contains("/dev/zero")
+                && ran
+                    .stderr
+                    .contains("it is larger than 64 MiB, the most schema-lint reads"),
+            "{args:?}: {}",
+            ran.stderr
+        );
+    }
+    // The formats that place findings in the capture read it whole: as much as `check` reads.
+    let sparse = std::fs::File::create(dir.join("big.jsonl")).unwrap();
+    sparse.set_len((256 << 20) + 1).unwrap();
+    let ran = audit_limited(
+        &dir,
+        1 << 20,
+        "/dev/null",
+        &["audit", "big.jsonl", "--output-format", "sarif"],
+    );
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert!(
+        ran.stderr.contains(
+            "big.jsonl: cannot read: it is larger than 256 MiB, the most schema-lint reads; \
+             `--output-format human` or `json` streams a capture of any size"
+        ),
+        "{}",
+        ran.stderr
+    );
+    let ran = audit_limited(&dir, 1 << 20, "/dev/zero", &["audit", "-"]);
+    assert_eq!(ran.exit(), 2, "{ran:#?}");
+    assert!(
+        ran.stderr
+            .contains("-: cannot read: a capture on standard input is read up to 1024 MiB"),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// #41 item 7: a `tools/list` page of 40 MB, in a capture or as `--tools`, is audited in 1 GiB
+/// of address space: its output schemas are held as their text, not as parsed values copied
+/// three times over. It was: 1.5 GB resident, and an abort under the limit.
+#[cfg(unix)]
+#[test]
+fn a_40_mb_tools_page_is_audited_in_bounded_memory() {
+    let dir = Scratch::new("audit-tools-page");
+    let mut tools = String::from("{\"tools\": [");
+    for k in 0..25_000 {
+        let properties: Vec<String> = (0..20)
+            .map(|j| {
+                format!(
+                    "\"p{j}\": {{\"type\": \"string\", \"description\": \"{}\"}}",
+                    "d".repeat(40)
+                )
+            })
+            .collect();
+        let _ = write!(
+            tools,
+            "{}{{\"name\": \"t{k}\", \"inputSchema\": {{\"type\": \"object\"}}, \"outputSchema\": {{\"type\": \"object\", \"properties\": {{{}}}, \"required\": [\"p1\"]}}}}",
+            if k == 0 { "" } else { ", " },
+            properties.join(", ")
+        );
+    }
+    tools.push_str("]}");
+    assert!(tools.len() > 40 << 20);
+    let call = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"t7\"}}\n\
+                {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[],\"structuredContent\":{\"p1\":3}}}\n";
+    dir.write("tools.json", &tools);
+    dir.write("call.jsonl", call);
+    dir.write(
+        "page.jsonl",
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}}\n{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{tools}}}\n{call}"
+        ),
+    );
+    for args in [
+        &[
+            "audit",
+            "call.jsonl",
+            "--tools",
+            "tools.json",
+            "--protocol",
+            "2025-11-25",
+        ][..],
+        &["audit", "page.jsonl", "--protocol", "2025-11-25"],
+    ] {
+        let ran = audit_limited(&dir, 1 << 20, "/dev/null", args);
+        assert_eq!(ran.exit(), 1, "{args:?}: {ran:#?}");
+        assert!(
+            ran.stdout.contains("1 call: 1 fails") && ran.stdout.contains("3 is not of type"),
+            "{args:?}: {}",
+            ran.stdout
+        );
+    }
+}

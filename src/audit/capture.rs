@@ -16,6 +16,14 @@ use std::io::{BufRead, Read};
 /// reported and skipped, never held.
 pub const MAX_LINE: usize = 64 << 20;
 
+/// The most of a capture on standard input that `audit -` copies to its temporary file (a
+/// file is streamed, whatever its size): what `record` writes at most unless told otherwise.
+pub const MAX_STDIN: u64 = 1 << 30;
+
+/// The most of a capture read whole, for the output formats that place findings in its text
+/// (`concise`, `github`, `sarif`, `junit`): as much as `check` reads of a file.
+pub const MAX_WHOLE: u64 = crate::syntax::read::MAX_FILE;
+
 /// One message of a capture, with where it was.
 #[derive(Debug, Clone)]
 pub struct Message {

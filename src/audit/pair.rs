@@ -4,8 +4,10 @@
 use super::capture::Message;
 use super::decision::is_meta_id_schema;
 use super::{Audit, Options, RpcError, PROTOCOL_META};
+use crate::syntax::message::parse_message;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A call to decide against every `tools/list` of the capture (see [`super::stream`]): the audit record built for
 /// it, the result, the request's id, and the line of the response.
@@ -19,7 +21,31 @@ pub(super) struct Exchange {
 /// A tool as `tools/list` declared it.
 #[derive(Clone)]
 pub(super) struct Tool {
-    pub output_schema: Option<Value>,
+    pub output_schema: Option<Arc<Schema>>,
+}
+
+/// An output schema, held as its JSON text (a listing of many tools takes about its own size,
+/// not the several times more of parsed values, and copies of the tools share it); parsed again
+/// when a call of its tool is decided.
+pub(super) struct Schema {
+    text: String,
+    /// Whether it is a `.meta({ id })` schema ([`is_meta_id_schema`]).
+    pub meta_id: bool,
+}
+
+impl Schema {
+    fn of(value: &Value) -> Schema {
+        Schema {
+            text: serde_json::to_string(value).unwrap_or_default(),
+            meta_id: is_meta_id_schema(value),
+        }
+    }
+
+    /// The schema as a value.
+    pub(super) fn value(&self) -> Value {
+        // The text is a value written by serde_json, nested as a message may be.
+        parse_message(&self.text).unwrap_or(Value::Null)
+    }
 }
 
 pub(super) fn tools_of(list: &Value, into: &mut HashMap<String, Tool>) {
@@ -32,7 +58,7 @@ pub(super) fn tools_of(list: &Value, into: &mut HashMap<String, Tool>) {
             into.insert(
                 name.to_owned(),
                 Tool {
-                    output_schema: tool.get("outputSchema").cloned(),
+                    output_schema: tool.get("outputSchema").map(|s| Arc::new(Schema::of(s))),
                 },
             );
         }
@@ -185,7 +211,7 @@ fn record_of(request: &Request, tools: &HashMap<String, Tool>, options: &Options
             .as_ref()
             .and_then(|t| tools.get(t))
             .and_then(|t| t.output_schema.as_ref())
-            .is_some_and(is_meta_id_schema),
+            .is_some_and(|s| s.meta_id),
     };
     record.insert("metaIdTool".into(), json!(meta_id));
     Value::Object(record)

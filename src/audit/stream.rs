@@ -42,6 +42,7 @@ pub fn audit_stream(open: &mut Open<'_>, options: &Options) -> std::io::Result<A
     let mut decider = Decider {
         tools: &last,
         records,
+        schemas: HashMap::new(),
         validators: HashMap::new(),
     };
     let mut pairing = Pairing::default();
@@ -142,10 +143,12 @@ fn record_exchange(m: Message, n: usize, options: &Options) -> Exchange {
     }
 }
 
-/// Decides calls against the tools' last listings, compiling each tool's schema once.
+/// Decides calls against the tools' last listings, parsing and compiling each tool's schema
+/// once, when a call of it is first decided.
 struct Decider<'t> {
     tools: &'t HashMap<String, Tool>,
     records: bool,
+    schemas: HashMap<String, Value>,
     validators: HashMap<String, Validators>,
 }
 
@@ -161,7 +164,15 @@ impl Decider<'_> {
             out.without_schema += 1;
             return;
         }
-        let schema = known.and_then(|t| t.output_schema.as_ref());
+        let schema = match (known.and_then(|t| t.output_schema.as_ref()), &tool_name) {
+            (Some(schema), Some(name)) => Some(
+                &*self
+                    .schemas
+                    .entry(name.clone())
+                    .or_insert_with(|| schema.value()),
+            ),
+            _ => None,
+        };
         let call = judge(
             exchange,
             schema,

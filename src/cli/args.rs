@@ -381,6 +381,11 @@ pub struct RecordArgs {
     /// With `--listen`: the server's Streamable HTTP URL
     #[arg(long, value_name = "URL", requires = "listen")]
     pub upstream: Option<String>,
+
+    /// The most the capture file may hold, in MiB: past it, messages still pass but are not
+    /// recorded, said on standard error, and the exit status is 2
+    #[arg(long, value_name = "MIB", default_value_t = super::capture_log::DEFAULT_MAX_SIZE)]
+    pub max_size: u64,
 }
 
 /// The options of `schema-lint matrix`.

@@ -5,35 +5,47 @@ use super::{exit, Outcome};
 use crate::report::{self, OutputFormat};
 use crate::syntax::source::{FileId, SourceFile};
 
-pub(super) fn read_input(path: &std::path::Path) -> std::io::Result<String> {
-    if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)?;
-        Ok(text)
+/// A side input (`--tools`, `--calls`, `--call NAME=@FILE`; `-` is standard input), at most
+/// `limit` bytes of it, as UTF-8 text.
+pub(super) fn read_input(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
+    use crate::syntax::read::{read_file_bounded, read_to_end_bounded};
+    let bytes = if path.as_os_str() == "-" {
+        read_to_end_bounded(std::io::stdin(), limit)?
     } else {
-        std::fs::read_to_string(path)
-    }
+        read_file_bounded(path, limit, false)?
+    };
+    String::from_utf8(bytes)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
 }
 
-/// Audits the capture at `path` as a stream, read twice ([`crate::audit::audit_stream`]);
-/// standard input is first copied to an unnamed temporary file (kept in memory where none can be
-/// made), so that it is read twice too.
 /// The capture's text, for the formats that position findings in it; a byte that is not UTF-8
 /// becomes U+FFFD (the audit reports its line).
+/// At most [`MAX_WHOLE`] bytes of it are read.
 fn read_capture_text(path: &std::path::Path) -> std::io::Result<String> {
+    use crate::audit::capture::MAX_WHOLE;
+    use crate::syntax::read::{read_file_bounded, read_to_end_bounded};
     let bytes = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
-        bytes
+        read_to_end_bounded(std::io::stdin(), MAX_WHOLE)
     } else {
-        std::fs::read(path)?
-    };
+        read_file_bounded(path, MAX_WHOLE, false)
+    }
+    .map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => std::io::Error::new(
+            e.kind(),
+            format!("{e}; `--output-format human` or `json` streams a capture of any size"),
+        ),
+        _ => e,
+    })?;
     Ok(match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
 }
 
+/// Audits the capture at `path` as a stream, read twice ([`crate::audit::audit_stream`]);
+/// standard input is first copied to an unnamed temporary file, at most
+/// [`crate::audit::capture::MAX_STDIN`] bytes of it (kept in memory where no file can be made, at
+/// most [`crate::audit::capture::MAX_LINE`] bytes), so that it is read twice too.
 fn audit_capture(
     path: &std::path::Path,
     options: &crate::audit::Options,
@@ -56,7 +68,20 @@ fn audit_capture(
     // Unnamed from the start: nothing is left behind, whatever happens next.
     let _ = std::fs::remove_file(&spool);
     if let Ok(mut file) = file {
-        std::io::copy(&mut std::io::stdin().lock(), &mut file)?;
+        use crate::audit::capture::MAX_STDIN;
+        let copied = std::io::copy(
+            &mut std::io::Read::take(std::io::stdin().lock(), MAX_STDIN + 1),
+            &mut file,
+        )?;
+        if copied > MAX_STDIN {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "a capture on standard input is read up to {} MiB; audit a file instead",
+                    MAX_STDIN >> 20
+                ),
+            ));
+        }
         let mut open = || {
             let mut f = file.try_clone()?;
             f.rewind()?;
@@ -64,8 +89,10 @@ fn audit_capture(
         };
         return crate::audit::audit_stream(&mut open, options);
     }
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)?;
+    let bytes = crate::syntax::read::read_to_end_bounded(
+        std::io::stdin(),
+        crate::audit::capture::MAX_LINE as u64,
+    )?;
     let mut open = || Ok(Box::new(bytes.as_slice()) as Box<dyn std::io::BufRead>);
     crate::audit::audit_stream(&mut open, options)
 }
@@ -85,7 +112,7 @@ pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
         };
     };
     for path in &args.tools {
-        let tools = read_input(path)
+        let tools = read_input(path, crate::audit::capture::MAX_LINE as u64)
             .map_err(|e| e.to_string())
             .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()));
         match tools {

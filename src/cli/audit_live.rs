@@ -16,6 +16,9 @@ use std::path::{Path, PathBuf};
 /// The most calls one run makes.
 const MAX_CALLS: usize = 10_000;
 
+/// The most bytes read of `--calls FILE` and of `--call NAME=@FILE`: as much as one message.
+const MAX_SIDE: u64 = crate::audit::capture::MAX_LINE as u64;
+
 fn error(message: &str) -> Outcome {
     Outcome {
         stderr: format!("error: {message}\n"),
@@ -106,7 +109,7 @@ fn calls(items: &[String], file: Option<&Path>) -> Result<Vec<ToolCall>, String>
             ));
         };
         let arguments = match arguments.strip_prefix('@') {
-            Some(path) => std::fs::read_to_string(path)
+            Some(path) => super::audit::read_input(Path::new(path), MAX_SIDE)
                 .map_err(|e| format!("`--call {item}`: cannot read {path}: {e}"))?,
             None => arguments.to_owned(),
         };
@@ -115,7 +118,7 @@ fn calls(items: &[String], file: Option<&Path>) -> Result<Vec<ToolCall>, String>
         calls.push(call(name, arguments, &format!("`--call {item}`"))?);
     }
     if let Some(file) = file {
-        let text = std::fs::read_to_string(file)
+        let text = super::audit::read_input(file, MAX_SIDE)
             .map_err(|e| format!("{}: cannot read: {e}", file.display()))?;
         for (n, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
@@ -228,18 +231,28 @@ fn vet(tools: &[Value], calls: &[ToolCall]) -> Result<(), String> {
 }
 
 /// Writes `bytes` to `file` whole or not at all: a temporary file beside it, synced, then
-/// renamed over it.
+/// renamed over it. The file keeps the mode of the one it replaces; a new one is `0600` (a
+/// capture holds what the tools answered).
 fn save(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    #[cfg(unix)]
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let name = file
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let temp: PathBuf =
         file.with_file_name(format!(".{name}.{}.schema-lint.tmp", std::process::id()));
     let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        options.mode(0o600);
+        let mut f = options.open(&temp)?;
+        #[cfg(unix)]
+        if let Ok(old) = std::fs::metadata(file) {
+            f.set_permissions(std::fs::Permissions::from_mode(
+                old.permissions().mode() & 0o7777,
+            ))?;
+        }
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&temp, file)
@@ -335,6 +348,18 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("capture.jsonl");
         std::fs::write(&file, "old\n").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |f: &Path| std::fs::metadata(f).unwrap().permissions().mode() & 0o777;
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+            save(&file, b"{}\n").unwrap();
+            assert_eq!(mode(&file), 0o640, "the mode of the file replaced");
+            let new = dir.join("new.jsonl");
+            save(&new, b"{}\n").unwrap();
+            assert_eq!(mode(&new), 0o600, "a new capture is the owner's only");
+            std::fs::remove_file(&new).unwrap();
+        }
         save(&file, b"{\"jsonrpc\":\"2.0\"}\n").unwrap();
         assert_eq!(
             std::fs::read_to_string(&file).unwrap(),

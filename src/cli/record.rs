@@ -3,14 +3,19 @@
 //! both directions unchanged and in order (its standard error passes through untouched), and
 //! appends each line (MCP's stdio transport is newline-delimited JSON) to FILE as it goes by:
 //! `{"direction": "to-server" | "to-client", "time": "<RFC 3339, UTC>", "message": <the line,
-//! byte for byte>}`, the logger form `audit` unwraps. A line that is not JSON is kept as
-//! `"line": "<text>"`, which `audit` reports as skipped.
+//! byte for byte>}` (bytes that are not UTF-8 aside: see `capture_log`), the logger form
+//! `audit` unwraps. A line that is not JSON is kept as `"line": "<text>"`, which `audit` reports
+//! as skipped.
 //!
-//! The server's exit status is the proxy's; a signal that ends the server ends the proxy the same
-//! way. `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGUSR1` and `SIGUSR2` sent to the proxy are
-//! passed on to the server's process group. The server never outlives the proxy: it runs in a
-//! group of its own that is killed when the proxy ends, and on Linux it is killed with the proxy
-//! even by `SIGKILL` (`workspace::live::children`).
+//! Every write to the capture is checked (`capture_log`): when one fails, or the capture reaches
+//! `--max-size`, standard error says so at once, the traffic goes on passing, and the proxy
+//! exits with status 2.
+//!
+//! The server's exit status is the proxy's (but for a capture that failed); a signal that ends
+//! the server ends the proxy the same way. `SIGINT`, `SIGTERM`, `SIGHUP`, `SIGQUIT`, `SIGUSR1`
+//! and `SIGUSR2` sent to the proxy are passed on to the server's process group. The server never
+//! outlives the proxy: it runs in a group of its own that is killed when the proxy ends, and on
+//! Linux it is killed with the proxy even by `SIGKILL` (`workspace::live::children`).
 
 use super::args::RecordArgs;
 use super::capture_log::{Log, MAX_LINE};
@@ -44,7 +49,24 @@ const PASSED_ON: [libc::c_int; 6] = [
     libc::SIGUSR2,
 ];
 
+/// For `SIGXFSZ`: a write past `ulimit -f` then fails with `EFBIG`, said like any failed write
+/// of the capture, instead of killing the proxy. (A handler, not `SIG_IGN`: the server started
+/// after it gets the default back.)
+extern "C" fn write_fails(_: libc::c_int) {}
+
+/// Makes a write past `ulimit -f` fail (`EFBIG`) instead of killing the proxy.
+pub(super) fn survive_file_limit() {
+    // SAFETY: the handler does nothing.
+    unsafe {
+        libc::signal(
+            libc::SIGXFSZ,
+            write_fails as *const () as libc::sighandler_t,
+        );
+    }
+}
+
 fn install_handlers() {
+    survive_file_limit();
     for signal in PASSED_ON {
         // SAFETY: the handler only reads an atomic and calls kill(2).
         unsafe {
@@ -109,7 +131,7 @@ pub(super) fn record(args: &RecordArgs) -> Outcome {
         code: exit::ERROR,
         ..Outcome::default()
     };
-    let log = match Log::open(&args.output) {
+    let log = match Log::open(&args.output, args.max_size) {
         Ok(log) => Arc::new(log),
         Err(why) => return error(why),
     };
@@ -165,6 +187,9 @@ pub(super) fn record(args: &RecordArgs) -> Outcome {
     }
     drop(to_server);
     let _ = std::io::stdout().flush();
+    if let Some(why) = log.failure() {
+        return error(why);
+    }
     match status {
         Ok(status) => pass_status(status),
         Err(e) => error(format!("waiting for `{program}` failed: {e}")),
@@ -203,7 +228,7 @@ mod tests {
     #[test]
     fn lines_are_logged_whole_as_messages_or_text_and_bytes_pass_unchanged() {
         let path = std::env::temp_dir().join(format!("sl-record-{}.jsonl", std::process::id()));
-        let log = Log::new(File::create(&path).unwrap());
+        let log = Log::new(&path, File::create(&path).unwrap(), u64::MAX).unwrap();
         let input: &[u8] =
             b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n\nnot json\n{\"a\": [1,\n2]}";
         let mut out = Vec::new();

@@ -6,6 +6,14 @@
 //! the host event by event. Every JSON-RPC message is appended to the capture (`capture_log`):
 //! request bodies as `to-server`, JSON answers and each event of a stream as `to-client`.
 //!
+//! What one connection holds is bounded: a request body, a JSON answer and each event of a
+//! stream at most [`MAX_LINE`] (64 MiB, as a message of the stdio proxy; a longer one is passed
+//! on, and the capture says how long it was). At most [`MAX_CONNECTIONS`] connections are served
+//! at once, a thread each; one more is answered `503` at once and closed.
+//!
+//! A write of the capture that fails, or the capture reaching `--max-size`, is said on standard
+//! error at once (`capture_log`); the proxy goes on forwarding until it is stopped.
+//!
 //! Only loopback addresses are listened on, and only the upstream URL is contacted (redirects
 //! are passed back to the host, not followed). One connection carries one request
 //! (`Connection: close`).
@@ -17,6 +25,7 @@ use crate::workspace::live::forward;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -36,6 +45,35 @@ const HOP_BY_HOP: [&str; 10] = [
 
 /// The most header bytes of one request.
 const MAX_HEAD: usize = 64 << 10;
+
+/// The most connections served at once (a thread each): a host opens a few.
+pub(super) const MAX_CONNECTIONS: usize = 64;
+
+/// A connection being served: counted until it drops.
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    /// A slot, unless [`MAX_CONNECTIONS`] are taken.
+    fn take(open: &Arc<AtomicUsize>) -> Option<Slot> {
+        open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < MAX_CONNECTIONS).then_some(n + 1)
+        })
+        .ok()
+        .map(|_| Slot(Arc::clone(open)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Turns a connection away: `503`, without reading it (a write that cannot block for long).
+fn refuse(mut stream: TcpStream, why: &str) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = plain(&mut stream, 503, why);
+}
 
 /// `schema-lint record --listen`.
 pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
@@ -63,7 +101,7 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
             "`--listen {listen}`: the proxy listens on loopback only (127.0.0.1, ::1)"
         ));
     }
-    let log = match Log::open(&args.output) {
+    let log = match Log::open(&args.output, args.max_size) {
         Ok(log) => Arc::new(log),
         Err(why) => return error(why),
     };
@@ -76,14 +114,33 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
         "schema-lint record: listening on http://{bound}/, forwarding to {upstream}, appending to {}",
         args.output.display()
     );
+    super::record::survive_file_limit();
     let agent = forward::Client::default();
     let upstream = Arc::new(upstream);
+    let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(stream) = stream else { continue };
+        let Some(slot) = Slot::take(&open) else {
+            refuse(
+                stream,
+                "schema-lint record: too many connections at once; try again",
+            );
+            continue;
+        };
         let (log, agent, upstream) = (Arc::clone(&log), agent.clone(), Arc::clone(&upstream));
-        std::thread::spawn(move || {
+        let Ok(spare) = stream.try_clone() else {
+            continue;
+        };
+        let spawned = std::thread::Builder::new().spawn(move || {
+            let _slot = slot;
             let _ = serve(stream, &agent, &upstream, &log);
         });
+        if spawned.is_err() {
+            refuse(
+                spare,
+                "schema-lint record: no thread for the connection; try again",
+            );
+        }
     }
     Outcome::default()
 }
@@ -185,6 +242,7 @@ fn reason(status: u16) -> &'static str {
         413 => "Content Too Large",
         500 => "Internal Server Error",
         502 => "Bad Gateway",
+        503 => "Service Unavailable",
         _ => "",
     }
 }
@@ -256,19 +314,17 @@ fn serve(
     Ok(())
 }
 
-/// Logs a body: as it is when it is one line, else as its JSON written on one line.
+/// Logs a body on one line: its bytes as they are, but for each line break, which becomes a
+/// space (in JSON a raw line break can only be whitespace, so a message keeps its numbers, its
+/// keys' order and every other byte).
 fn log_body(log: &Log, direction: &str, body: &[u8]) {
     let body = body.trim_ascii();
     if body.contains(&b'\n') || body.contains(&b'\r') {
-        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
-            if let Ok(line) = serde_json::to_vec(&value) {
-                log.entry(direction, &line);
-                return;
-            }
-        }
-        // Not JSON: kept as text, on one line.
-        let text = String::from_utf8_lossy(body).replace(['\r', '\n'], " ");
-        log.entry(direction, text.as_bytes());
+        let line: Vec<u8> = body
+            .iter()
+            .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b })
+            .collect();
+        log.entry(direction, &line);
         return;
     }
     log.entry(direction, body);
@@ -280,6 +336,8 @@ struct Tee {
     event_stream: bool,
     pending: Vec<u8>,
     data: Vec<u8>,
+    /// The bytes of the event's data so far, once it is over [`MAX_LINE`] (then not kept).
+    event_over: usize,
     over: bool,
 }
 
@@ -289,6 +347,7 @@ impl Tee {
             event_stream,
             pending: Vec::new(),
             data: Vec::new(),
+            event_over: 0,
             over: false,
         }
     }
@@ -314,18 +373,26 @@ impl Tee {
             if line.is_empty() {
                 self.dispatch(log);
             } else if let Some(data) = line.strip_prefix(b"data:") {
+                let data = data.strip_prefix(b" ").unwrap_or(data);
+                if self.event_over > 0 || self.data.len() + 1 + data.len() > MAX_LINE {
+                    // An event past the cap (an upstream that never ends it): counted, not held.
+                    self.event_over = self.event_over.max(self.data.len()) + 1 + data.len();
+                    self.data = Vec::new();
+                    continue;
+                }
                 if !self.data.is_empty() {
                     self.data.push(b'\n');
                 }
-                self.data
-                    .extend_from_slice(data.strip_prefix(b" ").unwrap_or(data));
+                self.data.extend_from_slice(data);
             }
         }
     }
 
     /// An event ended: its data, when it has some, is a message.
     fn dispatch(&mut self, log: &Log) {
-        if !self.data.is_empty() {
+        if self.event_over > 0 {
+            log.too_long("to-client", std::mem::take(&mut self.event_over));
+        } else if !self.data.is_empty() {
             let data = std::mem::take(&mut self.data);
             log_body(log, "to-client", &data);
         }
@@ -371,7 +438,7 @@ mod tests {
     #[test]
     fn each_event_of_a_stream_is_one_entry() {
         let path = std::env::temp_dir().join(format!("sl-tee-{}.jsonl", std::process::id()));
-        let log = Log::new(std::fs::File::create(&path).unwrap());
+        let log = Log::new(&path, std::fs::File::create(&path).unwrap(), u64::MAX).unwrap();
         let mut tee = Tee::new(true);
         let stream = b": keep-alive\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n\nid: 2\r\ndata: {\"jsonrpc\":\"2.0\",\r\ndata: \"id\":1,\"result\":{}}\r\n\r\n";
         for piece in stream.chunks(5) {

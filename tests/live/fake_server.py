@@ -35,7 +35,9 @@ http mode (python3 fake_server.py http PORTFILE): a Streamable HTTP server on a 
 port, written to PORTFILE; the URL path picks the behaviour: /mcp (JSON answers, a session id,
 DELETE recorded), /sse (answers as event streams), /auth (401), /missing (404), /fail (500),
 /html (a web page), /redirect (302 elsewhere), /legacy (400 to anything but initialize),
-/stall (headers and half the body, then 30 s of silence), /deep-N (the deep-N mode's answers).
+/stall (headers and half the body, then 30 s of silence), /deep-N (the deep-N mode's answers),
+/endless-event (an event stream whose one event never ends: `data:` lines of 64 KiB without the
+blank line, until the client goes).
 """
 
 import http.server
@@ -287,6 +289,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             reply = respond("legacy", msg, {})
             headers = [("Mcp-Session-Id", "legacy-session")]
             return self.send(200, json.dumps(reply).encode(), "application/json", headers)
+        if path == "/endless-event":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            line = b"data: " + b"x" * 65536 + b"\n"
+            try:
+                while True:
+                    self.wfile.write(line)
+            except OSError:
+                return
         if path == "/stall":
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

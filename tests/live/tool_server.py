@@ -11,6 +11,7 @@ python3 tool_server.py MODE [CALLS_LOG]
               do not match its body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, the
               `Mcp-Param-*` of `x-mcp-header` arguments, `=?base64?...?=` decoded) is refused with
               HTTP 400 and a JSON-RPC error -32020. At `/refuse`, every tools/call is refused so.
+  odd      modern, and lists the odd tools below besides the others
 CALLS_LOG, when given, gets a line per tools/call received (the tool's name), so a test can tell
 which tools were called.
 
@@ -30,6 +31,11 @@ Tools:
   boom         {}: a JSON-RPC error
   slow         {}: answers after 10 s
   never_call   {}: must never be called (the test checks the log)
+Odd tools (mode `odd` only):
+  chatty       {}: first sends a `notifications/message` and a `ping` request (id "srv-1"), then
+               a result whose numbers and key order a JSON library would rewrite
+  odd_values   {}: a result holding `1e400` and a lone `\\ud800` escape (valid JSON)
+  latin1       {}: a result with a raw 0xE9 byte (Latin-1, not UTF-8) in a string
 """
 
 import base64
@@ -78,6 +84,24 @@ TOOLS = [
     {"name": "slow", "inputSchema": OBJECT_IN},
     {"name": "never_call", "inputSchema": OBJECT_IN},
 ]
+ODD_TOOLS = [
+    {"name": "chatty", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object"}},
+    {"name": "odd_values", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"s": {"type": "string"}}, "required": ["n", "s"]}},
+    {"name": "latin1", "inputSchema": OBJECT_IN,
+     "outputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
+]
+
+# Answers written as these bytes, not through json.dumps.
+RAW = {
+    "chatty": '{"jsonrpc": "2.0", "id": %s, "result": {"content": [], "structuredContent": '
+              '{"big": 123456789012345678901234567890, "z": 1, "a": 2.50}}}',
+    "odd_values": '{"jsonrpc": "2.0", "id": %s, "result": {"content": [], "structuredContent": '
+                  '{"n": 1e400, "s": "\\ud800"}}}',
+    "latin1": '{"jsonrpc": "2.0", "id": %s, "result": {"content": [], "structuredContent": '
+              '{"city": "Caf\xe9"}}}',
+}
 
 
 def answer(msg, result):
@@ -129,7 +153,7 @@ def call(msg):
 def respond(mode, msg):
     method = msg.get("method")
     if method == "server/discover":
-        if mode != "modern":
+        if mode not in ("modern", "odd"):
             return error(msg, -32601, "Method not found")
         return answer(msg, {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
                             "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "tools", "version": "1"}}})
@@ -138,7 +162,7 @@ def respond(mode, msg):
         return answer(msg, {"protocolVersion": version, "capabilities": {"tools": {}},
                             "serverInfo": {"name": "tools-legacy", "version": "1"}})
     if method == "tools/list":
-        return answer(msg, {"tools": TOOLS})
+        return answer(msg, {"tools": TOOLS + (ODD_TOOLS if mode == "odd" else [])})
     if method == "tools/call":
         return call(msg)
     return error(msg, -32601, "Method not found")
@@ -259,7 +283,17 @@ def main():
         if log and msg["method"] == "tools/call":
             with open(log, "a") as f:
                 f.write(msg["params"]["name"] + "\n")
-        sys.stdout.write(json.dumps(respond(mode, msg)) + "\n")
+        name = (msg.get("params") or {}).get("name") if msg["method"] == "tools/call" else None
+        if name == "chatty":
+            out = sys.stdout.buffer
+            out.write(b'{"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "calling"}}\n')
+            out.write(b'{"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}\n')
+            out.flush()
+        if mode == "odd" and name in RAW:
+            line = RAW[name] % json.dumps(msg["id"])
+            sys.stdout.buffer.write(line.encode("latin-1") + b"\n")
+        else:
+            sys.stdout.buffer.write((json.dumps(respond(mode, msg)) + "\n").encode())
         sys.stdout.flush()
 
 

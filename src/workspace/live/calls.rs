@@ -2,10 +2,11 @@
 //! `check --server` does, let the caller vet the calls against the listing (no tool is called
 //! unless every call is acceptable), call exactly the named tools in order, and keep every
 //! message of the exchange, in both directions, as a capture: JSON Lines, one JSON-RPC message a
-//! line, the form `audit` reads and `--save` writes.
+//! line, each as its bytes crossed ([`super::Tape`]), the form `audit` reads and `--save`
+//! writes.
 
 use super::session::{call_tool, list_keeping};
-use super::{connect, explain, Failure, Listing, Options, Server, Transport};
+use super::{connect, explain, Listing, Options, Server, Transport};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -23,7 +24,9 @@ pub struct ToolCall {
 pub struct Session {
     /// The server's listing.
     pub listing: Listing,
-    /// Every message sent and received, in order, a line each (each line ends with `\n`).
+    /// Every message sent and received, in order, a line each (each line ends with `\n`), as
+    /// its bytes crossed (`Tape`): the server's own notifications and requests, and the answers
+    /// to them, included.
     pub capture: String,
     /// How many of the calls were made (all of them unless the exchange broke).
     pub called: usize,
@@ -43,47 +46,6 @@ pub enum CallsError {
     Refused(String),
 }
 
-/// A transport that keeps every message that crosses it.
-struct Recorder<'a> {
-    inner: &'a mut dyn Transport,
-    capture: String,
-}
-
-impl Recorder<'_> {
-    fn keep(&mut self, message: &Value) {
-        // A `Value` always serialises.
-        if let Ok(line) = serde_json::to_string(message) {
-            self.capture.push_str(&line);
-            self.capture.push('\n');
-        }
-    }
-}
-
-impl Transport for Recorder<'_> {
-    fn request(&mut self, message: &Value, deadline: Instant) -> Result<Value, Failure> {
-        self.keep(message);
-        let answer = self.inner.request(message, deadline)?;
-        self.keep(&answer);
-        Ok(answer)
-    }
-    fn notify(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure> {
-        self.keep(message);
-        self.inner.notify(message, deadline)
-    }
-    fn received(&self) -> usize {
-        self.inner.received()
-    }
-    fn set_protocol(&mut self, protocol: Option<&str>) {
-        self.inner.set_protocol(protocol);
-    }
-    fn close(&mut self) {
-        self.inner.close();
-    }
-    fn describe_failure(&mut self) -> String {
-        self.inner.describe_failure()
-    }
-}
-
 /// Lists the tools of `server`, asks `vet` whether `calls` may be made on that listing (its
 /// tools, as sent), then calls them one after another, each with `options.timeout` to answer,
 /// and stops the server. A call the server answers with an error (a JSON-RPC error or an
@@ -99,12 +61,9 @@ pub fn call_tools(
     vet: &dyn Fn(&[Value]) -> Result<(), String>,
 ) -> Result<Session, CallsError> {
     let mut transport = connect(server).map_err(CallsError::Listing)?;
-    let mut recorder = Recorder {
-        inner: transport.as_mut(),
-        capture: String::new(),
-    };
-    let outcome = run(&mut recorder, options, calls, vet);
-    let capture = std::mem::take(&mut recorder.capture);
+    transport.keep();
+    let outcome = run(transport.as_mut(), options, calls, vet);
+    let capture = transport.kept();
     transport.close();
     outcome.map(|(listing, called, stopped)| {
         let (broken, cause) = stopped.map_or((None, None), |(b, c)| (Some(b), Some(c)));
@@ -122,7 +81,7 @@ pub fn call_tools(
 type Stop = (String, String);
 
 fn run(
-    recorder: &mut Recorder<'_>,
+    recorder: &mut dyn Transport,
     options: &Options,
     calls: &[ToolCall],
     vet: &dyn Fn(&[Value]) -> Result<(), String>,

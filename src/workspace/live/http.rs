@@ -30,6 +30,8 @@ pub struct HttpServer {
     /// Per tool, the arguments mirrored into `Mcp-Param-*` headers: the property path and the
     /// header's token (from `x-mcp-header` in its `inputSchema`).
     param_headers: std::collections::HashMap<String, Vec<(Vec<String>, String)>>,
+    /// The messages both ways, when kept.
+    tape: super::Tape,
 }
 
 impl HttpServer {
@@ -49,6 +51,7 @@ impl HttpServer {
             protocol: None,
             received: 0,
             param_headers: std::collections::HashMap::new(),
+            tape: super::Tape::default(),
         }
     }
 
@@ -83,6 +86,7 @@ impl HttpServer {
             request = request.header(name, value);
         }
         let body = serde_json::to_string(message).unwrap_or_default();
+        self.tape.message(body.as_bytes());
         let mut response = request
             .config()
             .timeout_global(Some(left))
@@ -131,14 +135,14 @@ impl HttpServer {
         }
         let listing = message.get("method").and_then(Value::as_str) == Some("tools/list");
         if content_type.starts_with("text/event-stream") {
-            let answer = read_stream(reader, id, deadline, &mut self.received)?;
+            let answer = read_stream(reader, id, deadline, &mut self.received, &mut self.tape)?;
             if listing {
                 learn_param_headers(&answer, &mut self.param_headers);
             }
             return Ok(Some(answer));
         }
         if content_type.starts_with("application/json") {
-            let value: Value = read_json(reader, deadline, &mut self.received)?;
+            let value: Value = read_json(reader, deadline, &mut self.received, &mut self.tape)?;
             let answer = super::answer_for(&value, id).ok_or_else(|| {
                 Failure::broken(format!(
                     "the server's JSON answer is not the response to the request: `{}`",
@@ -290,10 +294,12 @@ fn read_stream(
     id: &Value,
     deadline: Instant,
     received: &mut usize,
+    tape: &mut super::Tape,
 ) -> Result<Value, Failure> {
     let mut too_deep = false;
     let found = sse::read_events(BufReader::new(reader), MAX_MESSAGE, |data| {
         *received = received.saturating_add(data.len());
+        tape.message(data.as_bytes());
         match parse_message(data) {
             Ok(v) => super::answer_for(&v, id),
             Err(MessageError::TooDeep) => {
@@ -325,11 +331,13 @@ fn read_json(
     mut reader: impl Read,
     deadline: Instant,
     received: &mut usize,
+    tape: &mut super::Tape,
 ) -> Result<Value, Failure> {
     let mut bytes = Vec::new();
     let read = reader.read_to_end(&mut bytes);
     *received = received.saturating_add(bytes.len());
     read.map_err(|e| read_failure(&e, deadline))?;
+    tape.message(&bytes);
     parse_message_bytes(&bytes).map_err(|e| match e {
         MessageError::TooDeep => Failure::broken(format!("the server's answer is {e}")),
         MessageError::NotJson(e) => Failure::broken(format!(
@@ -472,6 +480,14 @@ impl Transport for HttpServer {
 
     fn set_protocol(&mut self, protocol: Option<&str>) {
         self.protocol = protocol.map(str::to_owned);
+    }
+
+    fn keep(&mut self) {
+        self.tape.start();
+    }
+
+    fn kept(&mut self) -> String {
+        self.tape.take()
     }
 
     fn close(&mut self) {

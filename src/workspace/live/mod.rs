@@ -233,6 +233,50 @@ trait Transport {
     fn describe_failure(&mut self) -> String {
         String::new()
     }
+    /// Starts keeping every message that crosses, both ways, as its bytes went by ([`Tape`]).
+    fn keep(&mut self) {}
+    /// The messages kept since [`Transport::keep`], a line each.
+    fn kept(&mut self) -> String {
+        String::new()
+    }
+}
+
+/// The messages of an exchange as their bytes crossed, a line each (JSON Lines, the capture
+/// `audit --save` writes): what was sent as written, what was received as read (the server's
+/// notifications and requests too), a line break inside a message written as a space (in JSON
+/// it can only be whitespace), and a byte that is not UTF-8 as U+FFFD (as the message was read).
+#[derive(Debug, Default)]
+pub(crate) struct Tape {
+    on: bool,
+    text: String,
+}
+
+impl Tape {
+    /// Starts keeping.
+    pub(crate) fn start(&mut self) {
+        self.on = true;
+    }
+
+    /// Keeps one message's bytes (nothing when not keeping, or when they are blank).
+    pub(crate) fn message(&mut self, bytes: &[u8]) {
+        let bytes = bytes.trim_ascii();
+        if !self.on || bytes.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        let at = self.text.len();
+        self.text.push_str(&text);
+        if self.text[at..].contains(['\n', '\r']) {
+            let line = self.text.split_off(at).replace(['\n', '\r'], " ");
+            self.text.push_str(&line);
+        }
+        self.text.push('\n');
+    }
+
+    /// What was kept, taken.
+    pub(crate) fn take(&mut self) -> String {
+        std::mem::take(&mut self.text)
+    }
 }
 
 /// Lists the tools of `server`: starts or reaches it, agrees on a protocol, follows every page
@@ -436,6 +480,20 @@ mod tests {
         assert!(is_message(&json!({"jsonrpc": "2.0", "method": "x"})));
         assert!(!is_message(&json!({"level": "info"})));
         assert_eq!(excerpt("a\u{1b}[31mb"), "a\\u{1b}[31mb");
+    }
+
+    #[test]
+    fn a_tape_keeps_bytes_a_message_a_line() {
+        let mut tape = Tape::default();
+        tape.message(b"{}");
+        tape.start();
+        tape.message(b"{\"n\": 123456789012345678901234567890,\r\n \"a\": 1}\n");
+        tape.message(b"  \n");
+        tape.message(b"{\"s\": \"caf\xE9\"}");
+        assert_eq!(
+            tape.take(),
+            "{\"n\": 123456789012345678901234567890,   \"a\": 1}\n{\"s\": \"caf\u{fffd}\"}\n"
+        );
     }
 
     #[test]

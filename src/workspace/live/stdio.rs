@@ -25,9 +25,9 @@ const READER_STACK: usize = 16 << 20;
 
 /// What the thread reading the server's standard output hands over.
 enum Line {
-    /// A message, its line number and its size in bytes.
-    Message(Value, usize, usize),
-    NotJson(String, usize),
+    /// A message, its line number and its bytes (without the line break).
+    Message(Value, usize, Vec<u8>),
+    NotJson(String, usize, Vec<u8>),
     TooDeep(usize),
     TooLong(usize),
     Closed,
@@ -74,6 +74,8 @@ pub struct StdioServer {
     received: usize,
     /// Whether a failure was already reported (the server is not read from again).
     stopped: bool,
+    /// The messages both ways, when kept.
+    tape: super::Tape,
 }
 
 impl StdioServer {
@@ -126,6 +128,7 @@ impl StdioServer {
             watchdog,
             received: 0,
             stopped: false,
+            tape: super::Tape::default(),
         };
         if let Err(e) = reader {
             server.close();
@@ -171,6 +174,7 @@ impl StdioServer {
     /// Writes `message`, waiting for the write until `deadline`.
     fn write(&mut self, message: &Value, deadline: Instant) -> Result<(), Failure> {
         let mut line = serde_json::to_string(message).unwrap_or_default();
+        self.tape.message(line.as_bytes());
         line.push('\n');
         let queued = self
             .writer
@@ -232,7 +236,6 @@ fn read_stdout(mut reader: BufReader<std::process::ChildStdout>, sender: &mpsc::
             let _ = sender.send(Line::TooLong(number));
             return;
         }
-        let size = line.len();
         if line.is_empty() {
             let _ = sender.send(Line::Closed);
             return;
@@ -243,9 +246,11 @@ fn read_stdout(mut reader: BufReader<std::process::ChildStdout>, sender: &mpsc::
             continue;
         }
         let message = match parse_message(text) {
-            Ok(v) if v.is_object() || v.is_array() => Line::Message(v, number, size),
+            Ok(v) if v.is_object() || v.is_array() => {
+                Line::Message(v, number, std::mem::take(&mut line))
+            }
             Err(MessageError::TooDeep) => Line::TooDeep(number),
-            _ => Line::NotJson(text.to_owned(), number),
+            _ => Line::NotJson(text.to_owned(), number, std::mem::take(&mut line)),
         };
         if sender.send(message).is_err() {
             return;
@@ -265,8 +270,10 @@ impl Transport for StdioServer {
                 Err(RecvTimeoutError::Disconnected) => Line::Closed,
             };
             match line {
-                Line::Message(value, number, size) => {
-                    self.received = self.received.saturating_add(size);
+                Line::Message(value, number, bytes) => {
+                    self.received = self.received.saturating_add(bytes.len());
+                    self.tape.message(&bytes);
+                    drop(bytes);
                     if super::is_echo(&value, message) {
                         self.stopped = true;
                         return Err(Failure::broken(format!(
@@ -289,7 +296,8 @@ impl Transport for StdioServer {
                         )));
                     }
                 }
-                Line::NotJson(text, number) => {
+                Line::NotJson(text, number, bytes) => {
+                    self.tape.message(&bytes);
                     self.stopped = true;
                     return Err(Failure::broken(format!(
                         "line {number} of the server's standard output is not JSON-RPC: `{}` (a server on stdio must log to stderr)",
@@ -349,6 +357,14 @@ impl Transport for StdioServer {
         if let Some(watchdog) = self.watchdog.take() {
             watchdog.disarm();
         }
+    }
+
+    fn keep(&mut self) {
+        self.tape.start();
+    }
+
+    fn kept(&mut self) -> String {
+        self.tape.take()
     }
 
     fn describe_failure(&mut self) -> String {
