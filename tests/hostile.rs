@@ -133,6 +133,79 @@ fn nesting_100_000_levels_deep() {
     assert_eq!(changed(&before, &snapshot(&dir.path)), ["tool.json"]);
 }
 
+#[test]
+fn patterns_130_000_groups_deep() {
+    let dir = Scratch::new("deep-pattern");
+    let n = 130_000;
+    let nested = |open: &str, inner: &str| open.repeat(n) + inner + &")".repeat(n);
+    // 260 KB: V8 refuses the 32,768th capture group, Python's `re` runs out of recursion.
+    dir.write(
+        "captures.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            nested("(", "a")
+        ),
+    );
+    // V8 takes any depth of `(?:`; Python does not.
+    dir.write(
+        "keys.json",
+        format!(
+            "{{\"type\": \"object\", \"patternProperties\": {{\"{}\": {{}}}}}}",
+            nested("(?:", "a")
+        ),
+    );
+    // An identity escape at the bottom, and a group never closed.
+    dir.write(
+        "escape.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            nested("(?=", "\\\\:")
+        ),
+    );
+    dir.write(
+        "open.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            "(?:".repeat(n)
+        ),
+    );
+    dir.write("tool.json", FIXABLE);
+    let before = snapshot(&dir.path);
+    let ran = lint_in(&dir.path, &["--output-format", "concise", "."], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(
+        lines(&ran.stdout),
+        [
+            "captures.json:1:32799: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "escape.json:1:390032: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "keys.json:1:1528: error: SL406 the `patternProperties` key nests its groups deeper than \
+             Python's `re` can parse",
+            "open.json:1:390029: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+        ]
+    );
+    let ran = lint_in(&dir.path, &["captures.json", "keys.json"], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    for words in [
+        "Ajv: Too many captures",
+        "Python's `re` says\n        `maximum recursion depth exceeded`",
+        "Python: maximum recursion depth exceeded",
+    ] {
+        assert!(ran.stdout.contains(words), "{words}: {ran:#?}");
+    }
+    let ran = lint_in(&dir.path, &["matrix", "."], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert!(ran.stdout.contains("5 rows"), "{ran:#?}");
+    let ran = lint_in(
+        &dir.path,
+        &["--fix", "--output-format", "concise", "."],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(lines(&ran.stdout).len(), 4, "{ran:#?}");
+    assert_eq!(changed(&before, &snapshot(&dir.path)), ["tool.json"]);
+}
+
 /// The deepest schemas the parser accepts, of several shapes, each with findings and fixes so
 /// that the rules, the meta-schema check and the fix's `jsonschema` compile all recurse to the
 /// bottom.
