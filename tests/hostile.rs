@@ -1153,6 +1153,56 @@ fn a_full_disk_is_reported_as_findings_left() {
 
 #[cfg(unix)]
 #[test]
+fn a_file_size_limit_is_reported_as_findings_left() {
+    let dir = Scratch::new("ulimit-f");
+    // 20 KB to write under a limit of 8 KiB: the write fails halfway (`SIGXFSZ`, ignored,
+    // makes it fail with `EFBIG` instead of killing the process).
+    let text = FIXABLE.replacen(
+        "\"type\"",
+        &format!("\"description\": \"{}\",\n  \"type\"", "d".repeat(20_000)),
+        1,
+    );
+    let path = dir.write("tool.json", &text);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -f 8 && exec \"$0\" --fix .")
+        .arg(common::BIN)
+        .current_dir(&dir.path);
+    let ran = common::run_with_limit(cmd, LIMIT);
+    assert_reported_as_left(
+        &ran,
+        "error: could not write `tool.json`: File too large (os error 27); no file was changed",
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    assert!(
+        leftovers(&dir.path).is_empty(),
+        "{:?}",
+        leftovers(&dir.path)
+    );
+}
+
+/// The binary ignores `SIGXFSZ`; the servers it starts run as they would without it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_starts_with_the_default_action_of_sigxfsz() {
+    let dir = Scratch::new("xfsz-server");
+    let ran = lint_in(
+        &dir.path,
+        &[
+            "--server",
+            "sh -c 'grep SigIgn /proc/self/status > ignored.txt'",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 2, "not an MCP server: {ran:#?}");
+    let ignored = std::fs::read_to_string(dir.join("ignored.txt")).unwrap();
+    let mask = u64::from_str_radix(ignored.trim().trim_start_matches("SigIgn:").trim(), 16)
+        .unwrap_or_else(|e| panic!("{ignored:?}: {e}"));
+    assert_eq!(mask & (1 << (libc::SIGXFSZ - 1)), 0, "{ignored}");
+}
+
+#[cfg(unix)]
+#[test]
 fn a_read_only_folder_is_reported_as_findings_left() {
     use std::os::unix::fs::PermissionsExt;
     let dir = Scratch::new("read-only-folder");
