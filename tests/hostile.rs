@@ -1114,6 +1114,65 @@ fn a_file_with_another_hard_link_is_refused() {
     );
 }
 
+/// `getfacl` and `getfattr` of `path`: its ACL and every extended attribute.
+#[cfg(target_os = "linux")]
+fn attributes(path: &std::path::Path) -> String {
+    let mut out = String::new();
+    for (tool, args) in [
+        ("getfacl", &["--absolute-names"][..]),
+        ("getfattr", &["--absolute-names", "-d", "-m", "-"][..]),
+    ] {
+        let ran = std::process::Command::new(tool)
+            .args(args)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(ran.status.success(), "{tool}: {ran:?}");
+        out.push_str(&String::from_utf8_lossy(&ran.stdout));
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fix_keeps_acls_and_extended_attributes() {
+    let dir = Scratch::new("xattr");
+    let path = dir.write("tool.json", FIXABLE);
+    let set = |tool: &str, args: &[&str]| {
+        std::process::Command::new(tool)
+            .args(args)
+            .arg(&path)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    // An ACL that lets another user write the file, and an attribute of another tool's.
+    if !set("setfacl", &["-m", "u:nobody:rw"])
+        || !set("setfattr", &["-n", "user.origin", "-v", "editor"])
+    {
+        eprintln!(
+            "skipped: setfacl or setfattr is missing (apt-get install acl attr), or this file \
+             system keeps no ACLs or extended attributes"
+        );
+        return;
+    }
+    let before = attributes(&path);
+    assert!(before.contains("user:nobody:rw-"), "{before}");
+    assert!(before.contains("user.origin=\"editor\""), "{before}");
+    let ran = lint_in(
+        &dir.path,
+        &["--fix", "--output-format", "concise", "."],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXED);
+    assert_eq!(attributes(&path), before);
+    assert!(
+        leftovers(&dir.path).is_empty(),
+        "{:?}",
+        leftovers(&dir.path)
+    );
+}
+
 /// What a failed write must say: the findings as left, no success, exit 2.
 fn assert_reported_as_left(ran: &common::Ran, error: &str) {
     assert_eq!(ran.exit(), 2, "{ran:#?}");
