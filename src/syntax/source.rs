@@ -270,4 +270,50 @@ mod tests {
         assert!(f.bom);
         assert_eq!(&*f.text, "{}");
     }
+
+    #[test]
+    fn columns_count_characters_across_blocks() {
+        let text = "aé🌦\u{2028}".repeat(1000);
+        let columns = Columns::default();
+        let ends: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+        for &from in ends.iter().step_by(97) {
+            for &to in ends.iter().step_by(89).filter(|&&to| to >= from) {
+                let slice = &text[from..to];
+                let astral = slice.chars().filter(|c| c.len_utf8() == 4).count();
+                assert_eq!(
+                    columns.between(&text, from, to),
+                    (slice.chars().count(), astral)
+                );
+            }
+        }
+    }
+
+    /// Placing findings on one long line costs in proportion to the findings (#41 item 11): 4
+    /// times the findings on a line 4 times as long take less than 8 times as long (counting
+    /// each column from the line's start took 16 times as long).
+    #[test]
+    fn placing_findings_on_one_long_line_is_linear() {
+        let time = |n: usize| {
+            let text = "{\"é\": []}, ".repeat(n);
+            let offsets: Vec<usize> = text.match_indices('[').map(|(i, _)| i).collect();
+            (0..3)
+                .map(|_| {
+                    let start = std::time::Instant::now();
+                    let index = LineIndex::new(&text);
+                    let columns: usize = offsets
+                        .iter()
+                        .map(|&o| index.line_col(&text, o).column)
+                        .sum();
+                    assert!(columns > n);
+                    start.elapsed()
+                })
+                .min()
+                .unwrap()
+        };
+        let (small, large) = (time(10_000), time(40_000));
+        assert!(
+            large < small * 8,
+            "10,000 findings: {small:?}, 40,000: {large:?}"
+        );
+    }
 }
