@@ -166,13 +166,13 @@ impl Parser {
             self.i += 1;
             let quantifiable = match c {
                 '|' => continue,
-                ')' => match open.pop() {
-                    Some((_, quantifiable)) => quantifiable,
-                    None => {
+                ')' => {
+                    let Some((_, quantifiable)) = open.pop() else {
                         self.i -= 1;
                         return Ok(());
-                    }
-                },
+                    };
+                    quantifiable
+                }
                 '(' => {
                     let quantifiable = self.group(start)?;
                     open.push((start, quantifiable));
