@@ -133,6 +133,79 @@ fn nesting_100_000_levels_deep() {
     assert_eq!(changed(&before, &snapshot(&dir.path)), ["tool.json"]);
 }
 
+#[test]
+fn patterns_130_000_groups_deep() {
+    let dir = Scratch::new("deep-pattern");
+    let n = 130_000;
+    let nested = |open: &str, inner: &str| open.repeat(n) + inner + &")".repeat(n);
+    // 260 KB: V8 refuses the 32,768th capture group, Python's `re` runs out of recursion.
+    dir.write(
+        "captures.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            nested("(", "a")
+        ),
+    );
+    // V8 takes any depth of `(?:`; Python does not.
+    dir.write(
+        "keys.json",
+        format!(
+            "{{\"type\": \"object\", \"patternProperties\": {{\"{}\": {{}}}}}}",
+            nested("(?:", "a")
+        ),
+    );
+    // An identity escape at the bottom, and a group never closed.
+    dir.write(
+        "escape.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            nested("(?=", "\\\\:")
+        ),
+    );
+    dir.write(
+        "open.json",
+        format!(
+            "{{\"type\": \"string\", \"pattern\": \"{}\"}}",
+            "(?:".repeat(n)
+        ),
+    );
+    dir.write("tool.json", FIXABLE);
+    let before = snapshot(&dir.path);
+    let ran = lint_in(&dir.path, &["--output-format", "concise", "."], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(
+        lines(&ran.stdout),
+        [
+            "captures.json:1:32799: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "escape.json:1:390032: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "keys.json:1:1528: error: SL406 the `patternProperties` key nests its groups deeper than \
+             Python's `re` can parse",
+            "open.json:1:390029: error: SL406 `pattern` is refused by both Ajv and Python's `re`",
+            "tool.json:2:18: error: SL201 `$id` `my_tool:output` is not a valid URI reference",
+        ]
+    );
+    let ran = lint_in(&dir.path, &["captures.json", "keys.json"], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    for words in [
+        "Ajv: Too many captures",
+        "Python's `re` says\n        `maximum recursion depth exceeded`",
+        "Python: maximum recursion depth exceeded",
+    ] {
+        assert!(ran.stdout.contains(words), "{words}: {ran:#?}");
+    }
+    let ran = lint_in(&dir.path, &["matrix", "."], LIMIT);
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert!(ran.stdout.contains("5 rows"), "{ran:#?}");
+    let ran = lint_in(
+        &dir.path,
+        &["--fix", "--output-format", "concise", "."],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 1, "{ran:#?}");
+    assert_eq!(lines(&ran.stdout).len(), 4, "{ran:#?}");
+    assert_eq!(changed(&before, &snapshot(&dir.path)), ["tool.json"]);
+}
+
 /// The deepest schemas the parser accepts, of several shapes, each with findings and fixes so
 /// that the rules, the meta-schema check and the fix's `jsonschema` compile all recurse to the
 /// bottom.
@@ -1041,6 +1114,65 @@ fn a_file_with_another_hard_link_is_refused() {
     );
 }
 
+/// `getfacl` and `getfattr` of `path`: its ACL and every extended attribute.
+#[cfg(target_os = "linux")]
+fn attributes(path: &std::path::Path) -> String {
+    let mut out = String::new();
+    for (tool, args) in [
+        ("getfacl", &["--absolute-names"][..]),
+        ("getfattr", &["--absolute-names", "-d", "-m", "-"][..]),
+    ] {
+        let ran = std::process::Command::new(tool)
+            .args(args)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(ran.status.success(), "{tool}: {ran:?}");
+        out.push_str(&String::from_utf8_lossy(&ran.stdout));
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fix_keeps_acls_and_extended_attributes() {
+    let dir = Scratch::new("xattr");
+    let path = dir.write("tool.json", FIXABLE);
+    let set = |tool: &str, args: &[&str]| {
+        std::process::Command::new(tool)
+            .args(args)
+            .arg(&path)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    // An ACL that lets another user write the file, and an attribute of another tool's.
+    if !set("setfacl", &["-m", "u:nobody:rw"])
+        || !set("setfattr", &["-n", "user.origin", "-v", "editor"])
+    {
+        eprintln!(
+            "skipped: setfacl or setfattr is missing (apt-get install acl attr), or this file \
+             system keeps no ACLs or extended attributes"
+        );
+        return;
+    }
+    let before = attributes(&path);
+    assert!(before.contains("user:nobody:rw-"), "{before}");
+    assert!(before.contains("user.origin=\"editor\""), "{before}");
+    let ran = lint_in(
+        &dir.path,
+        &["--fix", "--output-format", "concise", "."],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 0, "{ran:#?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXED);
+    assert_eq!(attributes(&path), before);
+    assert!(
+        leftovers(&dir.path).is_empty(),
+        "{:?}",
+        leftovers(&dir.path)
+    );
+}
+
 /// What a failed write must say: the findings as left, no success, exit 2.
 fn assert_reported_as_left(ran: &common::Ran, error: &str) {
     assert_eq!(ran.exit(), 2, "{ran:#?}");
@@ -1076,6 +1208,56 @@ fn a_full_disk_is_reported_as_findings_left() {
     );
     assert_eq!(std::fs::read_to_string(&path).unwrap(), FIXABLE);
     assert!(leftovers(&disk).is_empty(), "{:?}", leftovers(&disk));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_reported_as_findings_left() {
+    let dir = Scratch::new("ulimit-f");
+    // 20 KB to write under a limit of 8 KiB: the write fails halfway (`SIGXFSZ`, ignored,
+    // makes it fail with `EFBIG` instead of killing the process).
+    let text = FIXABLE.replacen(
+        "\"type\"",
+        &format!("\"description\": \"{}\",\n  \"type\"", "d".repeat(20_000)),
+        1,
+    );
+    let path = dir.write("tool.json", &text);
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -f 8 && exec \"$0\" --fix .")
+        .arg(common::BIN)
+        .current_dir(&dir.path);
+    let ran = common::run_with_limit(cmd, LIMIT);
+    assert_reported_as_left(
+        &ran,
+        "error: could not write `tool.json`: File too large (os error 27); no file was changed",
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    assert!(
+        leftovers(&dir.path).is_empty(),
+        "{:?}",
+        leftovers(&dir.path)
+    );
+}
+
+/// The binary ignores `SIGXFSZ`; the servers it starts run as they would without it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_starts_with_the_default_action_of_sigxfsz() {
+    let dir = Scratch::new("xfsz-server");
+    let ran = lint_in(
+        &dir.path,
+        &[
+            "--server",
+            "sh -c 'grep SigIgn /proc/self/status > ignored.txt'",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.exit(), 2, "not an MCP server: {ran:#?}");
+    let ignored = std::fs::read_to_string(dir.join("ignored.txt")).unwrap();
+    let mask = u64::from_str_radix(ignored.trim().trim_start_matches("SigIgn:").trim(), 16)
+        .unwrap_or_else(|e| panic!("{ignored:?}: {e}"));
+    assert_eq!(mask & (1 << (libc::SIGXFSZ - 1)), 0, "{ignored}");
 }
 
 #[cfg(unix)]

@@ -98,6 +98,9 @@ struct Parser {
 
 type Parsed<T> = Result<T, EcmaRefusal>;
 
+/// The most capture groups V8 compiles in one pattern.
+const MAX_CAPTURES: u64 = 32_767;
+
 fn refusal(range: Range<usize>, kind: EcmaError, message: &'static str) -> EcmaRefusal {
     EcmaRefusal {
         range,
@@ -142,27 +145,41 @@ impl Parser {
         refusal(start..end.min(self.len), kind, message)
     }
 
+    /// The whole pattern, up to its end or a `)` that closes no group (left at the cursor).
+    ///
+    /// A loop over an explicit stack of open groups, not a recursion per group: V8's parser
+    /// keeps its open groups on a stack of its own and takes patterns nested a million groups
+    /// deep (measured, Node 20), so this may not run out of stack on them either.
     fn disjunction(&mut self) -> Parsed<()> {
-        loop {
-            self.alternative()?;
-            if !self.eat('|') {
-                return Ok(());
-            }
-        }
-    }
-
-    fn alternative(&mut self) -> Parsed<()> {
+        // The open groups, innermost last: where each starts and whether it may be quantified.
+        let mut open: Vec<(usize, bool)> = Vec::new();
         loop {
             let start = self.pos();
-            let Some(c) = self.peek() else { return Ok(()) };
-            if c == '|' || c == ')' {
-                return Ok(());
-            }
+            let Some(c) = self.peek() else {
+                return match open.last() {
+                    Some(&(at, _)) => {
+                        Err(refusal(at..at + 1, EcmaError::Other, "Unterminated group"))
+                    }
+                    None => Ok(()),
+                };
+            };
             self.i += 1;
             let quantifiable = match c {
+                '|' => continue,
+                ')' => {
+                    let Some((_, quantifiable)) = open.pop() else {
+                        self.i -= 1;
+                        return Ok(());
+                    };
+                    quantifiable
+                }
+                '(' => {
+                    let quantifiable = self.group(start)?;
+                    open.push((start, quantifiable));
+                    continue;
+                }
                 '^' | '$' => false,
                 '\\' => self.atom_escape(start)?,
-                '(' => self.group(start)?,
                 '[' => {
                     self.class(start)?;
                     true
@@ -191,31 +208,37 @@ impl Parser {
                 }
                 _ => true,
             };
-            let at = self.pos();
-            let quantified = match self.peek() {
-                Some('*' | '+' | '?') => {
-                    self.i += 1;
-                    true
-                }
-                Some('{') => match self.braces()? {
-                    Some(()) => true,
-                    None => {
-                        return Err(refusal(
-                            at..at + 1,
-                            EcmaError::LoneBracket,
-                            "Incomplete quantifier",
-                        ))
-                    }
-                },
-                _ => false,
-            };
-            if quantified {
-                if !quantifiable {
-                    return Err(self.err(at, EcmaError::Other, "Nothing to repeat"));
-                }
-                self.eat('?');
-            }
+            self.quantifier(quantifiable)?;
         }
+    }
+
+    /// The quantifier, if any, after an atom that `quantifiable` says may take one.
+    fn quantifier(&mut self, quantifiable: bool) -> Parsed<()> {
+        let at = self.pos();
+        let quantified = match self.peek() {
+            Some('*' | '+' | '?') => {
+                self.i += 1;
+                true
+            }
+            Some('{') => match self.braces()? {
+                Some(()) => true,
+                None => {
+                    return Err(refusal(
+                        at..at + 1,
+                        EcmaError::LoneBracket,
+                        "Incomplete quantifier",
+                    ))
+                }
+            },
+            _ => false,
+        };
+        if quantified {
+            if !quantifiable {
+                return Err(self.err(at, EcmaError::Other, "Nothing to repeat"));
+            }
+            self.eat('?');
+        }
+        Ok(())
     }
 
     /// A `{n}`, `{n,}` or `{n,m}` quantifier at the cursor: consumed and `Some` when it is one,
@@ -264,7 +287,8 @@ impl Parser {
         value
     }
 
-    /// A group after its `(`; whether it may be quantified (lookarounds may not).
+    /// The opening of a group after its `(` (up to its content, which [`Parser::disjunction`]
+    /// reads); whether the group may be quantified (lookarounds may not).
     fn group(&mut self, start: usize) -> Parsed<bool> {
         let mut quantifiable = true;
         if self.eat('?') {
@@ -273,6 +297,8 @@ impl Parser {
                 Some('=' | '!') => quantifiable = false,
                 Some('<') if self.eat('=') || self.eat('!') => quantifiable = false,
                 Some('<') => {
+                    // V8 counts the group before it reads the name.
+                    self.captured(start)?;
                     let name_start = self.pos() - 1;
                     let name = self.group_name(name_start)?;
                     let range = name_start..self.pos();
@@ -285,7 +311,6 @@ impl Parser {
                     }
                     self.names.push((name, range.clone()));
                     self.out.named_groups.push(range);
-                    self.groups += 1;
                 }
                 Some(c) if "ims-".contains(c) => {
                     // Pattern modifiers (ES2025): accepted, see the module's doc.
@@ -301,17 +326,23 @@ impl Parser {
                 _ => return Err(self.err(start, EcmaError::Other, "Invalid group")),
             }
         } else {
-            self.groups += 1;
+            self.captured(start)?;
         }
-        self.disjunction()?;
-        if !self.eat(')') {
+        Ok(quantifiable)
+    }
+
+    /// Counts a capture group opened at `start`: V8 refuses the 32,768th (measured, Node 20:
+    /// 32,767 groups compile, 32,768 throw `Too many captures`).
+    fn captured(&mut self, start: usize) -> Parsed<()> {
+        if self.groups >= MAX_CAPTURES {
             return Err(refusal(
                 start..start + 1,
                 EcmaError::Other,
-                "Unterminated group",
+                "Too many captures",
             ));
         }
-        Ok(quantifiable)
+        self.groups += 1;
+        Ok(())
     }
 
     /// A group name after its `<`, up to and including `>`.

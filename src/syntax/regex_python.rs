@@ -40,6 +40,9 @@ pub enum PyError {
     GroupReference,
     /// A look-behind whose content can match strings of different lengths.
     LookBehindWidth,
+    /// Groups nested so deep that `re`'s recursive parser runs into Python's recursion limit
+    /// (`RecursionError`, which `re` does not turn into its own `re.error`).
+    TooDeep,
     /// Anything else (`nothing to repeat`, `missing )` ...).
     Other,
 }
@@ -49,8 +52,31 @@ type Width = (u128, u128);
 const MAX_WIDTH: u128 = 1 << 64;
 /// `_sre.MAXREPEAT` on 64-bit builds.
 const MAX_REPEAT: u128 = 4_294_967_295;
+/// The deepest `nested` (the argument `_parse` counts its calls with, one more than the
+/// number of `_parse` and `_parse_sub` calls under way) at which Python 3.11's `re.compile`
+/// still parses, called at the top of a script with the default recursion limit of 1,000:
+/// measured, 495 nested groups compile and 496 raise `RecursionError` (`_parse_sub` and
+/// `_parse` for each group), and 990 nested conditionals `(?(1)...)` compile and 991 do not
+/// (one `_parse` each). A client calls `re.compile` from further down its own stack, so it
+/// gives up a little sooner; and `re` recurses again to compile and measure a pattern, which
+/// for alternatives inside the groups costs one level more (494 groups `(a|` compile, 495 do
+/// not), not modelled here. It bounds this parser's own recursion too: about 4 MiB of stack
+/// in a debug build.
+const MAX_NESTED: usize = 991;
 /// `_sre.MAXGROUPS` on 64-bit builds.
 const MAX_GROUPS: usize = 1_073_741_823;
+
+/// What the opening of a group (`(`, `(?:`, `(?P<name>`...) says is to follow.
+enum Opening {
+    /// Nothing: the group is complete, its item (if it leaves one) read.
+    Done(Option<Item>),
+    /// A look-ahead, or a look-behind (`behind`).
+    Look { behind: bool },
+    /// A conditional group, after its `(?(`.
+    Conditional,
+    /// Another group: its number if it captures, and whether its content is verbose.
+    Group { gid: Option<usize>, verbose: bool },
+}
 
 /// What `_parse` keeps of an item: enough to judge a quantifier after it, and its width.
 #[derive(Clone, Copy)]
@@ -171,7 +197,11 @@ impl Parser<'_> {
     }
 
     /// `_parse`: one alternative, up to `|`, `)` or the end.
-    #[allow(clippy::too_many_lines)]
+    ///
+    /// This, [`Parser::parse_sub`], [`Parser::group`] and [`Parser::conditional`] recurse once
+    /// per group, as `re` does, down to [`MAX_NESTED`]: what they do besides recursing is in
+    /// functions of their own ([`Parser::repeat`], [`Parser::opening`],
+    /// [`Parser::condition`]), so that each level takes little stack.
     fn parse(&mut self, mut verbose: bool, nested: usize, first: bool) -> Result<Width, PyRefusal> {
         let mut items: Vec<Item> = Vec::new();
         while let Some(c) = self.peek() {
@@ -199,75 +229,7 @@ impl Parser<'_> {
                     self.class(start)?;
                     items.push(Item::Other((1, 1)));
                 }
-                '*' | '+' | '?' | '{' => {
-                    let (min, max) = match c {
-                        '?' => (0, 1),
-                        '*' => (0, MAX_REPEAT),
-                        '+' => (1, MAX_REPEAT),
-                        _ => {
-                            if self.peek() == Some('}') {
-                                items.push(Item::Other((1, 1)));
-                                continue;
-                            }
-                            let here = self.i;
-                            let lo = self.digits();
-                            let hi = if self.eat(',') {
-                                self.digits()
-                            } else {
-                                lo.clone()
-                            };
-                            if !self.eat('}') {
-                                self.i = here;
-                                items.push(Item::Other((1, 1)));
-                                continue;
-                            }
-                            let number = |s: &str| s.parse::<u128>().unwrap_or(u128::MAX);
-                            let min = if lo.is_empty() { 0 } else { number(&lo) };
-                            let max = if hi.is_empty() {
-                                MAX_REPEAT
-                            } else {
-                                number(&hi)
-                            };
-                            if (!lo.is_empty() && min >= MAX_REPEAT)
-                                || (!hi.is_empty() && max >= MAX_REPEAT)
-                            {
-                                return Err(self.err_here(
-                                    start,
-                                    PyError::Other,
-                                    "the repetition number is too large",
-                                ));
-                            }
-                            if max < min {
-                                return Err(self.err_here(
-                                    start,
-                                    PyError::Other,
-                                    "min repeat greater than max repeat",
-                                ));
-                            }
-                            (min, max)
-                        }
-                    };
-                    let item = match items.last() {
-                        None | Some(Item::At) => {
-                            return Err(self.err_here(start, PyError::Other, "nothing to repeat"))
-                        }
-                        Some(Item::Repeat(_)) => {
-                            return Err(self.err_here(start, PyError::Other, "multiple repeat"))
-                        }
-                        Some(&Item::Other(w)) => w,
-                    };
-                    if !self.eat('?') {
-                        self.eat('+');
-                    }
-                    let lo = (item.0 * min).min(MAX_WIDTH);
-                    let hi = if max == MAX_REPEAT && item.1 > 0 {
-                        MAX_WIDTH
-                    } else {
-                        (item.1 * max).min(MAX_WIDTH)
-                    };
-                    items.pop();
-                    items.push(Item::Repeat((lo, hi)));
-                }
+                '*' | '+' | '?' | '{' => self.repeat(c, start, &mut items)?,
                 '^' | '$' => items.push(Item::At),
                 '(' => {
                     if let Some(item) =
@@ -286,6 +248,77 @@ impl Parser<'_> {
         Ok(width)
     }
 
+    /// A quantifier (`*`, `+`, `?`, `{m,n}`) after its first character `c`, applied to the last
+    /// of `items`; a `{` that opens no quantifier is a literal.
+    fn repeat(&mut self, c: char, start: usize, items: &mut Vec<Item>) -> Result<(), PyRefusal> {
+        let (min, max) = match c {
+            '?' => (0, 1),
+            '*' => (0, MAX_REPEAT),
+            '+' => (1, MAX_REPEAT),
+            _ => {
+                if self.peek() == Some('}') {
+                    items.push(Item::Other((1, 1)));
+                    return Ok(());
+                }
+                let here = self.i;
+                let lo = self.digits();
+                let hi = if self.eat(',') {
+                    self.digits()
+                } else {
+                    lo.clone()
+                };
+                if !self.eat('}') {
+                    self.i = here;
+                    items.push(Item::Other((1, 1)));
+                    return Ok(());
+                }
+                let number = |s: &str| s.parse::<u128>().unwrap_or(u128::MAX);
+                let min = if lo.is_empty() { 0 } else { number(&lo) };
+                let max = if hi.is_empty() {
+                    MAX_REPEAT
+                } else {
+                    number(&hi)
+                };
+                if (!lo.is_empty() && min >= MAX_REPEAT) || (!hi.is_empty() && max >= MAX_REPEAT) {
+                    return Err(self.err_here(
+                        start,
+                        PyError::Other,
+                        "the repetition number is too large",
+                    ));
+                }
+                if max < min {
+                    return Err(self.err_here(
+                        start,
+                        PyError::Other,
+                        "min repeat greater than max repeat",
+                    ));
+                }
+                (min, max)
+            }
+        };
+        let item = match items.last() {
+            None | Some(Item::At) => {
+                return Err(self.err_here(start, PyError::Other, "nothing to repeat"))
+            }
+            Some(Item::Repeat(_)) => {
+                return Err(self.err_here(start, PyError::Other, "multiple repeat"))
+            }
+            Some(&Item::Other(w)) => w,
+        };
+        if !self.eat('?') {
+            self.eat('+');
+        }
+        let lo = (item.0 * min).min(MAX_WIDTH);
+        let hi = if max == MAX_REPEAT && item.1 > 0 {
+            MAX_WIDTH
+        } else {
+            (item.1 * max).min(MAX_WIDTH)
+        };
+        items.pop();
+        items.push(Item::Repeat((lo, hi)));
+        Ok(())
+    }
+
     fn digits(&mut self) -> String {
         let mut s = String::new();
         while let Some(c) = self.peek().filter(char::is_ascii_digit) {
@@ -295,7 +328,6 @@ impl Parser<'_> {
         s
     }
 
-    #[allow(clippy::too_many_lines)]
     /// A group, after its `(`; `None` for what leaves no item (a comment, global flags).
     fn group(
         &mut self,
@@ -306,6 +338,59 @@ impl Parser<'_> {
         items: &[Item],
         outer_verbose: &mut bool,
     ) -> Result<Option<Item>, PyRefusal> {
+        let (gid, sub_verbose) = match self.opening(start, verbose, first, items, outer_verbose)? {
+            Opening::Done(item) => return Ok(item),
+            Opening::Conditional => return self.conditional(start, verbose, nested).map(Some),
+            Opening::Look { behind } => {
+                let saved = self.lookbehind;
+                if behind && saved.is_none() {
+                    self.lookbehind = Some(self.widths.len());
+                }
+                self.descend(start, nested + 2)?;
+                let (lo, hi) = self.parse_sub(verbose, nested + 1)?;
+                if behind {
+                    self.lookbehind = saved;
+                }
+                self.close(start)?;
+                if behind && lo != hi {
+                    return Err(self.err_here(
+                        start,
+                        PyError::LookBehindWidth,
+                        "look-behind requires fixed-width pattern",
+                    ));
+                }
+                return Ok(Some(Item::Other((0, 0))));
+            }
+            Opening::Group { gid, verbose } => (gid, verbose),
+        };
+        self.descend(start, nested + 2)?;
+        let width = self.parse_sub(sub_verbose, nested + 1)?;
+        self.close(start)?;
+        if let Some(gid) = gid {
+            self.widths[gid] = Some(width);
+        }
+        Ok(Some(Item::Other(width)))
+    }
+
+    /// The `)` that closes the group at `start`.
+    fn close(&mut self, start: usize) -> Result<(), PyRefusal> {
+        if self.eat(')') {
+            Ok(())
+        } else {
+            Err(self.err_here(start, PyError::Other, "missing ), unterminated subpattern"))
+        }
+    }
+
+    /// What follows the `(` of the group at `start`, up to its content.
+    #[allow(clippy::too_many_lines)]
+    fn opening(
+        &mut self,
+        start: usize,
+        verbose: bool,
+        first: bool,
+        items: &[Item],
+        outer_verbose: &mut bool,
+    ) -> Result<Opening, PyRefusal> {
         let mut name = None;
         let mut capture = true;
         let mut sub_verbose = verbose;
@@ -327,7 +412,9 @@ impl Parser<'_> {
                                 &format!("unknown group name '{n}'"),
                             ));
                         };
-                        return self.reference(gid, at).map(Some);
+                        return self
+                            .reference(gid, at)
+                            .map(|item| Opening::Done(Some(item)));
                     } else {
                         let next = self.bump().map_or(String::new(), String::from);
                         return Err(self.err_here(
@@ -341,7 +428,7 @@ impl Parser<'_> {
                 '#' => {
                     while let Some(c) = self.bump() {
                         if c == ')' {
-                            return Ok(None);
+                            return Ok(Opening::Done(None));
                         }
                     }
                     return Err(self.err_here(
@@ -365,31 +452,9 @@ impl Parser<'_> {
                             }
                         }
                     }
-                    let saved = self.lookbehind;
-                    if behind && saved.is_none() {
-                        self.lookbehind = Some(self.widths.len());
-                    }
-                    let (lo, hi) = self.parse_sub(verbose, nested + 1)?;
-                    if behind {
-                        self.lookbehind = saved;
-                    }
-                    if !self.eat(')') {
-                        return Err(self.err_here(
-                            start,
-                            PyError::Other,
-                            "missing ), unterminated subpattern",
-                        ));
-                    }
-                    if behind && lo != hi {
-                        return Err(self.err_here(
-                            start,
-                            PyError::LookBehindWidth,
-                            "look-behind requires fixed-width pattern",
-                        ));
-                    }
-                    return Ok(Some(Item::Other((0, 0))));
+                    return Ok(Opening::Look { behind });
                 }
-                '(' => return self.conditional(start, verbose, nested).map(Some),
+                '(' => return Ok(Opening::Conditional),
                 c if "aiLmsxtu-".contains(c) => match self.flags(start, c)? {
                     None => {
                         if !first || !items.is_empty() {
@@ -400,7 +465,7 @@ impl Parser<'_> {
                             ));
                         }
                         *outer_verbose = self.global_verbose;
-                        return Ok(None);
+                        return Ok(Opening::Done(None));
                     }
                     Some((add_x, del_x)) => {
                         capture = false;
@@ -431,14 +496,23 @@ impl Parser<'_> {
         } else {
             None
         };
-        let width = self.parse_sub(sub_verbose, nested + 1)?;
-        if !self.eat(')') {
-            return Err(self.err_here(start, PyError::Other, "missing ), unterminated subpattern"));
+        Ok(Opening::Group {
+            gid,
+            verbose: sub_verbose,
+        })
+    }
+
+    /// Before the content of the group at `start` is parsed at depth `nested` (as `_parse`
+    /// counts it): the refusal Python's recursion limit makes when that is too deep.
+    fn descend(&self, start: usize, nested: usize) -> Result<(), PyRefusal> {
+        if nested > MAX_NESTED {
+            return Err(self.err(
+                start..start + 1,
+                PyError::TooDeep,
+                "maximum recursion depth exceeded",
+            ));
         }
-        if let Some(gid) = gid {
-            self.widths[gid] = Some(width);
-        }
-        Ok(Some(Item::Other(width)))
+        Ok(())
     }
 
     /// `getuntil` and `checkgroupname`: a group name up to `terminator`.
@@ -501,6 +575,31 @@ impl Parser<'_> {
         verbose: bool,
         nested: usize,
     ) -> Result<Item, PyRefusal> {
+        self.condition(start)?;
+        self.descend(start, nested + 1)?;
+        let yes = self.parse(verbose, nested + 1, false)?;
+        let no = if self.eat('|') {
+            let no = self.parse(verbose, nested + 1, false)?;
+            if self.peek() == Some('|') {
+                return Err(self.err_here(
+                    start,
+                    PyError::Other,
+                    "conditional backref with more than two branches",
+                ));
+            }
+            Some(no)
+        } else {
+            None
+        };
+        self.close(start)?;
+        Ok(Item::Other(match no {
+            Some(no) => (yes.0.min(no.0), yes.1.max(no.1)),
+            None => (0, yes.1),
+        }))
+    }
+
+    /// The `id/name)` of a conditional group at `start`, checked.
+    fn condition(&mut self, start: usize) -> Result<(), PyRefusal> {
         let at = self.pos();
         let mut name = String::new();
         loop {
@@ -563,27 +662,7 @@ impl Parser<'_> {
                 ));
             }
         }
-        let yes = self.parse(verbose, nested + 1, false)?;
-        let no = if self.eat('|') {
-            let no = self.parse(verbose, nested + 1, false)?;
-            if self.peek() == Some('|') {
-                return Err(self.err_here(
-                    start,
-                    PyError::Other,
-                    "conditional backref with more than two branches",
-                ));
-            }
-            Some(no)
-        } else {
-            None
-        };
-        if !self.eat(')') {
-            return Err(self.err_here(start, PyError::Other, "missing ), unterminated subpattern"));
-        }
-        Ok(Item::Other(match no {
-            Some(no) => (yes.0.min(no.0), yes.1.max(no.1)),
-            None => (0, yes.1),
-        }))
+        Ok(())
     }
 }
 

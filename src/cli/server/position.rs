@@ -3,6 +3,7 @@
 //! `initialize` (UTF-8 bytes, UTF-16 code units, or UTF-32 code points), and `file://` URIs.
 //! Spans of the crate are byte offsets into a file's text (its byte order mark left out).
 
+use crate::syntax::source::Columns;
 use lsp_types::{Position, PositionEncodingKind, Range, Uri};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -65,18 +66,23 @@ pub(crate) struct Lines<'a> {
     /// Code units the client sees before `text` on the first line: a byte order mark that the
     /// client's copy of the document holds and the crate's text leaves out.
     lead: u32,
+    /// Characters before each offset, so that the position of each of many findings on one
+    /// long line does not count the line from its start.
+    columns: Arc<Columns>,
 }
 
 impl<'a> Lines<'a> {
     /// The lines of `text`; `bom` says whether the client's copy begins with a byte order mark.
     pub(crate) fn new(text: &'a str, encoding: Encoding, bom: bool) -> Self {
-        Self::with_starts(text, line_starts(text), encoding, bom)
+        Self::with_starts(text, line_starts(text), Arc::default(), encoding, bom)
     }
 
-    /// The lines of `text`, whose starts [`line_starts`] gave.
+    /// The lines of `text`, whose starts [`line_starts`] gave, with the character counts kept
+    /// for it (shared by every `Lines` of the same text).
     pub(crate) fn with_starts(
         text: &'a str,
         starts: Arc<[usize]>,
+        columns: Arc<Columns>,
         encoding: Encoding,
         bom: bool,
     ) -> Self {
@@ -91,6 +97,7 @@ impl<'a> Lines<'a> {
             starts,
             encoding,
             lead,
+            columns,
         }
     }
 
@@ -101,10 +108,16 @@ impl<'a> Lines<'a> {
             offset -= 1;
         }
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let units: u32 = self.text[self.starts[line]..offset]
-            .chars()
-            .map(|c| self.encoding.width(c))
-            .sum();
+        let start = self.starts[line];
+        let units = match self.encoding {
+            Encoding::Utf8 => offset - start,
+            Encoding::Utf16 => {
+                let (chars, astral) = self.columns.between(self.text, start, offset);
+                chars + astral
+            }
+            Encoding::Utf32 => self.columns.between(self.text, start, offset).0,
+        };
+        let units = u32::try_from(units).unwrap_or(u32::MAX);
         Position {
             line: u32::try_from(line).unwrap_or(u32::MAX),
             character: units + if line == 0 { self.lead } else { 0 },

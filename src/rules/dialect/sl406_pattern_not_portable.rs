@@ -249,6 +249,17 @@ fn python_finding(pattern: &str, parsed: &EcmaPattern, refusal: &PyRefusal, what
     let at = &pattern[refusal.range.start..];
     let quoted = |r: &Range<usize>| pattern[r.clone()].to_owned();
     let python = format!("Python: {}", refusal.message);
+    if refusal.kind == PyError::TooDeep {
+        return Finding {
+            class: classes::SL406_PYTHON_REJECTS,
+            range: refusal.range.clone(),
+            message: format!("{what} nests its groups deeper than Python's `re` can parse"),
+            label: python,
+            help: "Nest fewer groups: Python's `re` parses each level with calls of its own and \
+                   stops at the recursion limit, about 495 levels down"
+                .to_owned(),
+        };
+    }
     let (class, range, construct, help) = match refusal.kind {
         PyError::UnknownExtension if at.starts_with("(?<") => {
             let group = parsed

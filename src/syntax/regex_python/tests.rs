@@ -190,3 +190,69 @@ fn places_and_words_the_error_as_python_does() {
     assert_eq!(r.kind, PyError::LookBehindWidth);
     assert_eq!(r.range.start, 1);
 }
+
+/// `n` groups opened by `open`, each around the next, around `inner`.
+fn nested(open: &str, n: usize, inner: &str) -> String {
+    open.repeat(n) + inner + &")".repeat(n)
+}
+
+/// Runs `f` on a thread with 8 MiB of stack: the parser recurses as `re` does, down to
+/// `MAX_NESTED`, which takes a debug build about 4 MiB (more than a test thread's 2 MiB; the
+/// engine's threads have 64).
+fn on_a_deep_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn stops_where_python_runs_out_of_recursion() {
+    on_a_deep_stack(stops_where_python_runs_out_of_recursion_);
+}
+
+fn stops_where_python_runs_out_of_recursion_() {
+    // Measured with Python 3.11.7's `re.compile`: 495 nested groups of any kind compile, 496
+    // raise `RecursionError`; a conditional costs half as much.
+    for open in ["(", "(?:", "(?=", "(?<=", "(?i:", "(?>"] {
+        assert_eq!(check(&nested(open, 495, "a")), Ok(()), "{open}");
+        let r = check(&nested(open, 496, "a")).unwrap_err();
+        assert_eq!(r.kind, PyError::TooDeep, "{open}");
+        assert_eq!(r.message, "maximum recursion depth exceeded");
+        assert_eq!(r.range, 495 * open.len()..495 * open.len() + 1, "{open}");
+    }
+    assert_eq!(check(&format!("(a){}", nested("(?(1)", 990, "a"))), Ok(()));
+    let r = check(&format!("(a){}", nested("(?(1)", 991, "a"))).unwrap_err();
+    assert_eq!(r.kind, PyError::TooDeep);
+    // An error met before the depth is Python's error.
+    let r = check(&format!("*{}", nested("(", 1000, "a"))).unwrap_err();
+    assert_eq!(r.message, "nothing to repeat");
+}
+
+#[test]
+fn a_pattern_130_000_groups_deep_is_checked_without_recursing_that_deep() {
+    on_a_deep_stack(a_pattern_130_000_groups_deep_is_checked_without_recursing_that_deep_);
+}
+
+fn a_pattern_130_000_groups_deep_is_checked_without_recursing_that_deep_() {
+    let n = 130_000;
+    // V8 parses any depth (measured, Node 20: a million `(?:` compile) and refuses the
+    // 32,768th capture group.
+    assert!(regex_ecma::check(&nested("(?:", n, "a")).is_ok());
+    assert!(regex_ecma::check(&nested("(", 32_767, "a")).is_ok());
+    let r = regex_ecma::check(&nested("(", n, "a")).unwrap_err();
+    assert_eq!((r.range, r.message), (32_767..32_768, "Too many captures"));
+    let r = regex_ecma::check(&format!("{}(?<n>a)", nested("(", 32_767, ""))).unwrap_err();
+    assert_eq!(r.message, "Too many captures");
+    let r = regex_ecma::check(&"(?:".repeat(n)).unwrap_err();
+    let last = 3 * (n - 1);
+    assert_eq!((r.range, r.message), (last..last + 1, "Unterminated group"));
+    let r = regex_ecma::check(&nested("(?:", n, "\\:")).unwrap_err();
+    assert_eq!(r.kind, regex_ecma::EcmaError::IdentityEscape);
+    assert_eq!(
+        check(&nested("(?:", n, "a")).unwrap_err().kind,
+        PyError::TooDeep
+    );
+}

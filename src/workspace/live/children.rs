@@ -95,12 +95,21 @@ pub fn stop_on_interrupt() {
     });
 }
 
-/// Makes `command` start in a process group of its own, and (on Linux) die with this process.
+/// Makes `command` start in a process group of its own, and (on Linux) die with this process;
+/// it starts with the default action of `SIGXFSZ`, which the binary ignores for itself.
 pub fn own_group(command: &mut Command) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         command.process_group(0);
+        // SAFETY: the closure runs between fork and exec and calls only signal(2), which is
+        // async-signal-safe; it allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGXFSZ, libc::SIG_DFL);
+                Ok(())
+            });
+        }
     }
     #[cfg(target_os = "linux")]
     {
