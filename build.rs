@@ -182,7 +182,7 @@ fn versions(value: &serde_json::Value) -> Result<String, String> {
         match &object.get(key) {
             None | Some(serde_json::Value::Null) => ends.push("None".to_owned()),
             Some(serde_json::Value::String(v)) if is_version(v) => {
-                ends.push(format!("Some({v:?})"))
+                ends.push(format!("Some({v:?})"));
             }
             Some(other) => {
                 return Err(format!(
