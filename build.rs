@@ -124,7 +124,9 @@ fn documented_breaks(code: &str, doc: &str, into: &mut Model) {
     }
 }
 
-/// Checks one documented break of a `breaks` block: `source` is a list of what backs it, each
+/// Checks one documented break of a `breaks` block (its `versions`, where it holds for some of
+/// the client's versions only, are checked where the table is written: see [`versions`]):
+/// `source` is a list of what backs it, each
 /// `{"url": "https://…", "quote": "…", "read": "YYYY-MM-DD"}` (the sentence or error text of the
 /// source that backs the claim, and the day it was read there), and the client's words the note
 /// quotes (`detail`, when there are any) are words of those quotes: each piece of it between
@@ -160,6 +162,50 @@ fn documented_entry(entry: &serde_json::Value) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The `Versions { .. }` of an entry's `versions`, `{"from": "2.1.260", "until": null}`: the
+/// client's versions the behaviour holds for, from the first it was seen in up to the one that
+/// fixed it (excluded), each end a dotted version or `null` (open); every version when absent.
+fn versions(value: &serde_json::Value) -> Result<String, String> {
+    if value.is_null() {
+        return Ok("Versions::ALL".to_owned());
+    }
+    let object = value
+        .as_object()
+        .ok_or("`versions` must be `{\"from\": …, \"until\": …}`")?;
+    if let Some(key) = object.keys().find(|k| *k != "from" && *k != "until") {
+        return Err(format!("`versions` has `{key}`: only `from` and `until`"));
+    }
+    let mut ends = Vec::new();
+    for key in ["from", "until"] {
+        match &object.get(key) {
+            None | Some(serde_json::Value::Null) => ends.push("None".to_owned()),
+            Some(serde_json::Value::String(v)) if is_version(v) => {
+                ends.push(format!("Some({v:?})"));
+            }
+            Some(other) => {
+                return Err(format!(
+                    "`versions.{key}` must be a version (`2.1.260`) or null, not `{other}`"
+                ))
+            }
+        }
+    }
+    if ends.iter().all(|e| e == "None") {
+        return Err("`versions` names neither end: leave it out".to_owned());
+    }
+    Ok(format!(
+        "Versions {{ from: {}, until: {} }}",
+        ends[0], ends[1]
+    ))
+}
+
+/// Numbers separated by dots, as `Versions` compares them.
+fn is_version(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .split('.')
+            .all(|p| !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `YYYY-MM-DD`.
@@ -310,10 +356,12 @@ fn classes(path: &Path, documented: &Model) -> String {
                     )
                 }
             };
+            let versions = versions(&entry["versions"])
+                .unwrap_or_else(|e| panic!("{class}: `{}`: {e}", field("client")));
             let _ = write!(
                 out,
                 "Break {{ client: Client::{client}, effect: Effect::{effect}, detail: {:?}, \
-                 evidence: {evidence} }}, ",
+                 evidence: {evidence}, versions: {versions} }}, ",
                 field("detail")
             );
         }

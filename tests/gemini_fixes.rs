@@ -18,7 +18,9 @@ fn settings(code: &str) -> Settings {
         "gemini-jsonschema"
     };
     Settings {
-        clients: schema_lint::settings::clients::parse(&[client]).unwrap(),
+        clients: schema_lint::settings::clients::parse(&[client])
+            .unwrap()
+            .clients,
         ..Settings::default()
     }
 }

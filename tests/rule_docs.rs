@@ -41,8 +41,10 @@ fn settings_for(example: &Example) -> (Settings, bool) {
             // only when its client is selected).
             o if o.starts_with("clients=") => {
                 let names: Vec<&str> = o["clients=".len()..].split(',').collect();
-                settings.clients = schema_lint::settings::clients::parse(&names)
+                let chosen = schema_lint::settings::clients::parse(&names)
                     .unwrap_or_else(|e| panic!("bad clients at line {}: {e}", example.line));
+                settings.clients = chosen.clients;
+                settings.versions = chosen.versions;
             }
             o if o.starts_with("select=") => {
                 settings.selection.extend_select =

@@ -319,8 +319,10 @@ fn collect(args: &DiffArgs, diff: &mut Diff, errors: &mut Vec<String>) -> Result
     let versions = versions(args)?;
     let mut settings = Settings::default();
     if !args.clients.is_empty() {
-        settings.clients = crate::settings::clients::parse(&args.clients)
+        let chosen = crate::settings::clients::parse(&args.clients)
             .map_err(|e| format!("--clients: {e}"))?;
+        settings.clients = chosen.clients;
+        settings.versions = chosen.versions;
     }
     for pair in versions {
         let explicit = pair.explicit;

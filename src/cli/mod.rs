@@ -120,6 +120,33 @@ pub fn execute(cli: Cli) -> Outcome {
     }
 }
 
+/// The versions section of a client's page: the versions the model knows of it and, for each
+/// claim that holds for some of them only, the range, the class, the effect and the sources.
+/// Empty for a client whose claims all hold for every version.
+fn versions_of(client: crate::diagnostic::breaks::Client) -> String {
+    use crate::diagnostic::breaks::{self, Evidence};
+    use std::fmt::Write as _;
+    let known = breaks::known_versions(client);
+    let Some(newest) = known.last() else {
+        return String::new();
+    };
+    let mut out = format!(
+        "\n## Versions\nKnown: {}; `{client}@latest` (a bare `{client}`) is the newest known, \
+         {newest} or later. `--clients {client}@VERSION` lints for another.\n",
+        known.join(", ")
+    );
+    for (class, b) in breaks::ranged(client) {
+        let _ = write!(out, "- {}: `{class}` {}", b.versions, b.effect);
+        match b.evidence {
+            Evidence::Measured => out.push_str(" (measured)\n"),
+            Evidence::Documented { sources, .. } => {
+                let _ = writeln!(out, " (documented: {})", sources.join(", "));
+            }
+        }
+    }
+    out
+}
+
 /// `schema-lint clients [NAME]`: the clients, a line each (name, kind, whether the default set
 /// holds it, what it is), or one client's page.
 fn clients(name: Option<&str>) -> Outcome {
@@ -128,7 +155,7 @@ fn clients(name: Option<&str>) -> Outcome {
     if let Some(name) = name {
         return match Client::named(name) {
             Some(client) => Outcome {
-                stdout: client.page().to_owned(),
+                stdout: format!("{}{}", client.page(), versions_of(client)),
                 ..Outcome::default()
             },
             None => Outcome {

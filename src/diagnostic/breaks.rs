@@ -15,7 +15,7 @@
 //! schema, and the listing case shows what that costs the client's user (every tool of the
 //! server, or this one), which the note then says.
 
-pub use super::client::{Client, Kind};
+pub use super::client::{Client, Kind, Versions};
 use super::own_words::own_words;
 use serde::Serialize;
 use std::fmt;
@@ -146,6 +146,11 @@ pub struct Break {
     /// How the claim is backed.
     #[serde(flatten)]
     pub evidence: Evidence,
+    /// The client's versions it holds for (every version unless the evidence names a range):
+    /// a claim that does not hold for the version a run selects is no claim
+    /// ([`super::verdict::holding`]).
+    #[serde(skip_serializing_if = "Versions::is_all")]
+    pub versions: Versions,
 }
 
 /// How a [`Break`] is backed: never by memory.
@@ -197,7 +202,7 @@ pub struct Class {
 /// finding with one, so a class the tier has no case of does not build.
 #[allow(missing_docs, clippy::doc_markdown)]
 pub mod classes {
-    use super::{Break, Class, Client, Effect, Evidence};
+    use super::{Break, Class, Client, Effect, Evidence, Versions};
     include!(concat!(env!("OUT_DIR"), "/classes.rs"));
 }
 
@@ -211,6 +216,31 @@ pub fn of(class: &str) -> Option<&'static [Break]> {
         .map(|i| classes::ALL[i].breaks)
 }
 
+/// The claims about `client` that hold for a range of its versions only, each with its class,
+/// in class order.
+pub fn ranged(client: Client) -> impl Iterator<Item = (&'static str, &'static Break)> {
+    classes::ALL.iter().flat_map(move |c| {
+        c.breaks
+            .iter()
+            .filter(move |b| b.client == client && !b.versions.is_all())
+            .map(move |b| (c.name, b))
+    })
+}
+
+/// The versions of `client` the model knows: every end of a range its claims name, oldest
+/// first, each once. The newest of them is what `latest` (a bare client name) means: at or
+/// after every one.
+#[must_use]
+pub fn known_versions(client: Client) -> Vec<&'static str> {
+    let mut known: Vec<&'static str> = ranged(client)
+        .flat_map(|(_, b)| [b.versions.from, b.versions.until])
+        .flatten()
+        .collect();
+    known.sort_by(|a, b| super::client::compare(a, b));
+    known.dedup_by(|a, b| super::client::compare(a, b).is_eq());
+    known
+}
+
 /// Every class the engine tier knows, sorted.
 pub fn classes() -> impl Iterator<Item = &'static str> {
     classes::ALL.iter().map(|c| c.name)
@@ -221,7 +251,7 @@ pub fn classes() -> impl Iterator<Item = &'static str> {
 /// last in [`Client`]'s order) read schema files, not a server's tools, so an MCP target leaves
 /// them out.
 #[must_use]
-pub fn read_by(breaks: &'static [Break], plain: bool) -> &'static [Break] {
+pub fn read_by(breaks: &[Break], plain: bool) -> &[Break] {
     if plain {
         return breaks;
     }
@@ -482,6 +512,7 @@ mod tests {
             effect,
             detail,
             evidence: Evidence::Measured,
+            versions: Versions::ALL,
         };
         let malformed = "URI scheme is malformed.";
         let engines = [
@@ -549,6 +580,7 @@ mod tests {
             effect: Effect::CompileError,
             detail: "URI scheme is malformed.",
             evidence: Evidence::Measured,
+            versions: Versions::ALL,
         };
         let documented = Break {
             client: Client::OpenaiStrict,
@@ -559,12 +591,14 @@ mod tests {
                 quotes: &["only these formats", "'uri' is not a valid format."],
                 read: &["2026-12-05", "2026-12-05"],
             },
+            versions: Versions::ALL,
         };
         let measured = Break {
             client: Client::GeminiCli,
             effect: Effect::RewritesSchema,
             detail: "",
             evidence: Evidence::Measured,
+            versions: Versions::ALL,
         };
         let only = describe(&[documented], None);
         assert_eq!(
@@ -592,12 +626,14 @@ mod tests {
                 effect: Effect::UnresolvedReference,
                 detail: "can't resolve reference",
                 evidence: Evidence::Measured,
+                versions: Versions::ALL,
             },
             Break {
                 client: Client::VscodeJson,
                 effect: Effect::FetchesRemote,
                 detail: "requested https://example.com/a.json",
                 evidence: Evidence::Measured,
+                versions: Versions::ALL,
             },
         ];
         let note = describe(&REMOTE, None);
@@ -630,6 +666,7 @@ mod tests {
             effect: Effect::LosesToolList,
             detail: "tools.*.inputSchema.type: Field required",
             evidence: Evidence::Measured,
+            versions: Versions::ALL,
         };
         assert!(lost.effect.is_failure() && Effect::LosesTool.is_failure());
         assert_eq!(
@@ -644,6 +681,7 @@ mod tests {
             effect: Effect::LosesToolList,
             detail,
             evidence: Evidence::Measured,
+            versions: Versions::ALL,
         };
         let all = [
             words(Client::TsSdkV1, "a"),

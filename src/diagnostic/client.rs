@@ -270,3 +270,114 @@ impl fmt::Display for Client {
         f.write_str(self.name())
     }
 }
+
+/// The versions of a client a behaviour holds for: from `from` (the first version it was seen
+/// in) up to `until` (the version that fixed it), `until` excluded; an open end is `None`. A
+/// behaviour with no range holds for every version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Versions {
+    /// The first version the behaviour was seen in; `None`: every version before `until`.
+    pub from: Option<&'static str>,
+    /// The version that no longer behaves so; `None`: it still does, in the newest known.
+    pub until: Option<&'static str>,
+}
+
+impl Versions {
+    /// Every version.
+    pub const ALL: Versions = Versions {
+        from: None,
+        until: None,
+    };
+
+    /// Whether the range is every version.
+    #[must_use]
+    pub fn is_all(&self) -> bool {
+        self.from.is_none() && self.until.is_none()
+    }
+
+    /// Whether the behaviour holds at `version` (`None`: the newest known, `latest`, which is at
+    /// or after every version a range names: a range with an `until` no longer holds there).
+    #[must_use]
+    pub fn holds_at(&self, version: Option<&str>) -> bool {
+        let Some(version) = version else {
+            return self.until.is_none();
+        };
+        self.from
+            .is_none_or(|from| compare(from, version) != std::cmp::Ordering::Greater)
+            && self
+                .until
+                .is_none_or(|until| compare(version, until) == std::cmp::Ordering::Less)
+    }
+}
+
+impl fmt::Display for Versions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.from, self.until) {
+            (None, None) => f.write_str("every version"),
+            (Some(from), None) => write!(f, "{from} and later"),
+            (None, Some(until)) => write!(f, "before {until}"),
+            (Some(from), Some(until)) => write!(f, "{from} up to {until} (fixed there)"),
+        }
+    }
+}
+
+/// Whether `text` is a version a range or `--clients NAME@VERSION` can name: numbers separated
+/// by dots (`2.1.260`, `2026.4.21`).
+#[must_use]
+pub fn is_version(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('.').all(|part| {
+            !part.is_empty() && part.len() <= 9 && part.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Two versions ([`is_version`]) in release order, number by number; a missing number is 0
+/// (`2.1` is `2.1.0`).
+#[must_use]
+pub fn compare(a: &str, b: &str) -> std::cmp::Ordering {
+    let numbers = |v: &str| -> Vec<u64> { v.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    let (a, b) = (numbers(a), numbers(b));
+    let len = a.len().max(b.len());
+    (0..len)
+        .map(|i| {
+            a.get(i)
+                .copied()
+                .unwrap_or(0)
+                .cmp(&b.get(i).copied().unwrap_or(0))
+        })
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+#[cfg(test)]
+mod version_tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_by_number_and_ranges_hold_where_they_say() {
+        use std::cmp::Ordering;
+        assert_eq!(compare("2.1.260", "2.1.37"), Ordering::Greater);
+        assert_eq!(compare("2.1", "2.1.0"), Ordering::Equal);
+        assert_eq!(compare("2.0.0", "2.1.260"), Ordering::Less);
+        assert!(
+            is_version("2026.4.21") && !is_version("2.x") && !is_version("") && !is_version("1..2")
+        );
+        let since = Versions {
+            from: Some("2.1.260"),
+            until: None,
+        };
+        assert!(
+            since.holds_at(None) && since.holds_at(Some("2.1.260")) && since.holds_at(Some("3"))
+        );
+        assert!(!since.holds_at(Some("2.0.0")) && !since.holds_at(Some("2.1.259")));
+        let fixed = Versions {
+            from: None,
+            until: Some("1.5"),
+        };
+        assert!(fixed.holds_at(Some("1.4.9")) && !fixed.holds_at(Some("1.5")));
+        // The newest known is past every fix.
+        assert!(!fixed.holds_at(None));
+        assert!(Versions::ALL.holds_at(None) && Versions::ALL.holds_at(Some("0.1")));
+        assert_eq!(since.to_string(), "2.1.260 and later");
+    }
+}

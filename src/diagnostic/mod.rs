@@ -97,8 +97,9 @@ pub struct Diagnostic {
     /// the rule gives one: it decides [`Diagnostic::breaks`] and the severity.
     pub class: Option<&'static str>,
     /// The clients the finding's class breaks, as measured; empty when none does, or when the
-    /// finding has no class.
-    pub breaks: &'static [Break],
+    /// finding has no class. Once the severity is decided, only the claims that hold for the
+    /// clients' versions the run selects ([`verdict::holding`]).
+    pub breaks: std::borrow::Cow<'static, [Break]>,
     /// Whether the clients in [`Diagnostic::breaks`] fail only on some values the server may
     /// send (a date-time without an offset), which the schema does not show: then the finding
     /// is at most a warning, or the rule's own lower severity (an error with `strict`).
@@ -135,7 +136,7 @@ impl Diagnostic {
             pointer: String::new(),
             fix: None,
             class: None,
-            breaks: &[],
+            breaks: std::borrow::Cow::Borrowed(&[]),
             depends_on_output: false,
             tool: None,
             decided_by: Vec::new(),
@@ -196,7 +197,20 @@ impl Diagnostic {
     #[must_use]
     pub fn class(mut self, class: Class) -> Self {
         self.class = Some(class.name);
-        self.breaks = class.breaks;
+        self.breaks = std::borrow::Cow::Borrowed(class.breaks);
+        self
+    }
+
+    /// Adds the claims of `class`, a documented class of what some clients do with the same
+    /// value beside what the finding's class ([`Diagnostic::class`], named first) measured:
+    /// each client's claims together, in [`Client`]'s order.
+    #[must_use]
+    pub fn also(mut self, class: Class) -> Self {
+        let mut all = self.breaks.into_owned();
+        all.extend_from_slice(class.breaks);
+        // Stable: each client's claims keep their order.
+        all.sort_by_key(|b| b.client);
+        self.breaks = std::borrow::Cow::Owned(all);
         self
     }
 
@@ -213,7 +227,7 @@ impl Diagnostic {
     #[must_use]
     pub fn full_note(&self) -> Option<String> {
         let tool = self.tool.as_ref().map(|t| t.name.as_str());
-        let clients = self.class.map(|_| breaks::describe(self.breaks, tool));
+        let clients = self.class.map(|_| breaks::describe(&self.breaks, tool));
         match (&self.note, clients) {
             (Some(note), Some(clients)) => {
                 Some(format!("{}. {clients}", note.trim_end_matches('.')))
@@ -237,7 +251,7 @@ impl Diagnostic {
     /// The verdict of `client` on the finding: the worst of the claims naming it.
     #[must_use]
     pub fn verdict(&self, client: Client) -> verdict::Verdict {
-        verdict::Verdict::of_client(self.breaks, self.depends_on_output, client)
+        verdict::Verdict::of_client(&self.breaks, self.depends_on_output, client)
     }
 
     /// Attaches a repair.

@@ -45,7 +45,7 @@ impl<'a> Inputs<'a> {
             default,
             requested: d.requested,
             measured: d.class.is_some(),
-            breaks: d.breaks,
+            breaks: &d.breaks,
             clients,
             depends_on_output: d.depends_on_output,
             strict,
@@ -212,6 +212,7 @@ mod tests {
             effect,
             detail: "",
             evidence: crate::diagnostic::breaks::Evidence::Measured,
+            versions: crate::diagnostic::breaks::Versions::ALL,
         }
     }
 

@@ -9,8 +9,9 @@
 //! when it does not fail but checks less, serves the tool non-strict or sends the model another
 //! schema. A client no claim names `works`.
 
-use super::breaks::{self, Break, Client, Effect, Evidence};
+use super::breaks::{self, Break, Client, Effect, Evidence, Versions};
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 
 /// What one client does with a finding, a tool or a schema; the order runs from best to worst,
@@ -88,6 +89,10 @@ pub struct Reported {
     /// How the claim is backed.
     #[serde(flatten)]
     pub evidence: Evidence,
+    /// The client's versions the claim holds for, where it does not hold for every version
+    /// (`{"from": "2.1.260", "until": null}`).
+    #[serde(skip_serializing_if = "Versions::is_all")]
+    pub versions: Versions,
 }
 
 impl Break {
@@ -103,6 +108,7 @@ impl Break {
             depends_on_data,
             detail: breaks::said(self, tool),
             evidence: self.evidence,
+            versions: self.versions,
         }
     }
 }
@@ -123,6 +129,26 @@ pub fn clients_at(
         .collect()
 }
 
+/// The claims among `breaks` that hold for the clients' versions a run selects: `pinned` names a
+/// version for some clients (`--clients claude-code@2.1.260`), every other client is at its
+/// newest known version (`latest`). A claim whose range ([`Versions`]) does not hold there is no
+/// claim: the verdict, the severity and every report see only the claims that hold. Borrowed when
+/// every claim holds.
+#[must_use]
+pub fn holding<'a>(breaks: Cow<'a, [Break]>, pinned: &[(Client, String)]) -> Cow<'a, [Break]> {
+    let version = |client: Client| {
+        pinned
+            .iter()
+            .find(|(c, _)| *c == client)
+            .map(|(_, v)| v.as_str())
+    };
+    let holds = |b: &Break| b.versions.holds_at(version(b.client));
+    if breaks.iter().all(holds) {
+        return breaks;
+    }
+    Cow::Owned(breaks.iter().copied().filter(|b| holds(b)).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +159,7 @@ mod tests {
             effect,
             detail: "",
             evidence: Evidence::Measured,
+            versions: crate::diagnostic::breaks::Versions::ALL,
         }
     }
 
@@ -183,5 +210,60 @@ mod tests {
             ),
             [Client::TsSdkV1]
         );
+    }
+
+    #[test]
+    fn a_claim_that_does_not_hold_for_the_selected_version_is_no_claim() {
+        static CLAIMS: [Break; 2] = [
+            Break {
+                client: Client::ClaudeCode,
+                effect: Effect::LosesToolList,
+                detail: "",
+                evidence: Evidence::Measured,
+                versions: Versions {
+                    from: Some("2.1.260"),
+                    until: None,
+                },
+            },
+            Break {
+                client: Client::Cursor,
+                effect: Effect::LosesToolList,
+                detail: "",
+                evidence: Evidence::Measured,
+                versions: Versions {
+                    from: None,
+                    until: Some("1.2"),
+                },
+            },
+        ];
+        // Every client at its newest known version: Cursor fixed it.
+        let latest = holding(Cow::Borrowed(&CLAIMS[..]), &[]);
+        assert_eq!(&latest[..], &CLAIMS[..1]);
+        let old = [
+            (Client::ClaudeCode, "2.0.0".to_owned()),
+            (Client::Cursor, "1.1".to_owned()),
+        ];
+        let at = holding(Cow::Borrowed(&CLAIMS[..]), &old);
+        assert_eq!(&at[..], &CLAIMS[1..]);
+        assert_eq!(
+            Verdict::of_client(&at, false, Client::ClaudeCode),
+            Verdict::Works
+        );
+        let both = [(Client::ClaudeCode, "2.1.300".to_owned()), old[1].clone()];
+        assert!(matches!(
+            holding(Cow::Borrowed(&CLAIMS[..]), &both),
+            Cow::Borrowed(_)
+        ));
+        let reported = CLAIMS[0].reported(None, false);
+        let json = serde_json::to_value(&reported).unwrap();
+        assert_eq!(
+            json["versions"],
+            serde_json::json!({"from": "2.1.260", "until": null})
+        );
+        let every = b(Client::TsSdkV1, Effect::CompileError).reported(None, false);
+        assert!(serde_json::to_value(&every)
+            .unwrap()
+            .get("versions")
+            .is_none());
     }
 }

@@ -7,6 +7,7 @@
 use crate::diagnostic::breaks::{self, Client};
 use crate::diagnostic::severity::{self, Inputs};
 use crate::diagnostic::target::Target;
+use crate::diagnostic::verdict;
 use crate::diagnostic::{Diagnostic, ToolOf};
 use crate::rules::analysis::Analyses;
 use crate::rules::{self, FileContext, FileMemo, RunView, UnitContext};
@@ -16,6 +17,7 @@ use crate::settings::select::{matches, suppressions};
 use crate::settings::Settings;
 use crate::syntax::document::{is_within, Node};
 use crate::syntax::source::SourceFile;
+use std::borrow::Cow;
 
 pub(super) fn lint_document(
     view: &RunView<'_>,
@@ -54,12 +56,17 @@ pub(super) fn lint_document(
             out,
         );
         // A finding about the JSON document itself is not weighed by the clients its class
-        // breaks: every client reads the same JSON.
-        for d in &mut out[from..] {
-            d.severity = severity::decide(&Inputs {
-                measured: false,
-                ..Inputs::of(d, default, target, clients, settings.strict)
-            });
+        // breaks: every client reads the same JSON. One about the listing's envelope (what a
+        // server answered, beside its tools) is: clients read it differently.
+        if meta.category == crate::diagnostic::meta::Category::Document {
+            for d in &mut out[from..] {
+                d.severity = severity::decide(&Inputs {
+                    measured: false,
+                    ..Inputs::of(d, default, target, clients, settings.strict)
+                });
+            }
+        } else {
+            decide(&mut out[from..], default, settings, target);
         }
     }
     // `x-schema-lint-ignore` scopes of every unit.
@@ -105,7 +112,7 @@ pub(super) fn lint_document(
             };
             let from = out.len();
             rule.check_unit(&cx, out);
-            decide(&mut out[from..], default, clients, settings.strict, target);
+            decide(&mut out[from..], default, settings, target);
         }
         if let Some(tool) = &unit.tool {
             let schema = match unit.role {
@@ -164,17 +171,15 @@ struct Ignored<'a> {
 /// The severity of each finding a rule just made, at `default` for `target`. A plain schema file
 /// (the `json-schema` target) is read by the consumers of plain schemas too; a schema linted for
 /// an MCP target, not: its findings leave their breaks out ([`breaks::read_by`]).
-fn decide(
-    found: &mut [Diagnostic],
-    default: crate::Severity,
-    clients: &[Client],
-    strict: bool,
-    target: Target,
-) {
+fn decide(found: &mut [Diagnostic], default: crate::Severity, settings: &Settings, target: Target) {
     let plain = target == Target::JsonSchema;
     for d in found {
-        d.breaks = breaks::read_by(d.breaks, plain);
-        let inputs = Inputs::of(d, default, target, clients, strict);
+        let read = match std::mem::take(&mut d.breaks) {
+            Cow::Borrowed(all) => Cow::Borrowed(breaks::read_by(all, plain)),
+            Cow::Owned(all) => Cow::Owned(breaks::read_by(&all, plain).to_vec()),
+        };
+        d.breaks = verdict::holding(read, &settings.versions);
+        let inputs = Inputs::of(d, default, target, &settings.clients, settings.strict);
         let severity = severity::decide(&inputs);
         d.decided_by = severity::deciders(&inputs, severity);
         d.severity = severity;

@@ -82,8 +82,9 @@ pub struct Config {
     pub complexity: ComplexityBounds,
     /// `strict`: findings that break only stricter engines are errors (as `--strict`).
     pub strict: bool,
-    /// `clients`: the clients runs are for (as `--clients`), `None` for the default set.
-    pub clients: Option<Vec<crate::diagnostic::breaks::Client>>,
+    /// `clients`: the clients runs are for (as `--clients`, versions included), `None` for the
+    /// default set.
+    pub clients: Option<super::clients::Selection>,
 }
 
 /// The nearest `schema-lint.toml` in `start`'s folder or above, relative to the working
@@ -312,7 +313,7 @@ mod tests {
              [rules.SL506]\nmax-depth = 8\n",
         );
         let c = load(&path).unwrap();
-        let clients = c.clients.clone().unwrap();
+        let clients = c.clients.clone().unwrap().clients;
         assert!(clients.contains(&crate::diagnostic::breaks::Client::Gemini));
         assert!(clients.contains(&crate::diagnostic::breaks::Client::TsSdkV1));
         assert_eq!(c.target, Some(Target::Mcp20260728));

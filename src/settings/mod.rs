@@ -54,6 +54,9 @@ pub struct Settings {
     /// The clients the run is for (`--clients`, `clients = [...]`): rules about other clients
     /// stay silent, and a finding is an error when one of these fails on it.
     pub clients: Vec<crate::diagnostic::breaks::Client>,
+    /// The version named for some of them (`--clients claude-code@2.1.260`); the others are at
+    /// their newest known version. Claims that do not hold there are no claims.
+    pub versions: Vec<(crate::diagnostic::breaks::Client, String)>,
 }
 
 impl Default for Settings {
@@ -70,6 +73,7 @@ impl Default for Settings {
             project_root: None,
             strict: false,
             clients: crate::diagnostic::breaks::Client::DEFAULT.to_vec(),
+            versions: Vec::new(),
         }
     }
 }

@@ -38,7 +38,7 @@ pub struct Overrides {
     /// The project whose other files are read as context (a `check` that names files).
     pub project_root: Option<PathBuf>,
     /// `--clients`, parsed ([`super::clients::parse`]): replaces the configuration's `clients`.
-    pub clients: Option<Vec<Client>>,
+    pub clients: Option<super::clients::Selection>,
 }
 
 impl Default for Overrides {
@@ -67,6 +67,9 @@ impl Settings {
     #[must_use]
     pub fn resolve(config: Option<Config>, overrides: Overrides) -> Self {
         let cfg = config.as_ref();
+        let chosen = overrides
+            .clients
+            .or_else(|| cfg.and_then(|c| c.clients.clone()));
         let selection = Selection::over_config(
             overrides.select.as_deref(),
             &overrides.extend_select,
@@ -86,10 +89,10 @@ impl Settings {
             respect_ignore_files: overrides.respect_ignore_files,
             project_root: overrides.project_root,
             strict: overrides.strict || cfg.is_some_and(|c| c.strict),
-            clients: overrides
-                .clients
-                .or_else(|| cfg.and_then(|c| c.clients.clone()))
-                .unwrap_or_else(|| Client::DEFAULT.to_vec()),
+            clients: chosen
+                .as_ref()
+                .map_or_else(|| Client::DEFAULT.to_vec(), |c| c.clients.clone()),
+            versions: chosen.map(|c| c.versions).unwrap_or_default(),
             config: config.map(Arc::new),
         }
     }

@@ -99,7 +99,9 @@ fn settings(arguments: &Map<String, Value>, default: Option<Target>) -> Result<S
         Some(Value::Array(names)) => {
             let names: Option<Vec<&str>> = names.iter().map(Value::as_str).collect();
             let names = names.ok_or("`clients` must be an array of strings")?;
-            settings.clients = crate::settings::clients::parse(&names)?;
+            let chosen = crate::settings::clients::parse(&names)?;
+            settings.clients = chosen.clients;
+            settings.versions = chosen.versions;
         }
         Some(_) => return Err("`clients` must be an array of strings".to_owned()),
     }

@@ -204,6 +204,17 @@ fn finding() -> Value {
                             "description": "The day each source was read (YYYY-MM-DD), in order.",
                             "type": "array",
                             "items": {"type": "string"}
+                        },
+                        "versions": {
+                            "description": "The client's versions the claim holds for, where \
+                                not every version: from the first it was seen in, until the one \
+                                that fixed it (excluded); null for an open end.",
+                            "type": "object",
+                            "properties": {
+                                "from": {"type": ["string", "null"]},
+                                "until": {"type": ["string", "null"]}
+                            },
+                            "required": ["from", "until"]
                         }
                     },
                     "required": ["client", "verdict", "effect", "depends_on_data", "evidence"]
