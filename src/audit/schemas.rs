@@ -75,7 +75,7 @@ fn schema_breaks(tool: &str, schema: &Value) -> Vec<SchemaBreak> {
     let linted = crate::engine::lint_source(file, &crate::settings::Settings::default(), false);
     let mut out: Vec<SchemaBreak> = Vec::new();
     for d in &linted.diagnostics {
-        for b in d.breaks {
+        for b in d.breaks.iter() {
             let fails = matches!(
                 b.effect,
                 Effect::CompileError
