@@ -15,6 +15,7 @@
 //! | [`fix`] | the fix loop, the proof of each fix, atomic writes |
 //! | [`audit`] | `schema-lint audit` over captured MCP traffic |
 //! | [`report`] | every output format: the only place that renders |
+//! | [`session`] | `schema-lint session`: a user's MCP configurations as the request each host sends |
 //! | [`cli`] | the command line and the commands' bodies |
 //!
 //! `tests/layers.rs` fails when a module uses one listed after it.
@@ -44,6 +45,7 @@ pub mod index;
 pub mod report;
 pub mod rules;
 pub mod schema;
+pub mod session;
 pub mod settings;
 pub mod syntax;
 pub mod workspace;

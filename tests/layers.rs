@@ -20,6 +20,7 @@ const LAYERS: &[&str] = &[
     "fix",
     "audit",
     "report",
+    "session",
     "cli",
 ];
 

@@ -16,6 +16,7 @@ mod record;
 #[cfg(feature = "http")]
 mod record_http;
 mod server;
+mod session;
 
 use crate::report;
 use crate::rules::docs;
@@ -95,6 +96,7 @@ pub fn execute(cli: Cli) -> Outcome {
             ..Outcome::default()
         },
         Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Session(args)) => session::session(&args),
         Some(Command::Mcp) => mcp::mcp(),
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
