@@ -53,13 +53,23 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
         .filter(|h| !h.is_empty())
         .map(std::path::PathBuf::from);
     Ok(Options {
-        host: if args.configs.is_empty() { None } else { hosts.first().copied() },
-        only: if args.configs.is_empty() { hosts } else { Vec::new() },
+        host: if args.configs.is_empty() {
+            None
+        } else {
+            hosts.first().copied()
+        },
+        only: if args.configs.is_empty() {
+            hosts
+        } else {
+            Vec::new()
+        },
         configs: args.configs.clone(),
         project,
         home,
         trust_project: args.trust_project,
-        ask: !args.trust_project && std::io::stdin().is_terminal() && std::io::stderr().is_terminal(),
+        ask: !args.trust_project
+            && std::io::stdin().is_terminal()
+            && std::io::stderr().is_terminal(),
         extra_clients,
         timeout,
         jobs: args.jobs,

@@ -127,7 +127,9 @@ fn places(host: Host, project: &Path, home: Option<&Path>) -> Vec<(PathBuf, Scop
             here(".mcp.json", Shape::McpServers),
             user(".claude.json", Shape::ClaudeJson),
         ],
-        Host::ClaudeDesktop => vec![desktop_config(home).map(|p| (p, Scope::User, Shape::McpServers))],
+        Host::ClaudeDesktop => {
+            vec![desktop_config(home).map(|p| (p, Scope::User, Shape::McpServers))]
+        }
         Host::Vscode => vec![
             vscode_user(home).map(|p| (p, Scope::User, Shape::Servers)),
             here(".vscode/mcp.json", Shape::Servers),
@@ -140,7 +142,9 @@ fn places(host: Host, project: &Path, home: Option<&Path>) -> Vec<(PathBuf, Scop
             user(".gemini/settings.json", Shape::McpServers),
             here(".gemini/settings.json", Shape::McpServers),
         ],
-        Host::Codex => vec![codex_home(home).map(|p| (p.join("config.toml"), Scope::User, Shape::CodexToml))],
+        Host::Codex => {
+            vec![codex_home(home).map(|p| (p.join("config.toml"), Scope::User, Shape::CodexToml))]
+        }
         Host::Windsurf => vec![user(".codeium/windsurf/mcp_config.json", Shape::McpServers)],
     };
     let mut out: Vec<(PathBuf, Scope, Shape)> = Vec::new();
@@ -424,7 +428,9 @@ pub fn strip_jsonc(text: &str) -> String {
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..].find("*/").map_or(bytes.len(), |e| i + 2 + e + 2);
+                let end = text[i + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |e| i + 2 + e + 2);
                 for b in &mut out[i..end] {
                     if *b != b'\n' {
                         *b = b' ';
@@ -456,7 +462,13 @@ struct Read<'a> {
 }
 
 impl Read<'_> {
-    fn entries(&self, root: &Value, scope: Scope, shape: Shape, secrets: &mut Secrets) -> Vec<Entry> {
+    fn entries(
+        &self,
+        root: &Value,
+        scope: Scope,
+        shape: Shape,
+        secrets: &mut Secrets,
+    ) -> Vec<Entry> {
         let mut out = Vec::new();
         let servers = match shape {
             Shape::Servers => root.get("servers"),
@@ -488,9 +500,7 @@ impl Read<'_> {
 
     /// gemini-cli's `mcp.allowed` and `mcp.excluded`: server names it starts or leaves out.
     fn gemini_allowed(&self, root: &Value, out: &mut [Entry]) {
-        let names = |key: &str| -> Option<Vec<String>> {
-            root.get("mcp")?.get(key).map(strings)
-        };
+        let names = |key: &str| -> Option<Vec<String>> { root.get("mcp")?.get(key).map(strings) };
         let allowed = names("allowed");
         let excluded = names("excluded").unwrap_or_default();
         for e in out.iter_mut() {
@@ -552,7 +562,9 @@ impl Read<'_> {
             .or_else(|| server.get("enabled_tools"))
             .map(strings);
         for k in ["excludeTools", "disabled_tools", "disabledTools"] {
-            entry.exclude.extend(server.get(k).map(strings).unwrap_or_default());
+            entry
+                .exclude
+                .extend(server.get(k).map(strings).unwrap_or_default());
         }
         for k in ["cwd", "envFile"] {
             if server.contains_key(k) {
@@ -586,12 +598,14 @@ impl Read<'_> {
     }
 
     /// How the server is reached, with every variable expanded.
-    fn transport(&self, server: &Map<String, Value>, secrets: &mut Secrets) -> Result<Transport, String> {
+    fn transport(
+        &self,
+        server: &Map<String, Value>,
+        secrets: &mut Secrets,
+    ) -> Result<Transport, String> {
         let kind = server.get("type").and_then(Value::as_str).unwrap_or("");
         if let Some(command) = server.get("command") {
-            let command = command
-                .as_str()
-                .ok_or("`command` is not a string")?;
+            let command = command.as_str().ok_or("`command` is not a string")?;
             let mut argv = vec![self.expand(command, secrets)?];
             for arg in server.get("args").map(strings).unwrap_or_default() {
                 argv.push(self.expand(&arg, secrets)?);
@@ -704,6 +718,8 @@ mod tests {
         assert_eq!(h("a/.mcp.json", "{}"), Ok(Host::ClaudeCode));
         assert_eq!(h("a/b.toml", ""), Ok(Host::Codex));
         assert_eq!(h("a/b.json", r#"{"servers": {}}"#), Ok(Host::Vscode));
-        assert!(h("a/b.json", r#"{"mcpServers": {}}"#).unwrap_err().contains("--host"));
+        assert!(h("a/b.json", r#"{"mcpServers": {}}"#)
+            .unwrap_err()
+            .contains("--host"));
     }
 }

@@ -52,11 +52,19 @@ fn ask(found: &Found, waiting: &[usize], secrets: &Secrets) -> bool {
     for &i in waiting {
         let e = &found.entries[i];
         let what = match &e.transport {
-            Some(super::config::Transport::Stdio { argv, .. }) => format!("runs `{}`", argv.join(" ")),
+            Some(super::config::Transport::Stdio { argv, .. }) => {
+                format!("runs `{}`", argv.join(" "))
+            }
             Some(super::config::Transport::Http { url, .. }) => format!("reaches {url}"),
             None => String::new(),
         };
-        let _ = writeln!(prompt, "  {} `{}` ({}): {what}", e.host, e.key, e.file.display());
+        let _ = writeln!(
+            prompt,
+            "  {} `{}` ({}): {what}",
+            e.host,
+            e.key,
+            e.file.display()
+        );
     }
     prompt.push_str("Start them? [y/N] ");
     let mut stderr = std::io::stderr();

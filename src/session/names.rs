@@ -156,7 +156,13 @@ fn codex(server: &str, tool: &str) -> String {
 /// SHA-1 of `data` in lower-case hex (FIPS 180-4), as Codex hashes a long name.
 #[must_use]
 pub fn sha1_hex(data: &[u8]) -> String {
-    let mut h: [u32; 5] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0];
+    let mut h: [u32; 5] = [
+        0x6745_2301,
+        0xEFCD_AB89,
+        0x98BA_DCFE,
+        0x1032_5476,
+        0xC3D2_E1F0,
+    ];
     let mut message = data.to_vec();
     let bits = (data.len() as u64).wrapping_mul(8);
     message.push(0x80);
@@ -217,9 +223,15 @@ mod tests {
     fn each_host_names_a_tool_its_way() {
         let name = |host, key: &str, tool: &str| Namer::new(host).server(key).name(tool);
         assert_eq!(name(Host::ClaudeCode, "gh", "search"), "mcp__gh__search");
-        assert_eq!(name(Host::GeminiCli, "gh", "search files"), "mcp_gh_search_files");
+        assert_eq!(
+            name(Host::GeminiCli, "gh", "search files"),
+            "mcp_gh_search_files"
+        );
         assert_eq!(name(Host::Codex, "my.srv", "a.b"), "mcp__my_srv__a_b");
-        assert_eq!(name(Host::Vscode, "My Server!", "get.time"), "mcp_my_server__get_time");
+        assert_eq!(
+            name(Host::Vscode, "My Server!", "get.time"),
+            "mcp_my_server__get_time"
+        );
         assert_eq!(name(Host::Cursor, "x", "t"), "t");
         let long = "t".repeat(70);
         let g = name(Host::GeminiCli, "srv", &long);
@@ -233,7 +245,9 @@ mod tests {
         let mut vs = Namer::new(Host::Vscode);
         assert_eq!(vs.server("foo").name("t"), "mcp_foo_t");
         assert_eq!(vs.server("foo").name("t"), "mcp_foo2_t");
-        let long_key = Namer::new(Host::Vscode).server("a-very-long-server-key").name("t");
+        let long_key = Namer::new(Host::Vscode)
+            .server("a-very-long-server-key")
+            .name("t");
         assert_eq!(long_key, "mcp_a-very-long-s_t");
     }
 }

@@ -99,8 +99,10 @@ fn json_of(judged: &[Judged], found: &Found) -> String {
                         .iter()
                         .filter(|b| j.clients.contains(&b.client))
                         .map(|b| {
-                            serde_json::to_value(b.reported(f.sent_as.as_deref(), d.depends_on_output))
-                                .unwrap_or(Value::Null)
+                            serde_json::to_value(
+                                b.reported(f.sent_as.as_deref(), d.depends_on_output),
+                            )
+                            .unwrap_or(Value::Null)
                         })
                         .collect();
                     json!({
@@ -165,7 +167,11 @@ fn human(judged: &[Judged]) -> String {
             if j.clients.is_empty() {
                 "no client".to_owned()
             } else {
-                j.clients.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+                j.clients
+                    .iter()
+                    .map(|c| c.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         );
         for s in &j.servers {
@@ -198,7 +204,11 @@ fn human(judged: &[Judged]) -> String {
                 (Some(s), Some(t)) => format!("{s}/{t}"),
                 _ => "the request".to_owned(),
             };
-            let _ = writeln!(out, "  {}[{}] {at} ({}): {}", d.severity, d.rule.code, f.verdict, d.message);
+            let _ = writeln!(
+                out,
+                "  {}[{}] {at} ({}): {}",
+                d.severity, d.rule.code, f.verdict, d.message
+            );
             if let Some(sent) = &f.sent_as {
                 if Some(sent) != f.tool.as_ref() {
                     let _ = writeln!(out, "    sent as `{sent}`");
@@ -229,7 +239,11 @@ fn markdown(judged: &[Judged]) -> String {
             j.servers.len(),
             j.schema_bytes
         );
-        let shown: Vec<_> = j.findings.iter().filter(|f| f.verdict != Verdict::Works).collect();
+        let shown: Vec<_> = j
+            .findings
+            .iter()
+            .filter(|f| f.verdict != Verdict::Works)
+            .collect();
         if shown.is_empty() {
             continue;
         }

@@ -265,13 +265,7 @@ fn lint(
         clients: clients.to_vec(),
         ..Settings::default()
     };
-    let file = SourceFile::new(
-        FileId(0),
-        format!("<{host} request>"),
-        None,
-        &text,
-        true,
-    );
+    let file = SourceFile::new(FileId(0), format!("<{host} request>"), None, &text, true);
     let linted = crate::engine::lint_source(file, &settings, true);
     linted
         .diagnostics
@@ -415,7 +409,10 @@ fn summary(
                 }
             }
             Verdict::Warns => {
-                warned.insert((f.server.clone().unwrap_or_default(), f.tool.clone().unwrap_or_default()));
+                warned.insert((
+                    f.server.clone().unwrap_or_default(),
+                    f.tool.clone().unwrap_or_default(),
+                ));
             }
             Verdict::Works => {}
         }
@@ -434,7 +431,10 @@ fn summary(
         }
         fails = true;
         let n = tools.len();
-        parts.push(format!("{n} tool{} of {server} lost", if n == 1 { "" } else { "s" }));
+        parts.push(format!(
+            "{n} tool{} of {server} lost",
+            if n == 1 { "" } else { "s" }
+        ));
     }
     for s in servers {
         if let State::Failed(_) = s.state {

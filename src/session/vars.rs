@@ -168,7 +168,13 @@ mod tests {
             "Bearer s3cr3t-value"
         );
         assert_eq!(
-            expand("${env:TOKEN}/${workspaceFolder}", Syntax::Braces, &e, &mut secrets).unwrap(),
+            expand(
+                "${env:TOKEN}/${workspaceFolder}",
+                Syntax::Braces,
+                &e,
+                &mut secrets
+            )
+            .unwrap(),
             "s3cr3t-value//p"
         );
         assert_eq!(
