@@ -89,7 +89,7 @@ fn each_module_uses_only_the_layers_below_it() {
         tops, listed,
         "the top-level modules of src/ are the layers of this test, and no others"
     );
-    assert!(LAYERS.len() <= 12, "at most 12 top-level modules");
+    assert!(LAYERS.len() <= 13, "at most 13 top-level modules (the doors that speak a protocol get a folder of their own: issue 40)");
     let mut violations = Vec::new();
     for file in &files {
         let Some(me) = top_module(file) else { continue };

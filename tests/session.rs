@@ -43,7 +43,7 @@ fn listing(dir: &Path, name: &str, tools: &Value) -> (String, Vec<String>) {
     )
 }
 
-fn tool(name: &str, input: Value) -> Value {
+fn tool(name: &str, input: &Value) -> Value {
     serde_json::json!({"name": name, "inputSchema": input})
 }
 
@@ -151,7 +151,7 @@ fn claude_code_names_tools_by_the_users_key_and_a_long_key_fails_every_request()
     let server = listing(
         &dir,
         "w",
-        &serde_json::json!([tool(&name, object()), tool("ok", object())]),
+        &serde_json::json!([tool(&name, &object()), tool("ok", &object())]),
     );
     let config = serde_json::json!({"mcpServers": {
         "weather-service-production": stdio(&server),
@@ -208,11 +208,11 @@ fn claude_code_reads_the_users_and_the_local_scope_and_loses_a_listing() {
         &dir,
         "bad",
         &serde_json::json!([
-            tool("list", serde_json::json!({"type": "array"})),
-            tool("b", object())
+            tool("list", &serde_json::json!({"type": "array"})),
+            tool("b", &object())
         ]),
     );
-    let good = listing(&dir, "good", &serde_json::json!([tool("g", object())]));
+    let good = listing(&dir, "good", &serde_json::json!([tool("g", &object())]));
     let proj = dir.join("proj").display().to_string();
     let config = serde_json::json!({
         "mcpServers": {"usr": stdio(&good)},
@@ -253,9 +253,9 @@ fn gemini_cli_fails_every_request_on_a_ref_sibling_until_exclude_tools_leaves_it
         &dir,
         "gem",
         &serde_json::json!([
-            tool("search files", object()),
-            tool("ref_tool", ref_sibling),
-            tool(&long_name(70), object())
+            tool("search files", &object()),
+            tool("ref_tool", &ref_sibling),
+            tool(&long_name(70), &object())
         ]),
     );
     let mut entry = stdio(&server);
@@ -321,9 +321,9 @@ fn codex_reads_its_toml_names_and_hashes_as_its_code_does_and_says_what_is_disab
         &dir,
         "cdx",
         &serde_json::json!([
-            tool("a.b", object()),
-            tool(&long_name(70), object()),
-            tool("gone", object())
+            tool("a.b", &object()),
+            tool(&long_name(70), &object()),
+            tool("gone", &object())
         ]),
     );
     let toml = format!(
@@ -363,7 +363,11 @@ fn codex_reads_its_toml_names_and_hashes_as_its_code_does_and_says_what_is_disab
 fn vscode_reads_jsonc_servers_and_says_the_prompts_it_cannot_answer() {
     let dir = scratch("vscode");
     let no_items = serde_json::json!({"type": "object", "properties": {"ids": {"type": "array"}}});
-    let server = listing(&dir, "vs", &serde_json::json!([tool("list.ids", no_items)]));
+    let server = listing(
+        &dir,
+        "vs",
+        &serde_json::json!([tool("list.ids", &no_items)]),
+    );
     let text = format!(
         "{{\n  // VS Code's mcp.json takes comments\n  \"inputs\": [{{\"id\": \"key\", \"type\": \"promptString\"}}],\n  \
          \"servers\": {{\n    \"My Server\": {{\"type\": \"stdio\", \"command\": {:?}, \"args\": [{:?}, {:?}]}},\n    \
@@ -404,7 +408,7 @@ fn cursor_claude_desktop_and_windsurf_keep_the_tools_own_names() {
     let server = listing(
         &dir,
         "s",
-        &serde_json::json!([tool(&long, object()), tool("fine", object())]),
+        &serde_json::json!([tool(&long, &object()), tool("fine", &object())]),
     );
     let config = serde_json::json!({"mcpServers": {"srv": stdio(&server)}}).to_string();
     write(&dir.join("home/.cursor/mcp.json"), &config);
@@ -444,7 +448,7 @@ fn cursor_claude_desktop_and_windsurf_keep_the_tools_own_names() {
 #[test]
 fn a_file_named_tells_its_host_by_place_or_by_host_and_bad_files_are_placed() {
     let dir = scratch("named");
-    let server = listing(&dir, "s", &serde_json::json!([tool("t", object())]));
+    let server = listing(&dir, "s", &serde_json::json!([tool("t", &object())]));
     let config = serde_json::json!({"mcpServers": {"x": stdio(&server)}}).to_string();
     write(&dir.join("proj/servers.json"), &config);
     let (code, out, err) = run(&dir, &["session", "servers.json"], &[]);
@@ -479,7 +483,7 @@ fn a_projects_servers_start_only_with_consent_and_the_users_are_trusted() {
     let code_line = format!("open({:?}, 'w').write('ran')", marker.display().to_string());
     let config = serde_json::json!({"mcpServers": {"evil": {"command": "python3", "args": ["-c", code_line]}}});
     write(&dir.join("proj/.mcp.json"), &config.to_string());
-    let good = listing(&dir, "g", &serde_json::json!([tool("t", object())]));
+    let good = listing(&dir, "g", &serde_json::json!([tool("t", &object())]));
     write(
         &dir.join("home/.cursor/mcp.json"),
         &serde_json::json!({"mcpServers": {"mine": stdio(&good)}}).to_string(),

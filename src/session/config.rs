@@ -237,7 +237,7 @@ fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape)
         .and_then(|n| n.to_str())
         .unwrap_or("");
     let by_place = match (parent, name) {
-        (".vscode", "mcp.json") | ("User", "mcp.json") => Some(Host::Vscode),
+        (".vscode" | "User", "mcp.json") => Some(Host::Vscode),
         (".cursor", "mcp.json") => Some(Host::Cursor),
         (".gemini", "settings.json") => Some(Host::GeminiCli),
         (".codex", "config.toml") => Some(Host::Codex),
@@ -247,7 +247,10 @@ fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape)
         _ => None,
     };
     let by_shape = || {
-        if name.ends_with(".toml") {
+        if Path::new(name)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+        {
             Some(Host::Codex)
         } else if text.contains("\"servers\"") && !text.contains("\"mcpServers\"") {
             Some(Host::Vscode)
@@ -386,7 +389,7 @@ fn parse(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
         })?;
         return serde_json::to_value(table).map_err(|e| format!("{}: {e}", path.display()));
     }
-    let clean = strip_jsonc(text);
+    let clean = super::jsonc::strip(text);
     serde_json::from_str(&clean).map_err(|e| {
         format!(
             "{}:{}:{}: not JSON: {e}",
@@ -395,62 +398,6 @@ fn parse(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
             e.column()
         )
     })
-}
-
-/// `text` with its `//` and `/* */` comments and trailing commas blanked (same length, so
-/// positions hold).
-#[must_use]
-pub fn strip_jsonc(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = bytes.to_vec();
-    let mut i = 0;
-    let mut in_string = false;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if in_string {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == b'"' {
-                in_string = false;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' => in_string = true,
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    out[i] = b' ';
-                    i += 1;
-                }
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                let end = text[i + 2..]
-                    .find("*/")
-                    .map_or(bytes.len(), |e| i + 2 + e + 2);
-                for b in &mut out[i..end] {
-                    if *b != b'\n' {
-                        *b = b' ';
-                    }
-                }
-                i = end;
-                continue;
-            }
-            b',' => {
-                let next = bytes[i + 1..].iter().find(|b| !b.is_ascii_whitespace());
-                if matches!(next, Some(b'}' | b']')) {
-                    out[i] = b' ';
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    // Only ASCII bytes outside strings were blanked: still UTF-8.
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }
 
 /// Reading one file's servers.
@@ -493,13 +440,13 @@ impl Read<'_> {
             }
         }
         if self.host == Host::GeminiCli {
-            self.gemini_allowed(root, &mut out);
+            Self::gemini_allowed(root, &mut out);
         }
         out
     }
 
     /// gemini-cli's `mcp.allowed` and `mcp.excluded`: server names it starts or leaves out.
-    fn gemini_allowed(&self, root: &Value, out: &mut [Entry]) {
+    fn gemini_allowed(root: &Value, out: &mut [Entry]) {
         let names = |key: &str| -> Option<Vec<String>> { root.get("mcp")?.get(key).map(strings) };
         let allowed = names("allowed");
         let excluded = names("excluded").unwrap_or_default();
@@ -698,16 +645,6 @@ fn strings(value: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn comments_and_trailing_commas_are_blanked_in_place() {
-        let text = "{\n // a\n \"a\": \"//x\", /* b */ \"c\": [1,],\n}";
-        let clean = strip_jsonc(text);
-        assert_eq!(clean.len(), text.len());
-        let v: Value = serde_json::from_str(&clean).unwrap();
-        assert_eq!(v["a"], "//x");
-        assert_eq!(v["c"], serde_json::json!([1]));
-    }
 
     #[test]
     fn a_file_tells_its_host_by_place_then_shape() {

@@ -15,6 +15,7 @@
 
 pub mod config;
 pub mod consent;
+pub mod jsonc;
 pub mod names;
 pub mod render;
 pub mod request;

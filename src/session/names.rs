@@ -22,6 +22,7 @@
 
 use super::Host;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 /// Names tools as `host` does, remembering what a host needs across servers (VS Code's prefixes
 /// taken).
@@ -155,6 +156,10 @@ fn codex(server: &str, tool: &str) -> String {
 
 /// SHA-1 of `data` in lower-case hex (FIPS 180-4), as Codex hashes a long name.
 #[must_use]
+#[allow(
+    clippy::many_single_char_names,
+    reason = "the standard's names for the words of the state"
+)]
 pub fn sha1_hex(data: &[u8]) -> String {
     let mut h: [u32; 5] = [
         0x6745_2301,
@@ -202,7 +207,10 @@ pub fn sha1_hex(data: &[u8]) -> String {
             *x = x.wrapping_add(y);
         }
     }
-    h.iter().map(|x| format!("{x:08x}")).collect()
+    h.iter().fold(String::with_capacity(40), |mut hex, x| {
+        let _ = write!(hex, "{x:08x}");
+        hex
+    })
 }
 
 #[cfg(test)]

@@ -38,10 +38,10 @@ pub fn render(judged: &[Judged], found: &Found, format: Format) -> Printed {
         Format::Human => human(judged),
         Format::Markdown => markdown(judged),
     };
-    let code = if !found.errors.is_empty() {
-        2
-    } else {
+    let code = if found.errors.is_empty() {
         u8::from(judged.iter().any(|j| j.fails))
+    } else {
+        2
     };
     Printed {
         stdout,

@@ -203,13 +203,13 @@ fn judge_host(
         };
         let mut sent = 0;
         if let State::Listed(listing) = &state {
-            let names = namer.server(&entry.key);
+            let naming = namer.server(&entry.key);
             for tool in &listing.tools {
                 let own = tool.get("name").and_then(Value::as_str).unwrap_or_default();
                 if !passes(entry, own) {
                     continue;
                 }
-                let name = names.name(own);
+                let name = naming.name(own);
                 let mut renamed = tool.clone();
                 if let Some(obj) = renamed.as_object_mut() {
                     obj.insert("name".to_owned(), Value::String(name.clone()));
