@@ -55,6 +55,11 @@ pub enum Command {
     /// A stdio proxy for a host's server configuration: runs the server, passes its traffic
     /// through unchanged, and appends each message to a capture that `audit` reads
     Record(RecordArgs),
+    /// Lint your MCP configurations as the one request each host (Claude Code, Cursor, VS Code,
+    /// gemini-cli, Codex, Claude Desktop, Windsurf) sends its model: starts every enabled server,
+    /// names each tool as the host does, and says per host whether it works and which tool
+    /// breaks it
+    Session(SessionArgs),
     /// Print a rule's documentation
     Rule {
         /// A code (`SL201`) or a name (`invalid-id-uri`)
@@ -548,4 +553,52 @@ pub struct DumpArgs {
     /// The server to list.
     #[command(flatten)]
     pub live: ServerArgs,
+}
+
+/// How `schema-lint session` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SessionFormat {
+    /// The verdict per host, then the findings
+    Human,
+    /// Versioned JSON: per host its request, servers and findings (with `server` and `tool`)
+    Json,
+    /// Markdown tables
+    Markdown,
+}
+
+/// The options of `schema-lint session`.
+#[derive(Debug, Args)]
+pub struct SessionArgs {
+    /// Configuration files (`.mcp.json`, `.vscode/mcp.json`, `~/.codex/config.toml`, ...); none:
+    /// the current project's and the user's ($HOME)
+    #[arg(value_name = "CONFIG")]
+    pub configs: Vec<PathBuf>,
+
+    /// The host that reads the files named, where their place and shape do not say it; without
+    /// files: judge only these hosts (repeatable): claude-code, claude-desktop, vscode, cursor,
+    /// gemini-cli, codex, windsurf
+    #[arg(long = "host", value_name = "HOST")]
+    pub hosts: Vec<String>,
+
+    /// Start the servers of the project's own configurations without asking (they run commands
+    /// that whoever wrote the repository chose)
+    #[arg(long)]
+    pub trust_project: bool,
+
+    /// Clients judged beside each host's own, comma-separated: the model provider it uses
+    /// (`anthropic`, `openai`, `gemini`); `schema-lint clients` lists them
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub clients: Vec<String>,
+
+    /// Seconds each server may take to start and list its tools
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub timeout: f64,
+
+    /// How many servers are started at once
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub jobs: usize,
+
+    /// How to print
+    #[arg(long, value_enum, default_value_t = SessionFormat::Human)]
+    pub output_format: SessionFormat,
 }

@@ -15,6 +15,7 @@ mod record;
 #[cfg(feature = "http")]
 mod record_http;
 mod server;
+mod session;
 
 use crate::report;
 use crate::rules::docs;
@@ -94,6 +95,7 @@ pub fn execute(cli: Cli) -> Outcome {
             ..Outcome::default()
         },
         Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Session(args)) => session::session(&args),
         Some(Command::Mcp) => match crate::doors::mcp::serve_stdio() {
             Ok(()) => Outcome::default(),
             Err(e) => Outcome {

@@ -5,5 +5,7 @@
 //! | door | peer |
 //! |---|---|
 //! | [`mcp`] | an MCP client (a coding agent): `schema-lint mcp` |
+//! | [`session`] | a user's MCP configurations and the servers they start: `schema-lint session` |
 
 pub mod mcp;
+pub mod session;

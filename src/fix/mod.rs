@@ -6,6 +6,7 @@
 pub mod commit;
 mod compile;
 mod inlined;
+mod keep;
 pub mod prove;
 pub mod rejections;
 pub mod verify;

@@ -28,6 +28,8 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   big-pages   modern, and tools/list answers 40 pages of 8 MB each, then nothing
   many-tools  modern, and tools/list answers 8 pages of 20,000 tools each
   deep-N      modern, and tools/list answers one tool with arrays nested N deep in its schema
+  env-leak    writes the value of its environment's SECRET_TOKEN to stderr and exits with status 3
+              before answering (a server that prints its secrets as it fails)
   listing=PATH  answers initialize with 2025-11-25, and tools/list with the tools of the listing
               file PATH (a `tools/list` result, or the JSON-RPC answer holding it)
 
@@ -207,6 +209,10 @@ def stdio(mode, pidfile):
         for _ in range(300):
             sys.stderr.write(chunk)
         sys.stderr.flush()
+    if mode == "env-leak":
+        sys.stderr.write("auth failed with token %s\n" % os.environ.get("SECRET_TOKEN", "<unset>"))
+        sys.stderr.flush()
+        sys.exit(3)
     if mode == "exit":
         sys.stderr.write("starting fake server\nboom: API_KEY is not set\n")
         sys.stderr.flush()

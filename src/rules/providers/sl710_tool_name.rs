@@ -183,6 +183,15 @@ impl Named<'_, '_> {
         if !self.cx.clients.contains(&Client::ClaudeCode) {
             return None;
         }
+        // A name that already carries the prefix (`mcp__<key>__<tool>`, the request Claude Code
+        // builds, as `schema-lint session` lints it) was measured whole by `length`.
+        if self
+            .name
+            .strip_prefix(CLAUDE_CODE_PREFIX)
+            .is_some_and(|rest| rest.contains(CLAUDE_CODE_SEPARATOR))
+        {
+            return None;
+        }
         let own = self.name.chars().count();
         let around = CLAUDE_CODE_PREFIX.len() + CLAUDE_CODE_SEPARATOR.len();
         if around + 1 + own <= MAX {

@@ -1,0 +1,82 @@
+//! `schema-lint session`: the arguments, parsed and handed to [`crate::doors::session`].
+
+use super::args::{SessionArgs, SessionFormat};
+use super::live::options_of;
+use super::{exit, Outcome};
+use crate::doors::session::{self, Format, Host, Options};
+use std::io::IsTerminal as _;
+
+/// Runs `schema-lint session`.
+pub(super) fn session(args: &SessionArgs) -> Outcome {
+    match options(args) {
+        Ok(options) => {
+            let printed = session::run(&options);
+            Outcome {
+                stdout: printed.stdout,
+                stderr: printed.stderr,
+                code: printed.code,
+            }
+        }
+        Err(why) => Outcome {
+            stderr: format!("error: {why}\n"),
+            code: exit::ERROR,
+            ..Outcome::default()
+        },
+    }
+}
+
+fn options(args: &SessionArgs) -> Result<Options, String> {
+    let timeout = options_of(None, args.timeout)?.timeout.as_secs_f64();
+    let mut hosts = Vec::new();
+    for name in &args.hosts {
+        hosts.push(Host::named(name).ok_or_else(|| {
+            format!(
+                "`--host {name}`: no such host (one of {})",
+                Host::ALL.map(Host::name).join(", ")
+            )
+        })?);
+    }
+    if !args.configs.is_empty() && hosts.len() > 1 {
+        return Err("with files named, `--host` names the one host that reads them".to_owned());
+    }
+    let extra_clients = if args.clients.is_empty() {
+        Vec::new()
+    } else {
+        crate::settings::clients::parse(&args.clients)?.clients
+    };
+    if args.jobs == 0 {
+        return Err("`--jobs 0`: at least one server starts at a time".to_owned());
+    }
+    let project = std::env::current_dir().map_err(|e| format!("no current folder: {e}"))?;
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .map(std::path::PathBuf::from);
+    Ok(Options {
+        host: if args.configs.is_empty() {
+            None
+        } else {
+            hosts.first().copied()
+        },
+        only: if args.configs.is_empty() {
+            hosts
+        } else {
+            Vec::new()
+        },
+        configs: args.configs.clone(),
+        project,
+        home,
+        trust_project: args.trust_project,
+        ask: !args.trust_project
+            && std::io::stdin().is_terminal()
+            && std::io::stderr().is_terminal(),
+        extra_clients,
+        timeout,
+        jobs: args.jobs,
+        format: match args.output_format {
+            SessionFormat::Human => Format::Human,
+            SessionFormat::Json => Format::Json,
+            SessionFormat::Markdown => Format::Markdown,
+        },
+    })
+}

@@ -1,0 +1,276 @@
+//! How a session prints: the verdict per host first, one line each, then per host its request
+//! (servers, tool count, bytes of schemas) and its findings, each with the fix in the user's
+//! hands beside the author's (the rule's help). The verdicts are rendered, never decided here.
+
+use super::config::Found;
+use super::request::{Judged, State};
+use super::{Format, Printed};
+use crate::diagnostic::verdict::Verdict;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+
+/// The host's verdict in one word: `breaks` when it fails, `warns` when a finding warns, else
+/// `works`; `None` when no client judges it.
+fn word(j: &Judged) -> Option<Verdict> {
+    if j.clients.is_empty() {
+        None
+    } else if j.fails {
+        Some(Verdict::Breaks)
+    } else if j.findings.iter().any(|f| f.verdict == Verdict::Warns) {
+        Some(Verdict::Warns)
+    } else {
+        Some(Verdict::Works)
+    }
+}
+
+/// Renders a session in `format`, with its exit code.
+#[must_use]
+pub fn render(judged: &[Judged], found: &Found, format: Format) -> Printed {
+    let mut stderr = String::new();
+    for e in &found.errors {
+        let _ = writeln!(stderr, "error: {e}");
+    }
+    if found.files.is_empty() && found.errors.is_empty() {
+        stderr.push_str("No MCP configuration found (give a file, or run in a project)\n");
+    }
+    let stdout = match format {
+        Format::Json => json_of(judged, found),
+        Format::Human => human(judged),
+        Format::Markdown => markdown(judged),
+    };
+    let code = if found.errors.is_empty() {
+        u8::from(judged.iter().any(|j| j.fails))
+    } else {
+        2
+    };
+    Printed {
+        stdout,
+        stderr,
+        code,
+    }
+}
+
+fn state_words(state: &State) -> (&'static str, Option<&str>) {
+    match state {
+        State::Listed(_) => ("listed", None),
+        State::Failed(why) => ("failed", Some(why)),
+        State::NotStarted(why) => ("not-started", Some(why)),
+    }
+}
+
+fn json_of(judged: &[Judged], found: &Found) -> String {
+    let hosts: Vec<Value> = judged
+        .iter()
+        .map(|j| {
+            let servers: Vec<Value> = j
+                .servers
+                .iter()
+                .map(|s| {
+                    let (state, why) = state_words(&s.state);
+                    let listed = match &s.state {
+                        State::Listed(l) => Some(l.tools.len()),
+                        _ => None,
+                    };
+                    json!({
+                        "key": s.entry.key,
+                        "file": s.entry.file.display().to_string(),
+                        "scope": s.entry.scope,
+                        "state": state,
+                        "why": why,
+                        "disabled": s.entry.disabled,
+                        "tools_listed": listed,
+                        "tools_sent": s.sent,
+                        "notes": s.entry.notes,
+                    })
+                })
+                .collect();
+            let names: Vec<Value> = j
+                .tools
+                .iter()
+                .map(|t| json!({"server": t.server, "tool": t.tool, "name": t.name}))
+                .collect();
+            let findings: Vec<Value> = j
+                .findings
+                .iter()
+                .map(|f| {
+                    let d = &f.diagnostic;
+                    let breaks: Vec<Value> = d
+                        .breaks
+                        .iter()
+                        .filter(|b| j.clients.contains(&b.client))
+                        .map(|b| {
+                            serde_json::to_value(
+                                b.reported(f.sent_as.as_deref(), d.depends_on_output),
+                            )
+                            .unwrap_or(Value::Null)
+                        })
+                        .collect();
+                    json!({
+                        "server": f.server,
+                        "tool": f.tool,
+                        "sent_as": f.sent_as,
+                        "code": d.rule.code,
+                        "rule": d.rule.name,
+                        "severity": d.severity,
+                        "verdict": f.verdict,
+                        "message": d.message,
+                        "pointer": d.pointer,
+                        "user_fix": f.user_fix,
+                        "help": d.help,
+                        "breaks": breaks,
+                    })
+                })
+                .collect();
+            json!({
+                "host": j.host,
+                "verdict": word(j),
+                "summary": j.summary,
+                "fails": j.fails,
+                "clients": j.clients,
+                "request": {"tools": j.tools.len(), "schema_bytes": j.schema_bytes, "names": names},
+                "servers": servers,
+                "findings": findings,
+            })
+        })
+        .collect();
+    let files: Vec<Value> = found
+        .files
+        .iter()
+        .map(|(h, p, s)| json!({"host": h, "file": p.display().to_string(), "scope": s}))
+        .collect();
+    let document = json!({
+        "version": 1,
+        "hosts": hosts,
+        "configurations": files,
+        "errors": found.errors,
+    });
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn human(judged: &[Judged]) -> String {
+    let mut out = String::new();
+    for j in judged {
+        let _ = writeln!(out, "{}: {}", j.host, j.summary);
+    }
+    for j in judged {
+        let _ = writeln!(
+            out,
+            "\n{} ({} tool{} from {} server{}, {} bytes of input schemas; judged for {})",
+            j.host,
+            j.tools.len(),
+            plural(j.tools.len()),
+            j.servers.len(),
+            plural(j.servers.len()),
+            j.schema_bytes,
+            if j.clients.is_empty() {
+                "no client".to_owned()
+            } else {
+                j.clients
+                    .iter()
+                    .map(|c| c.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+        for s in &j.servers {
+            let (state, why) = state_words(&s.state);
+            let _ = write!(
+                out,
+                "  {} ({}, {}): ",
+                s.entry.key,
+                s.entry.file.display(),
+                s.entry.scope.name()
+            );
+            match (&s.state, why) {
+                (State::Listed(l), _) => {
+                    let _ = writeln!(out, "{} of {} tools sent", s.sent, l.tools.len());
+                }
+                (_, Some(why)) => {
+                    let _ = writeln!(out, "{state}: {why}");
+                }
+                _ => {
+                    let _ = writeln!(out, "{state}");
+                }
+            }
+            for note in &s.entry.notes {
+                let _ = writeln!(out, "    note: {note}");
+            }
+        }
+        for f in j.findings.iter().filter(|f| f.verdict != Verdict::Works) {
+            let d = &f.diagnostic;
+            let at = match (&f.server, &f.tool) {
+                (Some(s), Some(t)) => format!("{s}/{t}"),
+                _ => "the request".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "  {}[{}] {at} ({}): {}",
+                d.severity, d.rule.code, f.verdict, d.message
+            );
+            if let Some(sent) = &f.sent_as {
+                if Some(sent) != f.tool.as_ref() {
+                    let _ = writeln!(out, "    sent as `{sent}`");
+                }
+            }
+            if let Some(fix) = &f.user_fix {
+                let _ = writeln!(out, "    your fix: {fix}");
+            }
+            if let Some(help) = &d.help {
+                let _ = writeln!(out, "    the author's fix: {help}");
+            }
+        }
+    }
+    out
+}
+
+fn markdown(judged: &[Judged]) -> String {
+    let mut out = String::from("| host | verdict |\n|---|---|\n");
+    for j in judged {
+        let _ = writeln!(out, "| {} | {} |", j.host, j.summary.replace('|', "\\|"));
+    }
+    for j in judged {
+        let _ = writeln!(
+            out,
+            "\n### {}\n\n{} tools from {} servers, {} bytes of input schemas.\n",
+            j.host,
+            j.tools.len(),
+            j.servers.len(),
+            j.schema_bytes
+        );
+        let shown: Vec<_> = j
+            .findings
+            .iter()
+            .filter(|f| f.verdict != Verdict::Works)
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        out.push_str("| server | tool | verdict | finding | your fix | the author's fix |\n|---|---|---|---|---|---|\n");
+        for f in shown {
+            let d = &f.diagnostic;
+            let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} {} | {} | {} |",
+                cell(f.server.as_deref().unwrap_or("")),
+                cell(f.tool.as_deref().unwrap_or("")),
+                f.verdict,
+                d.rule.code,
+                cell(&d.message),
+                cell(f.user_fix.as_deref().unwrap_or("")),
+                cell(d.help.as_deref().unwrap_or(""))
+            );
+        }
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
