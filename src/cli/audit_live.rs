@@ -222,7 +222,7 @@ fn vet(tools: &[Value], calls: &[ToolCall]) -> Result<(), String> {
 
 /// Writes `bytes` to `file` whole or not at all: a temporary file beside it, synced, then
 /// renamed over it.
-fn save(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn save(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let name = file
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());

@@ -4,6 +4,7 @@
 pub mod args;
 mod audit;
 mod audit_live;
+mod baseline;
 mod capture_log;
 mod check;
 mod diff;
@@ -16,6 +17,8 @@ mod record;
 #[cfg(feature = "http")]
 mod record_http;
 mod server;
+mod since;
+mod watch;
 
 use crate::report;
 use crate::rules::docs;
