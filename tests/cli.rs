@@ -215,3 +215,146 @@ fn cli_snapshots_streaming() {
         failures.join("\n")
     );
 }
+
+fn git(dir: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .status()
+        .expect("git runs");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// `check --since REF`: the JSON files changed since the ref (modified and untracked, a name
+/// git would quote among them) are linted, with the rest of the project as context (the `$ref`
+/// into an unchanged file resolves), and the unchanged files are not reported.
+#[test]
+fn since_lints_changed_files_with_the_project_as_context() {
+    let dir = std::env::temp_dir().join(format!("schema-lint-since-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).unwrap();
+    write(
+        "sub/a.json",
+        r#"{"$id": "https://example.com/a.json", "$defs": {"x": {"type": "string"}}}"#,
+    );
+    write("unchanged.json", r#"{"$id": "bad_id:unchanged"}"#);
+    write("b.json", r#"{"type": "object"}"#);
+    git(&dir, &["init", "-q", "."]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "init"]);
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_schema-lint"))
+            .args(args)
+            .current_dir(&dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = run(&["check", "--since", "HEAD"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(stdout, "No JSON file changed since `HEAD`\n");
+
+    write(
+        "b.json",
+        r#"{"properties": {"p": {"$ref": "https://example.com/a.json#/$defs/x"},
+ "q": {"$ref": "https://example.com/a.json#/$defs/nope"}}}"#,
+    );
+    write("café.json", r#"{"$id": "bad_id:new"}"#);
+    write("package.json", r#"{"name": "not a schema"}"#);
+    let (code, stdout, stderr) = run(&["check", "--since", "HEAD", "--output-format", "concise"]);
+    assert_eq!(
+        stdout,
+        "b.json:2:51: error: SL302 `$ref` `https://example.com/a.json#/$defs/nope` resolves to \
+         nothing\ncafé.json:1:16: error: SL201 `$id` `bad_id:new` is not a valid URI reference\n",
+        "{stderr}"
+    );
+    assert_eq!(code, Some(1));
+
+    // Committed, the changes are still changes since the first commit, and none since HEAD.
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "two"]);
+    let (_, stdout, _) = run(&["check", "--since", "HEAD~1", "--output-format", "concise"]);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    let (code, _, stderr) = run(&["check", "--since", "no-such-ref"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.starts_with("error: --since: `git diff no-such-ref` failed"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `check --watch`: a first report, then, after a file is edited, a report with the new
+/// finding. The timeouts only stop a hung test; nothing is timed.
+#[test]
+fn watch_lints_again_after_an_edit() {
+    use std::io::BufRead;
+    let dir = std::env::temp_dir().join(format!("schema-lint-watch-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.json"), r#"{"type": "object"}"#).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schema-lint"))
+        .args(["check", "--watch", "."])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines_tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if lines_tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let guard = std::time::Duration::from_secs(120);
+    let mut wait_for = |wanted: &str| -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            match lines.recv_timeout(guard) {
+                Ok(line) => {
+                    let done = line.starts_with(wanted);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(e) => {
+                    let _ = child.kill();
+                    panic!("no `{wanted}` line ({e}); saw {seen:#?}");
+                }
+            }
+        }
+    };
+    wait_for("All checks passed (1 file linted)");
+    std::fs::write(
+        dir.join("a.json"),
+        r#"{"$id": "bad_id:x", "type": "object"}"#,
+    )
+    .unwrap();
+    let report = wait_for("Found 1 finding (1 error) in 1 file linted");
+    assert!(
+        report
+            .iter()
+            .any(|l| l.contains("`$id` `bad_id:x` is not a valid URI reference")),
+        "{report:#?}"
+    );
+    // Fixed again: the next report passes.
+    std::fs::write(dir.join("a.json"), r#"{"type": "object"}"#).unwrap();
+    wait_for("All checks passed (1 file linted)");
+    child.kill().unwrap();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -459,6 +459,7 @@ fn snapshot_of(example: &Example, name: &str) -> String {
         width: 100,
         quiet: false,
         summary: true,
+        baselined: 0,
     };
     if example.options.iter().any(|o| o == "audit") {
         let audit =

@@ -226,6 +226,26 @@ pub struct CheckArgs {
     /// every file)
     #[arg(long, value_name = "MIB", default_value_t = crate::settings::DEFAULT_MEMORY_BUDGET_MIB)]
     pub memory_budget: usize,
+
+    /// Lint only the files changed since this git ref (`git diff REF` plus untracked files),
+    /// with the rest of the project read as context, as a pre-commit run does
+    #[arg(long, value_name = "REF", conflicts_with = "watch")]
+    pub since: Option<String>,
+
+    /// Report only the findings not recorded in this baseline file (matched by rule, file and
+    /// JSON pointer); recorded findings that are gone are listed so the file can be pruned
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff"])]
+    pub baseline: Option<PathBuf>,
+
+    /// With `--baseline FILE`, write today's findings to FILE (pruning the fixed ones) instead
+    /// of failing on them
+    #[arg(long, requires = "baseline")]
+    pub write_baseline: bool,
+
+    /// Lint again whenever a file changes (polling), clearing the terminal before each report;
+    /// stop with Ctrl-C
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
+    pub watch: bool,
 }
 
 /// `--fail-on`: the least serious finding that makes a run exit with 1.

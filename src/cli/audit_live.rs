@@ -233,7 +233,7 @@ fn vet(tools: &[Value], calls: &[ToolCall]) -> Result<(), String> {
 /// Writes `bytes` to `file` whole or not at all: a temporary file beside it, synced, then
 /// renamed over it. The file keeps the mode of the one it replaces; a new one is `0600` (a
 /// capture holds what the tools answered).
-fn save(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(super) fn save(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     #[cfg(unix)]
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let name = file

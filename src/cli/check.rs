@@ -90,7 +90,41 @@ pub(super) fn partial_run_root(paths: &[PathBuf], config_dir: Option<&Path>) -> 
     (!paths.iter().any(covers) && !too_wide(&root)).then_some(root)
 }
 
+/// `check` without `--watch` (which [`super::watch`] runs, calling [`check_once`] each time).
 pub(super) fn check(args: &CheckArgs) -> Outcome {
+    let Some(reference) = &args.since else {
+        return check_once(args);
+    };
+    match super::since::changed(reference, &args.paths) {
+        Ok(files) if files.is_empty() => Outcome {
+            stdout: if args.quiet {
+                String::new()
+            } else {
+                format!(
+                    "No JSON file changed since `{}`\n",
+                    report::printable(reference)
+                )
+            },
+            ..Outcome::default()
+        },
+        Ok(files) => {
+            // Named as a pre-commit hook names them: linted when they hold a schema, with
+            // the project around them as context.
+            let mut args = args.clone();
+            args.paths = files;
+            args.only_schemas = true;
+            check_once(&args)
+        }
+        Err(message) => Outcome {
+            stderr: format!("error: {message}\n"),
+            code: exit::ERROR,
+            ..Outcome::default()
+        },
+    }
+}
+
+/// One `check` run over `args.paths` (no `--watch`, `--since` already turned into paths).
+pub(super) fn check_once(args: &CheckArgs) -> Outcome {
     let paths = if args.paths.is_empty() && !args.live.any() {
         vec![PathBuf::from(".")]
     } else {
@@ -135,6 +169,7 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
         width,
         quiet: args.quiet,
         summary: !args.fix,
+        baselined: 0,
     };
     let stdin_name = args.stdin_filename.as_deref();
     let (notes, mut outcome) = if args.fix || args.diff {
@@ -159,8 +194,49 @@ pub(super) fn check(args: &CheckArgs) -> Outcome {
 }
 
 /// The report of a check run (no `--fix`, no `--diff`).
-fn lint_report(run: Run, args: &CheckArgs, settings: &Settings, style: report::Style) -> Outcome {
+fn lint_report(
+    mut run: Run,
+    args: &CheckArgs,
+    settings: &Settings,
+    mut style: report::Style,
+) -> Outcome {
     let nothing = run.linted_count() == 0 && !args.quiet;
+    let mut baseline_note = String::new();
+    if let Some(file) = &args.baseline {
+        if args.write_baseline {
+            match super::baseline::write(&run, file) {
+                Ok(n) => {
+                    baseline_note = format!(
+                        "Wrote {n} finding{} to the baseline `{}`\n",
+                        if n == 1 { "" } else { "s" },
+                        report::printable(&file.display().to_string())
+                    );
+                }
+                Err(message) => {
+                    return Outcome {
+                        stderr: format!("error: {message}\n"),
+                        code: exit::ERROR,
+                        ..Outcome::default()
+                    }
+                }
+            }
+        }
+        match super::baseline::apply(&mut run, file) {
+            Ok(applied) => {
+                style.baselined = applied.suppressed;
+                if !args.quiet {
+                    baseline_note.push_str(&super::baseline::stale_note(file, &applied.stale));
+                }
+            }
+            Err(message) => {
+                return Outcome {
+                    stderr: format!("error: {message}\n"),
+                    code: exit::ERROR,
+                    ..Outcome::default()
+                }
+            }
+        }
+    }
     let mut stderr = if nothing && (args.statistics || args.output_format != OutputFormat::Human) {
         "warning: No schema files found: no JSON Schema or MCP `tools/list` document to lint\n"
             .to_owned()
@@ -170,6 +246,7 @@ fn lint_report(run: Run, args: &CheckArgs, settings: &Settings, style: report::S
     if !args.quiet {
         stderr.push_str(&mcp_hint(&run, settings));
     }
+    stderr.push_str(&baseline_note);
     let outcome = Outcome {
         stdout: if args.statistics {
             report::statistics(&run)

@@ -66,6 +66,7 @@ pub(super) fn matrix(args: &MatrixArgs) -> Outcome {
         width: 100,
         quiet: args.quiet,
         summary: true,
+        baselined: 0,
     };
     let mut stderr = String::new();
     for note in &run.notes {

@@ -4,6 +4,7 @@
 pub mod args;
 mod audit;
 mod audit_live;
+mod baseline;
 mod capture_log;
 mod check;
 mod diff;
@@ -16,6 +17,8 @@ mod record;
 mod record_http;
 mod server;
 mod session;
+mod since;
+mod watch;
 
 use crate::report;
 use crate::rules::docs;
@@ -64,7 +67,9 @@ pub mod exit {
 #[must_use]
 pub fn execute(cli: Cli) -> Outcome {
     match cli.command {
+        None if cli.check.watch => watch::watch(&cli.check),
         None => check::check(&cli.check),
+        Some(Command::Check(args)) if args.watch => watch::watch(&args),
         Some(Command::Check(args)) => check::check(&args),
         Some(Command::Rules(args)) => {
             let metas = crate::diagnostic::meta::ALL;

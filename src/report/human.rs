@@ -239,7 +239,15 @@ pub(crate) fn render(findings: &Findings, style: Style) -> String {
         out.push('\n');
     }
     if !style.quiet && style.summary {
-        out.push_str(&summary_line(&Summary::of_findings(findings)));
+        let line = summary_line(&Summary::of_findings(findings));
+        if style.baselined == 0 {
+            out.push_str(&line);
+        } else {
+            out.push_str(line.trim_end());
+            out.push_str("; ");
+            out.push_str(&plural(style.baselined, "finding"));
+            out.push_str(" suppressed by the baseline\n");
+        }
     }
     out
 }

@@ -52,6 +52,8 @@ pub struct Style {
     /// Whether the human format closes with its summary line (`--fix` writes its own,
     /// [`fix_summary`]).
     pub summary: bool,
+    /// Findings a baseline suppressed (`check --baseline`), which the summary line counts.
+    pub baselined: usize,
 }
 
 impl Default for Style {
@@ -61,6 +63,7 @@ impl Default for Style {
             width: 100,
             quiet: false,
             summary: true,
+            baselined: 0,
         }
     }
 }
