@@ -15,7 +15,7 @@
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-#[path = "../tests/common/rule_fixtures.rs"]
+#[path = "../tests/it/common/rule_fixtures.rs"]
 mod rule_fixtures;
 
 fn main() {

@@ -18,7 +18,7 @@
 //! | [`doors`] | the doors that speak a protocol, a folder each: the MCP mode, ... |
 //! | [`cli`] | the command line: parses arguments and calls the commands and doors |
 //!
-//! `tests/layers.rs` fails when a module uses one listed after it.
+//! `tests/it/layers.rs` fails when a module uses one listed after it.
 //!
 //! Linting a buffer through the library:
 //! ```

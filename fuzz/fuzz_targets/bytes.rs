@@ -1,5 +1,5 @@
 //! Arbitrary bytes: up to three files (split at form feeds, decoded as UTF-8 with replacement),
-//! parsed, linted, rendered in every format, fixed and checked (`tests/gen/check.rs`); and the
+//! parsed, linted, rendered in every format, fixed and checked (`tests/it/gen/check.rs`); and the
 //! same text as an `audit` capture.
 
 #![no_main]

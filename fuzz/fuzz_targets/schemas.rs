@@ -1,4 +1,4 @@
-//! Structured: runs of JSON Schemas built by the generator of `tests/gen` (ids valid and not,
+//! Structured: runs of JSON Schemas built by the generator of `tests/it/gen` (ids valid and not,
 //! refs, `$defs`, anchors, properties, items, `tools/list` documents, varied formatting), through
 //! the same pipeline and checks as the property tests.
 

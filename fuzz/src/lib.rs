@@ -1,8 +1,8 @@
-//! What the fuzz targets share: the schema generator and the pipeline checks of `tests/gen`,
+//! What the fuzz targets share: the schema generator and the pipeline checks of `tests/it/gen`,
 //! included as they are, so that the fuzzer and the property tests hold `--fix` to the same
 //! promises.
 
-#[path = "../../tests/gen/mod.rs"]
+#[path = "../../tests/it/gen/mod.rs"]
 pub mod gen;
 
 use gen::check::Knobs;

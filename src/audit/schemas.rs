@@ -28,7 +28,7 @@ pub(super) fn validator_for<'a>(
             .and_then(|python| Ok((python, formats::ts_clients(schema)?)));
         // Only a schema the audit cannot compile is linted: the lint runs on the engine's pool,
         // whose threads' stacks (64 MiB each, address space) an audit streaming a large capture
-        // under a memory limit cannot afford otherwise (`tests/hostile.rs`).
+        // under a memory limit cannot afford otherwise (`tests/it/hostile.rs`).
         let breaks = if compiled.is_err() {
             schema_breaks(tool, schema)
         } else {

@@ -635,7 +635,7 @@ mod tests {
     }
 
     /// Compiles every file of `after` as fixed from `before`. (How many documents the compiles
-    /// hold is counted in `tests/fix_scale.rs`: the counter is the process's, and the tests here
+    /// hold is counted in `tests/it/fix_scale.rs`: the counter is the process's, and the tests here
     /// run beside others that compile.)
     fn compile(name: &str, before: &[String], after: &[String]) -> Result<(), String> {
         let settings = Settings::default();

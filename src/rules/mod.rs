@@ -10,8 +10,8 @@
 //! Adding a rule: a file `src/rules/<family>/slNNN_<name>.rs` with `impl Rule for <Type>` (and
 //! its `mod` line in the family's `mod.rs`), a doc `rules/SLNNN.md` whose header declares the
 //! metadata and which keeps two or three teaching examples, and fixtures under
-//! `testdata/rules/SLNNN/` (`bad-*.json`, `good-*.json`, found by `tests/rule_docs.rs`; see
-//! `tests/common/rule_fixtures.rs`). `scripts/new-rule.sh SLNNN name family` writes all four,
+//! `testdata/rules/SLNNN/` (`bad-*.json`, `good-*.json`, found by `tests/it/rule_docs.rs`; see
+//! `tests/it/common/rule_fixtures.rs`). `scripts/new-rule.sh SLNNN name family` writes all four,
 //! ready to build. The header says where the rule lints
 //! (`Targets: … · Roles: … · Clients: …`, see [`crate::diagnostic::meta::Scope`]): dispatch runs
 //! it only there, so the rule does not check the target or the kind of schema itself. It makes

@@ -10,7 +10,7 @@
 use std::sync::LazyLock;
 
 /// Stack of each pool thread: about ten times what the deepest accepted input needs in a debug
-/// build (measured: under 4 MiB; `tests/hostile.rs` runs that input through lint and `--fix`).
+/// build (measured: under 4 MiB; `tests/it/hostile.rs` runs that input through lint and `--fix`).
 pub const STACK_SIZE: usize = 64 << 20;
 
 static POOL: LazyLock<Option<rayon::ThreadPool>> = LazyLock::new(|| {

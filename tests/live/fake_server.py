@@ -1,4 +1,4 @@
-"""Fake MCP servers for tests/live.rs: each mode is one way a server behaves, well or badly.
+"""Fake MCP servers for tests/it/live.rs: each mode is one way a server behaves, well or badly.
 Standard library only, so the tests need nothing but python3.
 
 stdio modes (python3 fake_server.py MODE [PIDFILE]):

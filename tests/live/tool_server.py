@@ -1,4 +1,4 @@
-"""A fake MCP server whose tools answer calls, for tests/audit_live.rs (`schema-lint audit
+"""A fake MCP server whose tools answer calls, for tests/it/audit_live.rs (`schema-lint audit
 --server`). Standard library only.
 
 python3 tool_server.py MODE [CALLS_LOG]

@@ -1,6 +1,6 @@
 //! The server in process, over `Connection::memory()`: the state machine from `initialize` to
 //! `exit`, the overlay of open buffers over the files on disk, positions, code actions and
-//! settings. `tests/server.rs` drives the binary over standard input and output.
+//! settings. `tests/it/server.rs` drives the binary over standard input and output.
 
 use super::serve;
 use lsp_server::{Connection, Message, Notification, Request, RequestId, Response};

@@ -68,7 +68,7 @@ ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "python-
 PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
 # Converters no client of the rules stands for, observed only: what `@ai-sdk/openai`, the layers
 # of `@mastra/schema-compat` and LangChain's `convertToOpenAITool` make of each input schema
-# (tests/engines.rs checks what they do against the rules' claims).
+# (tests/it/engines.rs checks what they do against the rules' claims).
 OBSERVED_ONLY = ["ai-sdk-openai", "mastra", "langchain"]
 # The consumers of plain JSON Schema files (tests/integration/plain/), run on the cases linted for
 # the `json-schema` target (`"target": "json-schema"`) beside the SDK engines: vscode-json-

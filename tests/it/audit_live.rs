@@ -5,7 +5,7 @@
 //! `inputSchema` rejects call nothing; a call with no answer ends the run with exit 2.
 //! The real SDK servers are in `tests/integration/audit.sh`.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -9,9 +9,9 @@
 //! - `<name>.fixed.json`, for a bad one whose fix `--fix` applies: the text it must write, which
 //!   must lint clean and compile;
 //! - `<name>.txt`: its snapshot (the human report, and for a bad one the text `--fix` writes and
-//!   the report after the fix), blessed with `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs`.
+//!   the report after the fix), blessed with `SCHEMA_LINT_BLESS=1 cargo test --test it rule_docs::`.
 //!
-//! Read by `tests/rule_docs.rs`, `tests/engines.rs` and `examples/engines.rs` (the engine tier).
+//! Read by `tests/it/rule_docs.rs`, `tests/it/engines.rs` and `examples/engines.rs` (the engine tier).
 
 #![allow(dead_code, reason = "each reader uses its own part of this module")]
 

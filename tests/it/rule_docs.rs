@@ -12,8 +12,7 @@ use schema_lint::workspace::load_source;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-#[path = "common/rule_fixtures.rs"]
-mod rule_fixtures;
+use crate::rule_fixtures;
 use rule_fixtures::{Fixture, Kind};
 
 /// Settings an example asks for with words after its kind (`fix-id=defs`).
@@ -422,7 +421,7 @@ fn fixable_rules_show_their_fix() {
 }
 
 /// The README's rule table is generated from the rules' metadata: this test fails when it is
-/// out of date, and `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` writes it anew.
+/// out of date, and `SCHEMA_LINT_BLESS=1 cargo test --test it rule_docs::` writes it anew.
 #[test]
 fn readme_rule_table_is_generated_from_the_metadata() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
@@ -549,7 +548,7 @@ fn rule_snapshots() {
     }
     assert!(
         stale.is_empty(),
-        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` and review the diff): {}",
+        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test it rule_docs::` and review the diff): {}",
         stale.join(", ")
     );
 }
@@ -572,7 +571,7 @@ fn fixture_snapshots() {
     }
     assert!(
         stale.is_empty(),
-        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test rule_docs` and review the diff): {}",
+        "out of date (run `SCHEMA_LINT_BLESS=1 cargo test --test it rule_docs::` and review the diff): {}",
         stale.join(", ")
     );
 }

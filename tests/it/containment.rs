@@ -7,7 +7,7 @@
 //! passes. The canary tests need nothing: a file outside the set whose content would change the
 //! verdict if it were read, beside the same file inside the set to show that it would.
 
-mod common;
+use crate::common;
 
 use common::{changed, lint_in, snapshot, Scratch, FIXABLE, FIXED};
 use std::path::{Component, Path, PathBuf};

@@ -1,5 +1,5 @@
 //! SL305 against the engine tier's cases (`testdata/engines/cases/sl305-*.json`), which the
-//! general test of `tests/engines.rs` lints with the default selection, where SL305 is off: here
+//! general test of `tests/it/engines.rs` lints with the default selection, where SL305 is off: here
 //! each is linted with SL305 selected and must be reported with its class; where the fix is
 //! offered, `--fix` applies it, nothing of SL305 is left, and the fixed schema gives every
 //! instance of the case the verdict the case expects (the `jsonschema` crate), so the move kept

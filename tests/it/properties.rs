@@ -1,4 +1,4 @@
-//! Property tests: on generated runs of schemas (`tests/gen`, the same generator as the
+//! Property tests: on generated runs of schemas (`tests/it/gen`, the same generator as the
 //! structured fuzz target), `--fix` keeps its promises: every fixed file parses, gains no
 //! finding, keeps its byte order mark, and differs from its input only inside the applied
 //! fixes' edit ranges; a second `--fix` changes nothing; the findings do not depend on how a
@@ -7,7 +7,7 @@
 //! `PROPTEST_CASES` sets the number of cases of each property (defaults: 96 to 256, about 15 s
 //! in all in a debug build); the seed is fixed unless `PROPTEST_RNG_SEED` is set.
 
-mod gen;
+use crate::gen;
 
 use arbitrary::Unstructured;
 use gen::check::{check, load, settings, Knobs};

@@ -4,7 +4,7 @@
 //! ends with 0 when its input ends; under `strace` (when installed), an exchange whose schemas
 //! reference files and URLs opens no file, no connection and no other program.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use serde_json::{json, Value};

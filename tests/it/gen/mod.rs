@@ -1,5 +1,5 @@
 //! Generated JSON Schema documents, for the structured fuzz target (`fuzz/`, which includes this
-//! file) and the property tests (`tests/properties.rs`, which feed it proptest's bytes). The
+//! file) and the property tests (`tests/it/properties.rs`, which feed it proptest's bytes). The
 //! documents look like real schemas (`$id`, `$ref`, `$defs`, anchors, `properties`, `items`,
 //! `tools/list` documents) and draw names from small pools, so that references often land; the
 //! identifiers are valid and invalid (`my_tool:out`, fragments, URNs, spaces) so that fixes

@@ -4,7 +4,7 @@
 //! be, and the other files of the run still linted. The small cases are CLI fixtures under
 //! `testdata/cli/hostile-*`.
 
-mod common;
+use crate::common;
 
 use common::{changed, lint_in, snapshot, Scratch, FIXABLE, FIXED};
 use schema_lint::engine::lint_loaded;
@@ -23,6 +23,7 @@ fn lines(stdout: &str) -> Vec<&str> {
 
 #[test]
 fn a_100_mb_file() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("big");
     // One property per line, each with a long description: 100 MB with the `$id` finding on the
     // last lines, so its line and column are counted through the whole file.
@@ -60,6 +61,7 @@ fn a_100_mb_file() {
 
 #[test]
 fn a_50_mb_string_is_linted_and_fixed_around() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("string");
     let long = "y".repeat(50 << 20);
     let text = format!("{{\n  \"$id\": \"my_tool:long\",\n  \"description\": \"{long}\"\n}}\n");
@@ -97,6 +99,7 @@ fn a_50_mb_string_is_linted_and_fixed_around() {
 
 #[test]
 fn nesting_100_000_levels_deep() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("deep");
     let n = 100_000;
     dir.write("schemas/arrays.json", "[".repeat(n) + &"]".repeat(n));
@@ -135,6 +138,7 @@ fn nesting_100_000_levels_deep() {
 
 #[test]
 fn patterns_130_000_groups_deep() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("deep-pattern");
     let n = 130_000;
     let nested = |open: &str, inner: &str| open.repeat(n) + inner + &")".repeat(n);
@@ -256,6 +260,7 @@ fn deepest_schemas() -> Vec<(String, String)> {
 
 #[test]
 fn the_deepest_accepted_nesting_lints_and_fixes_off_the_main_thread() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("deepest");
     let schemas = deepest_schemas();
     for (name, text) in &schemas {
@@ -301,6 +306,7 @@ fn the_deepest_accepted_nesting_lints_and_fixes_off_the_main_thread() {
 
 #[test]
 fn the_library_is_safe_on_a_small_caller_stack() {
+    let _serial = crate::common::serial();
     // A caller's thread with 256 KiB of stack: parse, lint, fix and verify run on the engine's
     // pool, so the deepest input cannot overflow the caller.
     let handle = std::thread::Builder::new()
@@ -335,6 +341,7 @@ fn the_library_is_safe_on_a_small_caller_stack() {
 
 #[test]
 fn fifty_thousand_files_in_a_folder() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("many");
     let n = 50_000;
     for i in 0..n {
@@ -369,6 +376,7 @@ fn fifty_thousand_files_in_a_folder() {
 #[test]
 fn symlink_loops() {
     use std::os::unix::fs::symlink;
+    let _serial = crate::common::serial();
     let dir = Scratch::new("loops");
     symlink("self.json", dir.join("self.json")).unwrap();
     symlink("b.json", dir.join("a.json")).unwrap();
@@ -415,6 +423,7 @@ fn symlink_loops() {
 
 #[test]
 fn a_file_removed_between_discovery_and_reading() {
+    let _serial = crate::common::serial();
     // `lint::run` walks, then reads: the same steps, with the file removed in between.
     let dir = Scratch::new("removed");
     dir.write("gone.json", FIXABLE);
@@ -496,6 +505,7 @@ fn as_unprivileged(dir: &std::path::Path, args: &[&str]) -> common::Ran {
 #[test]
 fn an_unreadable_file_and_folder() {
     use std::os::unix::fs::PermissionsExt;
+    let _serial = crate::common::serial();
     let dir = Scratch::new("unreadable");
     let work = dir.join("work");
     dir.write("work/secret.json", FIXABLE);
@@ -558,6 +568,7 @@ fn an_unreadable_file_and_folder() {
 #[test]
 fn a_read_only_file_under_fix_is_reported_and_the_rest_fixed() {
     use std::os::unix::fs::PermissionsExt;
+    let _serial = crate::common::serial();
     let dir = Scratch::new("readonly");
     dir.write("a.json", FIXABLE);
     let ro = dir.write("b.json", FIXABLE);
@@ -595,6 +606,7 @@ fn a_read_only_file_under_fix_is_reported_and_the_rest_fixed() {
 
 #[test]
 fn a_ref_chain_10_000_long() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("chain");
     let n = 10_000;
     let mut defs = String::new();
@@ -799,6 +811,7 @@ const CONCISE_FIX: &[&str] = &["--fix", "--output-format", "concise", "."];
 
 #[test]
 fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("concurrent");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -833,6 +846,7 @@ fn a_file_edited_during_the_fix_is_not_overwritten_nor_any_file_tied_to_it() {
 
 #[test]
 fn a_file_replaced_while_the_fixes_are_renamed_puts_its_set_back_alone() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("replaced");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -866,6 +880,7 @@ fn a_file_replaced_while_the_fixes_are_renamed_puts_its_set_back_alone() {
 #[cfg(unix)]
 #[test]
 fn a_set_with_an_immutable_file_is_not_half_written() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("immutable");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -895,6 +910,7 @@ fn a_set_with_an_immutable_file_is_not_half_written() {
 #[cfg(unix)]
 #[test]
 fn a_set_with_a_bind_mounted_file_is_not_half_written() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("bind");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -916,6 +932,7 @@ fn a_set_with_a_bind_mounted_file_is_not_half_written() {
 #[cfg(unix)]
 #[test]
 fn a_rename_that_fails_puts_the_files_renamed_before_it_back() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("rollback");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -946,6 +963,7 @@ fn a_rename_that_fails_puts_the_files_renamed_before_it_back() {
 #[cfg(unix)]
 #[test]
 fn a_set_that_cannot_be_put_back_names_what_changed() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("unrestorable");
     let files = tied_set(&dir, "work");
     let work = dir.join("work");
@@ -985,6 +1003,7 @@ fn a_set_that_cannot_be_put_back_names_what_changed() {
 #[cfg(unix)]
 #[test]
 fn an_interrupt_while_renaming_rolls_the_set_back() {
+    let _serial = crate::common::serial();
     for (stage, sig, name) in [
         ("renamed-one", libc::SIGTERM, "SIGTERM"),
         ("renames", libc::SIGINT, "SIGINT"),
@@ -1011,6 +1030,7 @@ fn an_interrupt_while_renaming_rolls_the_set_back() {
 #[cfg(unix)]
 #[test]
 fn an_interrupt_during_a_large_fix_leaves_no_temporary_file_and_no_half_set() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("interrupt-large");
     let n = 1_000;
     let old: Vec<String> = (0..n)
@@ -1072,6 +1092,7 @@ fn an_interrupt_during_a_large_fix_leaves_no_temporary_file_and_no_half_set() {
 #[test]
 fn a_fix_run_as_root_keeps_owner_and_group() {
     use std::os::unix::fs::MetadataExt;
+    let _serial = crate::common::serial();
     let dir = Scratch::new("owner");
     let path = dir.write("tool.json", FIXABLE);
     if std::os::unix::fs::chown(&path, Some(65534), Some(65534)).is_err() {
@@ -1088,6 +1109,7 @@ fn a_fix_run_as_root_keeps_owner_and_group() {
 #[cfg(unix)]
 #[test]
 fn a_file_with_another_hard_link_is_refused() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("hardlink");
     let path = dir.write("work/linked.json", FIXABLE);
     let other = dir.join("elsewhere.json");
@@ -1136,6 +1158,7 @@ fn attributes(path: &std::path::Path) -> String {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_fix_keeps_acls_and_extended_attributes() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("xattr");
     let path = dir.write("tool.json", FIXABLE);
     let set = |tool: &str, args: &[&str]| {
@@ -1189,6 +1212,7 @@ fn assert_reported_as_left(ran: &common::Ran, error: &str) {
 #[cfg(unix)]
 #[test]
 fn a_full_disk_is_reported_as_findings_left() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("full");
     let disk = dir.join("disk");
     std::fs::create_dir_all(&disk).unwrap();
@@ -1213,6 +1237,7 @@ fn a_full_disk_is_reported_as_findings_left() {
 #[cfg(unix)]
 #[test]
 fn a_file_size_limit_is_reported_as_findings_left() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("ulimit-f");
     // 20 KB to write under a limit of 8 KiB: the write fails halfway (`SIGXFSZ`, ignored,
     // makes it fail with `EFBIG` instead of killing the process).
@@ -1244,6 +1269,7 @@ fn a_file_size_limit_is_reported_as_findings_left() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_server_starts_with_the_default_action_of_sigxfsz() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("xfsz-server");
     let ran = lint_in(
         &dir.path,
@@ -1264,6 +1290,7 @@ fn a_server_starts_with_the_default_action_of_sigxfsz() {
 #[test]
 fn a_read_only_folder_is_reported_as_findings_left() {
     use std::os::unix::fs::PermissionsExt;
+    let _serial = crate::common::serial();
     let dir = Scratch::new("read-only-folder");
     let work = dir.join("work");
     let path = dir.write("work/tool.json", FIXABLE);
@@ -1312,6 +1339,7 @@ fn audit(dir: &Scratch, capture: &str, prefix: &[&str]) -> common::Ran {
 
 #[test]
 fn a_60_mb_capture_is_audited_in_bounded_memory() {
+    let _serial = crate::common::serial();
     if std::process::Command::new("prlimit")
         .arg("--version")
         .output()
@@ -1356,6 +1384,7 @@ fn a_60_mb_capture_is_audited_in_bounded_memory() {
 
 #[test]
 fn a_line_that_is_not_utf8_is_reported_and_the_others_audited() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("audit-utf8");
     let mut bytes = HANDSHAKE.as_bytes().to_vec();
     bytes.extend_from_slice(exchange(2, "{\"n\":1}").as_bytes());
@@ -1379,6 +1408,7 @@ fn a_line_that_is_not_utf8_is_reported_and_the_others_audited() {
 
 #[test]
 fn a_capture_nests_as_deep_as_files_and_no_deeper() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("audit-deep");
     let nested = |depth: usize| {
         format!(
@@ -1421,6 +1451,7 @@ fn a_capture_nests_as_deep_as_files_and_no_deeper() {
 
 #[test]
 fn twenty_thousand_tools_declaring_ids() {
+    let _serial = crate::common::serial();
     // SL204 compared every tool's identifiers with every earlier tool's: 10,000 tools took
     // 935 s (debug). The bound on its work is tested in the rule's own tests; this runs the
     // whole command on twice as many, under the generous limit of every test here.
@@ -1477,6 +1508,7 @@ fn audit_limited(dir: &Scratch, kib: u64, stdin: &str, args: &[&str]) -> common:
 #[cfg(unix)]
 #[test]
 fn audit_reads_its_side_inputs_and_standard_input_within_bounds() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("audit-side-inputs");
     dir.write(
         "capture.jsonl",
@@ -1532,6 +1564,7 @@ fn audit_reads_its_side_inputs_and_standard_input_within_bounds() {
 #[cfg(unix)]
 #[test]
 fn a_40_mb_tools_page_is_audited_in_bounded_memory() {
+    let _serial = crate::common::serial();
     let dir = Scratch::new("audit-tools-page");
     let mut tools = String::from("{\"tools\": [");
     for k in 0..25_000 {

@@ -78,6 +78,7 @@ fn feed(command: &mut Command, input: &str) -> (std::process::ExitStatus, Vec<u8
 
 #[test]
 fn traffic_passes_unchanged_and_the_capture_is_audited() {
+    let _serial = crate::common::serial();
     let dir = scratch("traffic");
     let capture = dir.join("capture.jsonl");
     let (direct_status, direct) = feed(
@@ -162,6 +163,7 @@ fn traffic_passes_unchanged_and_the_capture_is_audited() {
 
 #[test]
 fn the_exit_status_passes_through() {
+    let _serial = crate::common::serial();
     let dir = scratch("status");
     let capture = dir.join("c.jsonl");
     let (status, _) = feed(
@@ -231,6 +233,7 @@ fn gone_within(pid: &str, within: Duration) -> bool {
 
 #[test]
 fn signals_pass_through_and_the_server_never_outlives_the_proxy() {
+    let _serial = crate::common::serial();
     let dir = scratch("signals");
     let capture = dir.join("c.jsonl");
     // SIGTERM to the proxy reaches the server, which dies of it; so does the proxy.
@@ -341,6 +344,7 @@ fn check_url(url: &str) -> (Option<i32>, String) {
 
 #[test]
 fn the_http_proxy_forwards_answers_and_streams_and_keeps_every_message() {
+    let _serial = crate::common::serial();
     let dir = scratch("http");
     let (mut server, port, requests) = http_fake(&dir);
     for path in ["mcp", "sse"] {
@@ -388,6 +392,7 @@ fn the_http_proxy_forwards_answers_and_streams_and_keeps_every_message() {
 
 #[test]
 fn the_http_proxy_listens_on_loopback_only() {
+    let _serial = crate::common::serial();
     let out = Command::new(BIN)
         .args([
             "record",
@@ -467,6 +472,7 @@ fn entries(path: &Path) -> Vec<serde_json::Value> {
 /// `/dev/full` no entry at all.
 #[test]
 fn a_capture_that_cannot_be_written_is_said_and_the_run_fails() {
+    let _serial = crate::common::serial();
     let dir = scratch("full");
     let script = tool_server();
     let server = ["python3", script.to_str().unwrap(), "legacy"];
@@ -525,6 +531,7 @@ fn a_capture_that_cannot_be_written_is_said_and_the_run_fails() {
 /// capture"); valid JSON that `serde_json` refuses (`1e400`, `"\ud800"`) went in as text.
 #[test]
 fn record_writes_what_its_audit_reads_and_never_appends_to_a_cut_line() {
+    let _serial = crate::common::serial();
     let dir = scratch("agree");
     let capture = dir.join("capture.jsonl");
     let cut = r#"{"direction":"to-server","time":"2026-12-05T08:00:00.000Z","message":{"jsonrpc":"2.0","id":9,"meth"#;
@@ -618,6 +625,7 @@ fn threads(pid: u32) -> usize {
 #[test]
 fn an_endless_event_is_passed_on_in_bounded_memory() {
     use std::io::Read;
+    let _serial = crate::common::serial();
     let dir = scratch("endless");
     let (mut server, port, _) = http_fake(&dir);
     let capture = dir.join("capture.jsonl");
@@ -683,14 +691,27 @@ fn an_endless_event_is_passed_on_in_bounded_memory() {
 #[test]
 fn the_http_proxy_serves_a_bounded_number_of_connections() {
     use std::io::Read;
+    let _serial = crate::common::serial();
     let dir = scratch("connections");
     let (mut server, port, _) = http_fake(&dir);
     let upstream = format!("http://127.0.0.1:{port}/mcp");
     let (proxy, address) = http_proxy_within(&upstream, &dir.join("capture.jsonl"), Some(1 << 20));
     let proxy = Killed(proxy);
-    let idle: Vec<std::net::TcpStream> = (0..300)
-        .map(|_| std::net::TcpStream::connect(&address).unwrap())
-        .collect();
+    // A connect the kernel refuses while the listen queue is full (other tests load the machine)
+    // is tried again: that the proxy lives on is checked below, by its threads and its answer.
+    let connect = || {
+        for _ in 0..100 {
+            match std::net::TcpStream::connect(&address) {
+                Ok(stream) => return stream,
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        panic!("the proxy refused connections for 2 s");
+    };
+    let idle: Vec<std::net::TcpStream> = (0..300).map(|_| connect()).collect();
     let mut refused = 0;
     for mut stream in &idle {
         stream

@@ -78,6 +78,7 @@ fn pid_alive(pid: &str) -> bool {
 
 #[test]
 fn a_modern_server_is_paged_and_its_dump_lints_the_same() {
+    let _serial = crate::common::serial();
     let server = fake("modern");
     let (code, out, err) = run(&["check", "--server", &server, "--output-format", "json"]);
     assert_eq!(code, 1, "{out}{err}");
@@ -164,6 +165,7 @@ fn helps(json: &str) -> Vec<(String, String, bool)> {
 
 #[test]
 fn a_live_run_offers_no_fix_and_names_the_change_in_the_server() {
+    let _serial = crate::common::serial();
     // `--fix` cannot change a running server: no finding of a live run offers a fix, nor points
     // to `--fix` or `--unsafe-fixes`; the dump of the same server, a file, does.
     for (mode, in_server) in [
@@ -212,6 +214,7 @@ fn a_live_run_offers_no_fix_and_names_the_change_in_the_server() {
 /// `items value must be ["object","boolean"]`.
 #[test]
 fn a_live_cause_that_not_every_tool_can_take_says_what_the_file_says() {
+    let _serial = crate::common::serial();
     let server = fake("draft7-tuple");
     let (_, out, err) = run(&["check", "--server", &server, "--output-format", "json"]);
     let live: Vec<String> = helps(&out)
@@ -259,6 +262,7 @@ fn severity_of(json: &str, code: &str) -> String {
 
 #[test]
 fn a_2025_server_gets_the_handshake_and_its_revision_is_the_target() {
+    let _serial = crate::common::serial();
     let (code, out, err) = run(&["dump", "--server", &fake("legacy")]);
     assert_eq!(code, 0, "{err}");
     let v: Value = serde_json::from_str(&out).unwrap();
@@ -277,12 +281,14 @@ fn a_2025_server_gets_the_handshake_and_its_revision_is_the_target() {
 
 #[test]
 fn server_requests_and_notifications_do_not_disturb_the_listing() {
+    let _serial = crate::common::serial();
     let (code, _, err) = run(&["dump", "--server", &fake("notify")]);
     assert_eq!(code, 0, "{err}");
 }
 
 #[test]
 fn files_and_several_servers_in_one_run() {
+    let _serial = crate::common::serial();
     let dir = scratch("mixed");
     std::fs::write(
         dir.join("s.json"),
@@ -312,6 +318,7 @@ fn bad(args: &[&str]) -> String {
 
 #[test]
 fn bad_servers_are_one_clear_error_each() {
+    let _serial = crate::common::serial();
     let cases: &[(&str, &[&str], &str)] = &[
         ("exit", &[], "the server exited with status 3 before answering; the end of its stderr: starting fake server | boom: API_KEY is not set"),
         ("log-stdout", &[], "line 1 of the server's standard output is not JSON-RPC: `Starting MCP server on stdio...`"),
@@ -383,6 +390,7 @@ fn bad_servers_are_one_clear_error_each() {
 
 #[test]
 fn no_server_is_left_running() {
+    let _serial = crate::common::serial();
     for (mode, extra) in [("hang", vec!["--timeout", "1"]), ("stubborn", vec![])] {
         let dir = scratch(mode);
         let pidfile = dir.join("pid");
@@ -407,6 +415,7 @@ fn no_server_is_left_running() {
 
 #[test]
 fn ctrl_c_stops_the_server_too() {
+    let _serial = crate::common::serial();
     let dir = scratch("sigint");
     let pidfile = dir.join("pid");
     let server = format!("{} {}", fake("hang"), pidfile.display());
@@ -463,6 +472,7 @@ fn http_server(name: &str) -> (String, PathBuf, std::process::Child) {
 
 #[test]
 fn streamable_http_answers_sessions_and_errors() {
+    let _serial = crate::common::serial();
     let (base, log, mut child) = http_server("http");
     let url = |path: &str| format!("{base}{path}");
     // JSON answers with a session id, closed with DELETE.
@@ -525,13 +535,33 @@ struct Measured {
     took: Duration,
 }
 
-/// Runs schema-lint and measures its peak memory (`wait4`), killing it should it outlive a
-/// minute.
-#[allow(clippy::zombie_processes)] // wait4 reaps it: `Child::wait` would lose the usage
+/// Python's wait for a child and its peak memory: the child is forked from this small process,
+/// not from the test binary, whose own peak a child spawned from it would report as its own
+/// (Linux keeps the larger of the old and the new address space's peak across `execve`, and
+/// the test binary holds every module's tests).
+const MEASURE: &str = "import os, sys\n\
+pid = os.fork()\n\
+if pid == 0:\n    os.execv(sys.argv[2], sys.argv[2:])\n\
+_, status, usage = os.wait4(pid, 0)\n\
+open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n\
+code = os.waitstatus_to_exitcode(status)\n\
+sys.exit(code if code >= 0 else 255)\n";
+
+/// Runs schema-lint and measures its peak memory (`wait4`, in a small Python parent), killing
+/// it should it outlive a minute.
 fn run_measured(args: &[&str]) -> Measured {
     use std::io::Read;
     let start = Instant::now();
-    let mut child = Command::new(BIN)
+    let peak_file = std::env::temp_dir().join(format!(
+        "schema-lint-peak-{}-{}",
+        std::process::id(),
+        PEAKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut child = Command::new("python3")
+        .arg("-c")
+        .arg(MEASURE)
+        .arg(&peak_file)
+        .arg(BIN)
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -551,15 +581,10 @@ fn run_measured(args: &[&str]) -> Measured {
         let _ = stderr.read_to_string(&mut s);
         s
     });
-    let pid = i32::try_from(child.id()).unwrap();
     let deadline = start + Duration::from_secs(60);
-    let (status, usage) = loop {
-        let mut status = 0;
-        // SAFETY: a zeroed rusage is a valid value; wait4 on the child this test started.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let got = unsafe { libc::wait4(pid, &raw mut status, libc::WNOHANG, &raw mut usage) };
-        if got == pid {
-            break (status, usage);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
@@ -568,18 +593,21 @@ fn run_measured(args: &[&str]) -> Measured {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
+    let peak = std::fs::read_to_string(&peak_file).unwrap_or_default();
+    let _ = std::fs::remove_file(&peak_file);
     Measured {
-        code: if libc::WIFEXITED(status) {
-            libc::WEXITSTATUS(status)
-        } else {
-            -1
+        code: match status.code() {
+            Some(255) | None => -1,
+            Some(code) => code,
         },
         out: out.join().unwrap(),
         err: err.join().unwrap(),
-        peak_kib: usage.ru_maxrss,
+        peak_kib: peak.trim().parse().unwrap_or(i64::MAX),
         took: start.elapsed(),
     }
 }
+
+static PEAKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 /// Kills, when the test ends however it ends, the processes whose pids are in these files
 /// (the servers a test started, should schema-lint have left them).
@@ -629,6 +657,7 @@ fn wait_for_files(files: &[PathBuf]) {
 
 #[test]
 fn a_server_that_stops_reading_its_input_is_bounded_by_the_timeout() {
+    let _serial = crate::common::serial();
     // The server sends 5000 pings and reads nothing: the answers fill the pipe to it.
     let dir = scratch("no-read");
     let pidfile = dir.join("pid");
@@ -663,6 +692,7 @@ fn wrapped_forking(mode: &str, name: &str) -> (String, Vec<PathBuf>) {
 
 #[test]
 fn a_wrapper_and_what_its_server_forks_stop_with_the_server() {
+    let _serial = crate::common::serial();
     let (server, pids) = wrapped_forking("fork", "fork");
     let _reap = Reap(pids.clone());
     let (code, _, err) = run(&["dump", "--server", &server]);
@@ -673,6 +703,7 @@ fn a_wrapper_and_what_its_server_forks_stop_with_the_server() {
 
 #[test]
 fn a_killed_schema_lint_takes_the_servers_group_with_it() {
+    let _serial = crate::common::serial();
     let (server, pids) = wrapped_forking("fork-hang", "sigkill");
     let _reap = Reap(pids.clone());
     let mut child = Command::new(BIN)
@@ -693,6 +724,7 @@ fn a_killed_schema_lint_takes_the_servers_group_with_it() {
 
 #[test]
 fn endless_stderr_without_a_newline_costs_bounded_memory() {
+    let _serial = crate::common::serial();
     // 300 MB of stderr in one line, then no answer (main: 328 MB kept, and none of it shown).
     let run = run_measured(&["dump", "--server", &fake("stderr-flood"), "--timeout", "3"]);
     assert_eq!(run.code, 2, "{}", run.err);
@@ -709,6 +741,7 @@ fn endless_stderr_without_a_newline_costs_bounded_memory() {
 
 #[test]
 fn a_listing_is_bounded_in_bytes_and_tools_and_says_so() {
+    let _serial = crate::common::serial();
     // 40 pages of 8 MB (main: all kept, 375 MB, then "no answer" at the timeout).
     let run = run_measured(&["dump", "--server", &fake("big-pages"), "--timeout", "20"]);
     assert_eq!(run.code, 2, "{}", run.err);
@@ -735,6 +768,7 @@ fn a_listing_is_bounded_in_bytes_and_tools_and_says_so() {
 
 #[test]
 fn messages_nest_as_deep_as_files_may() {
+    let _serial = crate::common::serial();
     // 200 levels: a file that deep is linted, so is the answer (main: "not JSON-RPC").
     // (Its dump is larger than a pipe holds: read as it is written.)
     let run200 = run_measured(&["dump", "--server", &fake("deep-200")]);
@@ -761,6 +795,7 @@ fn messages_nest_as_deep_as_files_may() {
 
 #[test]
 fn an_http_body_that_stalls_times_out_as_stdio_does() {
+    let _serial = crate::common::serial();
     let (base, _, mut child) = http_server("http-stall");
     let run = run_measured(&["dump", "--url", &format!("{base}/stall"), "--timeout", "1"]);
     let _ = child.kill();

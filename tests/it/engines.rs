@@ -26,8 +26,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-#[path = "common/rule_fixtures.rs"]
-mod rule_fixtures;
+use crate::rule_fixtures;
 
 fn data() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/engines"))

@@ -3,7 +3,7 @@
 //! `expected.txt` with the exit code, stdout and stderr. The command runs in a fresh copy of
 //! `files/`; when `expected-files/` exists, the copy must afterwards equal it byte for byte
 //! (that is how `--fix` results are checked), and every other case must leave its files as
-//! they were. Regenerate with `SCHEMA_LINT_BLESS=1 cargo test --test cli` and review the diff
+//! they were. Regenerate with `SCHEMA_LINT_BLESS=1 cargo test --test it cli::` and review the diff
 //! like code.
 
 use std::path::{Path, PathBuf};

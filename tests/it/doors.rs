@@ -8,7 +8,7 @@
 //!   names the clients that made it so;
 //! - the listing served by a fake MCP server gives what its file gives.
 //!
-//! The language server's diagnostics for a file are compared with `check`'s in `tests/server.rs`.
+//! The language server's diagnostics for a file are compared with `check`'s in `tests/it/server.rs`.
 
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -211,3 +211,12 @@ pub fn changed(before: &BTreeMap<String, Entry>, after: &BTreeMap<String, Entry>
 pub const FIXABLE: &str = "{\n  \"$id\": \"my_tool:output\",\n  \"type\": \"object\"\n}\n";
 /// What `--fix` makes of [`FIXABLE`].
 pub const FIXED: &str = "{\n  \"$id\": \"my_tool_output\",\n  \"type\": \"object\"\n}\n";
+
+/// Holds the tests that bound memory, threads or time (`hostile`, `live`, `record`) one at a
+/// time, as when each module was a test binary of its own: they share one process now, and a
+/// bounded test must not share the machine with another. The other modules run beside them.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
