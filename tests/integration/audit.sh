@@ -303,5 +303,16 @@ else
     failed=$((failed + 1))
 fi
 
+# #40: `schema-lint mcp` under the real TypeScript client, whose Ajv checks every result against
+# the tool's declared output schema (the Python client does the same in mcp_server.sh).
+for revision in 2025-11-25 2026-07-28; do
+    if timeout 300 node "$HERE/ts/mcp_mode.mjs" "$LINTER_PATH" "$revision"; then
+        passed=$((passed + 1))
+    else
+        echo "audit integration: FAILED: schema-lint mcp under the TypeScript client ($revision)" >&2
+        failed=$((failed + 1))
+    fi
+done
+
 echo "audit integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -113,6 +113,19 @@ run "$npm_bin" --output-format no-such-format testdata/examples >/dev/null 2>&1
 [ "$code" -eq 2 ] || fail "the launcher turned the binary's exit 2 into $code"
 ok "npm's launcher runs the platform binary: same findings, exit 1; exit 2 passed through"
 
+# docs/install.md's npm line, as a user runs it in the clone: installed globally (here into a
+# prefix of the test's own), it writes no package.json or package-lock.json into the clone.
+line=$(grep -F 'npm install --global' docs/install.md | head -n 1)
+[ -n "$line" ] || fail "docs/install.md has no 'npm install --global' line"
+before=$(git status --porcelain --untracked-files=all)
+npm_config_prefix="$work/npm-global" npm_config_offline=true npm_config_cache="$work/npm-cache" \
+    npm_config_audit=false npm_config_fund=false npm_config_loglevel=error bash -c "$line"
+[ "$("$work/npm-global/bin/schema-lint" --version)" = "schema-lint $version" ] \
+    || fail "the docs' npm line did not put schema-lint $version on the PATH"
+[ "$(git status --porcelain --untracked-files=all)" = "$before" ] \
+    || fail "the docs' npm line wrote into the clone: $(git status --porcelain --untracked-files=all)"
+ok "the docs' npm line installs schema-lint $version from any folder and writes nothing in the clone"
+
 mkdir -p "$work/npm-bare"
 echo '{"name": "bare", "version": "1.0.0", "private": true}' >"$work/npm-bare/package.json"
 (cd "$work/npm-bare" && npm install --offline --omit=optional --cache "$work/npm-cache" \

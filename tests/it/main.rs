@@ -13,6 +13,7 @@ mod containment;
 mod corpus;
 mod diff;
 mod diff_props;
+mod doc_commands;
 mod doors;
 mod engines;
 mod fix_scale;

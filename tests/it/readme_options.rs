@@ -1,6 +1,6 @@
-//! The README's table of `check` options lists exactly the long options `schema-lint check
+//! The table of `check` options in docs/check.md lists exactly the long options `schema-lint check
 //! --help` prints (but `--help`), so an option added, renamed or removed without its line in the
-//! README fails here.
+//! docs/check.md fails here.
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -25,10 +25,10 @@ fn help_option(line: &str) -> Option<String> {
 /// Every `--option` named in the first cell of the rows of the README's `check` option table.
 fn readme_options() -> BTreeSet<String> {
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/check.md")).unwrap();
     let table = readme
         .split_once("Options of `check`:")
-        .expect("the README has its `Options of `check`:` table")
+        .expect("docs/check.md has its `Options of `check`:` table")
         .1;
     let table = table.split("\n### ").next().unwrap();
     let mut options = BTreeSet::new();
@@ -69,7 +69,7 @@ fn the_readme_option_table_lists_every_option_of_check_help() {
     let stale: Vec<_> = readme.difference(&help).collect();
     assert!(
         missing.is_empty() && stale.is_empty(),
-        "README.md's option table of `check` is out of date: missing {missing:?}, not options of `check --help` {stale:?}"
+        "docs/check.md's option table of `check` is out of date: missing {missing:?}, not options of `check --help` {stale:?}"
     );
 }
 

@@ -420,14 +420,16 @@ fn fixable_rules_show_their_fix() {
     }
 }
 
-/// The README's rule table is generated from the rules' metadata: this test fails when it is
+/// The rule table of docs/rules.md is generated from the rules' metadata: this test fails when it is
 /// out of date, and `SCHEMA_LINT_BLESS=1 cargo test --test it rule_docs::` writes it anew.
 #[test]
 fn readme_rule_table_is_generated_from_the_metadata() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md");
     let readme = std::fs::read_to_string(path).unwrap();
     let header = "| code | name | category | severity | fix | summary |\n";
-    let start = readme.find(header).expect("README.md has the rule table");
+    let start = readme
+        .find(header)
+        .expect("docs/rules.md has the rule table");
     let end = readme[start..]
         .find("\n\n")
         .map_or(readme.len(), |n| start + n + 1);
@@ -443,7 +445,7 @@ fn readme_rule_table_is_generated_from_the_metadata() {
         .unwrap();
     } else {
         panic!(
-            "README.md's rule table is out of date: run `SCHEMA_LINT_BLESS=1 cargo test --test \
+            "docs/rules.md's rule table is out of date: run `SCHEMA_LINT_BLESS=1 cargo test --test \
              rule_docs`\n--- expected\n{table}"
         );
     }

@@ -11,6 +11,8 @@ statelessly) and 'legacy' (the `initialize` handshake of 2025-11-25).
 Usage: python client.py SCHEMA_LINT MODE EXPECTED_PROTOCOL
 """
 
+import json
+import pathlib
 import sys
 
 import anyio
@@ -18,6 +20,19 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 SCHEMA = {"$id": "my_tool:output", "type": "object"}
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+
+
+def fixtures():
+    """Every JSON fixture of the rules, the bundled example and the CLI cases: every `format`,
+    `$ref`, tuple and wrapper the rules know."""
+    for folder in ("testdata/rules", "testdata/examples", "testdata/cli"):
+        for path in sorted((ROOT / folder).rglob("*.json")):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (UnicodeDecodeError, OSError):
+                continue
+            yield path, text
 
 
 def check(condition, what):
@@ -56,12 +71,39 @@ async def main(binary, mode, expected):
         rule = await client.call_tool("explain_rule", {"code": "SL201"})
         check(not rule.is_error and rule.structured_content["name"] == "invalid-id-uri", f"explain_rule gave {rule.content}")
 
+        # Every fixture through every tool, for the default clients and every client: the client
+        # checks each structuredContent against the tool's outputSchema, and raises if one does not
+        # conform (a `breaks` entry without `detail` once did).
+        clients = listed.tools[0].input_schema["properties"]["clients"]["items"]["enum"]
+        every = [c for c in clients if c != "default"]
+        results = 0
+        for path, text in fixtures():
+            calls = [
+                ("lint_schema", {"schema": text}),
+                ("lint_schema", {"schema": text, "clients": every}),
+                ("fix_schema", {"schema": text, "unsafe": True}),
+            ]
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = None
+            if isinstance(value, dict) and ("tools" in value or "tools" in (value.get("result") or {})):
+                calls.append(("lint_tools_list", {"document": text, "clients": every}))
+            for name, arguments in calls:
+                try:
+                    await client.call_tool(name, arguments)
+                except Exception as e:  # the client's own validation of the result
+                    sys.exit(f"mcp-server: {name} on {path.relative_to(ROOT)}: {e}")
+                results += 1
+        check(results > 300, f"only {results} results checked")
+
         bad = await client.call_tool("lint_schema", {"schema": 5})
         check(bad.is_error, f"a bad argument was not an isError result: {bad}")
 
         print(
             f"mcp-server: {mode}: protocol {client.protocol_version}, {len(names)} tools, "
-            f"SL201 breaks {', '.join(broken)}; fixed to {repaired['schema']['$id']}"
+            f"SL201 breaks {', '.join(broken)}; fixed to {repaired['schema']['$id']}; "
+            f"{results} results of the fixtures conform to their output schemas"
         )
 
 
