@@ -15,7 +15,6 @@ mod matrix;
 mod record;
 #[cfg(feature = "http")]
 mod record_http;
-mod server;
 mod session;
 mod since;
 mod watch;
@@ -99,7 +98,17 @@ pub fn execute(cli: Cli) -> Outcome {
             code: exit::ERROR,
             ..Outcome::default()
         },
-        Some(Command::Server(args)) => server::server(&args),
+        Some(Command::Server(_)) => match crate::doors::lsp::serve_stdio() {
+            Ok(code) => Outcome {
+                code,
+                ..Outcome::default()
+            },
+            Err(why) => Outcome {
+                stderr: format!("error: {why}\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            },
+        },
         Some(Command::Session(args)) => session::session(&args),
         Some(Command::Mcp) => match crate::doors::mcp::serve_stdio() {
             Ok(()) => Outcome::default(),

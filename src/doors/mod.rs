@@ -4,8 +4,10 @@
 //!
 //! | door | peer |
 //! |---|---|
+//! | [`lsp`] | an editor, over the Language Server Protocol: `schema-lint server` |
 //! | [`mcp`] | an MCP client (a coding agent): `schema-lint mcp` |
 //! | [`session`] | a user's MCP configurations and the servers they start: `schema-lint session` |
 
+pub mod lsp;
 pub mod mcp;
 pub mod session;

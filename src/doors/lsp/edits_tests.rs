@@ -95,13 +95,18 @@ fn check(name: &str, buffers: &[(PathBuf, String)], disk: &[(&str, &str)]) -> Ve
     files.extend(disk.iter().map(|(n, t)| ((*n).to_owned(), (*t).to_owned())));
     let borrowed: Vec<(&str, &str)> = files.iter().map(|(n, t)| (&**n, &**t)).collect();
     let dir = project(name, &borrowed);
-    let args = ["schema-lint", "check", "--output-format", "json"];
-    let cli = <crate::cli::Cli as clap::Parser>::try_parse_from(
-        args.iter().copied().chain([dir.to_str().unwrap()]),
-    )
-    .unwrap();
-    let out = crate::cli::execute(cli);
-    let report: Value = serde_json::from_str(&out.stdout).unwrap();
+    // What `check DIR --output-format json` runs: the configuration in force for the folder, no
+    // option over it.
+    let config = crate::settings::resolve::in_force(false, None, Some(&dir)).unwrap();
+    let settings =
+        crate::settings::Settings::resolve(config, crate::settings::Overrides::default());
+    let run = crate::engine::run(std::slice::from_ref(&dir), None, &settings);
+    let rendered = crate::report::render(
+        &run,
+        crate::report::OutputFormat::Json,
+        crate::report::Style::default(),
+    );
+    let report: Value = serde_json::from_str(&rendered).unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let mut found: Vec<Finding> = report["diagnostics"]
         .as_array()

@@ -22,8 +22,6 @@ mod state;
 mod tests;
 mod transport;
 
-use super::args::LanguageServerArgs;
-use super::Outcome;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
@@ -50,21 +48,18 @@ const DEBOUNCE: Duration = Duration::from_millis(150);
 /// The longest a change waits for typing to pause.
 const MAX_WAIT: Duration = Duration::from_secs(1);
 
-/// `schema-lint server`: serves the editor on standard input and output until it says `exit`.
-pub(super) fn server(_args: &LanguageServerArgs) -> Outcome {
+/// `schema-lint server`: serves the editor on standard input and output until it says `exit`,
+/// then gives the exit status (0 when `shutdown` came first, else 1).
+///
+/// # Errors
+/// The transport failed (standard input or output could not be read or written).
+pub fn serve_stdio() -> Result<u8, String> {
     let (connection, io) = transport::stdio();
     let code = serve(&connection);
     drop(connection);
     match io.join() {
-        Some(why) => Outcome {
-            stderr: format!("error: {why}\n"),
-            code: super::exit::ERROR,
-            ..Outcome::default()
-        },
-        None => Outcome {
-            code,
-            ..Outcome::default()
-        },
+        Some(why) => Err(why),
+        None => Ok(code),
     }
 }
 
