@@ -409,7 +409,7 @@ pub struct RecordArgs {
 
     /// The most the capture file may hold, in MiB: past it, messages still pass but are not
     /// recorded, said on standard error, and the exit status is 2
-    #[arg(long, value_name = "MIB", default_value_t = super::capture_log::DEFAULT_MAX_SIZE)]
+    #[arg(long, value_name = "MIB", default_value_t = crate::doors::record::log::DEFAULT_MAX_SIZE)]
     pub max_size: u64,
 }
 

@@ -5,16 +5,11 @@ pub mod args;
 mod audit;
 mod audit_live;
 mod baseline;
-mod capture_log;
 mod check;
 mod diff;
 mod fix;
 mod live;
 mod matrix;
-#[cfg(unix)]
-mod record;
-#[cfg(feature = "http")]
-mod record_http;
 mod session;
 mod since;
 mod watch;
@@ -86,12 +81,25 @@ pub fn execute(cli: Cli) -> Outcome {
         Some(Command::Audit(args)) => audit::audit_command(&args),
         Some(Command::Diff(args)) => diff::diff(&args),
         Some(Command::Dump(args)) => live::dump_command(&args),
-        #[cfg(feature = "http")]
-        Some(Command::Record(args)) if args.listen.is_some() => {
-            record_http::record_http(&args, args.listen.as_deref().unwrap_or_default())
-        }
         #[cfg(unix)]
-        Some(Command::Record(args)) => record::record(&args),
+        Some(Command::Record(args)) => {
+            use crate::doors::record;
+            let options = record::Options {
+                output: args.output.clone(),
+                command: args.command.clone(),
+                upstream: args.upstream.clone(),
+                max_size: args.max_size,
+            };
+            let ended = match args.listen.as_deref() {
+                Some(listen) => record::http::record_http(&options, listen),
+                None => record::record(&options),
+            };
+            Outcome {
+                stderr: ended.stderr,
+                code: ended.code,
+                ..Outcome::default()
+            }
+        }
         #[cfg(not(unix))]
         Some(Command::Record(_)) => Outcome {
             stderr: "error: `record` runs on Unix only\n".to_owned(),

@@ -3,11 +3,11 @@
 //! both directions unchanged and in order (its standard error passes through untouched), and
 //! appends each line (MCP's stdio transport is newline-delimited JSON) to FILE as it goes by:
 //! `{"direction": "to-server" | "to-client", "time": "<RFC 3339, UTC>", "message": <the line,
-//! byte for byte>}` (bytes that are not UTF-8 aside: see `capture_log`), the logger form
+//! byte for byte>}` (bytes that are not UTF-8 aside: see [`log`]), the logger form
 //! `audit` unwraps. A line that is not JSON is kept as `"line": "<text>"`, which `audit` reports
 //! as skipped.
 //!
-//! Every write to the capture is checked (`capture_log`): when one fails, or the capture reaches
+//! Every write to the capture is checked ([`log`]): when one fails, or the capture reaches
 //! `--max-size`, standard error says so at once, the traffic goes on passing, and the proxy
 //! exits with status 2.
 //!
@@ -17,10 +17,40 @@
 //! outlives the proxy: it runs in a group of its own that is killed when the proxy ends, and on
 //! Linux it is killed with the proxy even by `SIGKILL` (`workspace::live::children`).
 
-use super::args::RecordArgs;
-use super::capture_log::{Log, MAX_LINE};
-use super::{exit, Outcome};
+#[cfg(feature = "http")]
+pub mod http;
+pub mod log;
+
+/// What `schema-lint record` is told (its command line, parsed by `cli`).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The capture file (`--output`).
+    pub output: std::path::PathBuf,
+    /// The server's command line (stdio).
+    pub command: Vec<String>,
+    /// The upstream Streamable HTTP URL (`--upstream`, with `--listen`).
+    pub upstream: Option<String>,
+    /// The capture's size cap, in MiB (`--max-size`).
+    pub max_size: u64,
+}
+
+/// How a recording ended: what to say on standard error, and the exit status.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// What goes to standard error.
+    pub stderr: String,
+    /// The exit status: the server's own (stdio), 2 when the capture could not be written.
+    pub code: u8,
+}
+
+/// Exit statuses of a recording that are its own.
+mod exit {
+    /// The capture could not be written, or the server not started.
+    pub const ERROR: u8 = 2;
+}
+
 use crate::workspace::live::children;
+use log::{Log, MAX_LINE};
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -125,11 +155,11 @@ fn pump(
 }
 
 /// `schema-lint record`.
-pub(super) fn record(args: &RecordArgs) -> Outcome {
+#[must_use]
+pub fn record(args: &Options) -> Outcome {
     let error = |message: String| Outcome {
         stderr: format!("error: {message}\n"),
         code: exit::ERROR,
-        ..Outcome::default()
     };
     let log = match Log::open(&args.output, args.max_size) {
         Ok(log) => Arc::new(log),

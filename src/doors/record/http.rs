@@ -3,7 +3,7 @@
 //! server's URL; each request is forwarded to `URL` (method, body and end-to-end headers, the
 //! session and protocol headers among them), and the answer comes back as the server sent it:
 //! status, headers, and a body passed on chunk by chunk as it arrives, so an event stream reaches
-//! the host event by event. Every JSON-RPC message is appended to the capture (`capture_log`):
+//! the host event by event. Every JSON-RPC message is appended to the capture ([`super::log`]):
 //! request bodies as `to-server`, JSON answers and each event of a stream as `to-client`.
 //!
 //! What one connection holds is bounded: a request body, a JSON answer and each event of a
@@ -12,15 +12,14 @@
 //! at once, a thread each; one more is answered `503` at once and closed.
 //!
 //! A write of the capture that fails, or the capture reaching `--max-size`, is said on standard
-//! error at once (`capture_log`); the proxy goes on forwarding until it is stopped.
+//! error at once ([`super::log`]); the proxy goes on forwarding until it is stopped.
 //!
 //! Only loopback addresses are listened on, and only the upstream URL is contacted (redirects
 //! are passed back to the host, not followed). One connection carries one request
 //! (`Connection: close`).
 
-use super::args::RecordArgs;
-use super::capture_log::{Log, MAX_LINE};
-use super::{exit, Outcome};
+use super::log::{Log, MAX_LINE};
+use super::{exit, Options, Outcome};
 use crate::workspace::live::forward;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -76,11 +75,11 @@ fn refuse(mut stream: TcpStream, why: &str) {
 }
 
 /// `schema-lint record --listen`.
-pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
+#[must_use]
+pub fn record_http(args: &Options, listen: &str) -> Outcome {
     let error = |message: String| Outcome {
         stderr: format!("error: {message}\n"),
         code: exit::ERROR,
-        ..Outcome::default()
     };
     let Some(upstream) = args.upstream.clone() else {
         return error("`--listen` forwards to the server at `--upstream URL`".to_owned());
@@ -114,7 +113,8 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
         "schema-lint record: listening on http://{bound}/, forwarding to {upstream}, appending to {}",
         args.output.display()
     );
-    super::record::survive_file_limit();
+    super::survive_file_limit();
+    few_arenas();
     let agent = forward::Client::default();
     let upstream = Arc::new(upstream);
     let open = Arc::new(AtomicUsize::new(0));
@@ -143,6 +143,18 @@ pub(super) fn record_http(args: &RecordArgs, listen: &str) -> Outcome {
         }
     }
     Outcome::default()
+}
+
+/// Caps glibc's malloc arenas at two. Each thread that allocates may get an arena of its own,
+/// 64 MiB of address space each (up to eight per core): with [`MAX_CONNECTIONS`] threads that is
+/// a gigabyte reserved for nothing, and under an address-space limit (`ulimit -v`) an allocation
+/// fails and the proxy aborts while its connections are busy.
+fn few_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt sets a tunable of the allocator; called before the connection threads.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
 }
 
 /// A request as the host sent it.

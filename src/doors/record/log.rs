@@ -28,7 +28,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub(super) const MAX_LINE: usize = 64 << 20;
 
 /// The most a capture file may hold (MiB) unless `--max-size` says otherwise.
-pub(super) const DEFAULT_MAX_SIZE: u64 = 1024;
+pub const DEFAULT_MAX_SIZE: u64 = 1024;
 
 /// What the entry of a message that is not all UTF-8 says.
 pub(super) const NOT_UTF8: &str = "bytes that are not UTF-8 were replaced by U+FFFD";
