@@ -476,3 +476,33 @@ fn every_result_of_every_tool_fits_its_declared_output_schema() {
     // The shape the Python client refused: entries without a `detail` are among them.
     assert!(without_detail > 0);
 }
+
+/// A schema whose findings would make a result larger than the TypeScript clients read in one
+/// message (10 MiB, and the result holds the findings twice) gets the first findings that fit
+/// and says how many it left out; the counts stay those of every finding.
+#[test]
+fn a_result_stays_within_what_clients_read_in_one_message() {
+    let properties: serde_json::Map<String, Value> = (0..6000)
+        .map(|i| (format!("p{i}"), json!({"type": "string", "format": "uri"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": properties});
+    let clients: Vec<&str> = crate::diagnostic::breaks::Client::ALL
+        .iter()
+        .map(|c| c.name())
+        .collect();
+    let answers = exchange(&[call(
+        1,
+        "lint_schema",
+        json!({"schema": schema, "clients": clients}),
+    )]);
+    let line = serde_json::to_string(&answers[0]).unwrap();
+    assert!(line.len() < 10 << 20, "{} bytes", line.len());
+    let content = structured(&answers[0], "lint_schema");
+    let shown = content["findings"].as_array().unwrap().len();
+    let omitted = content["summary"]["omitted"].as_u64().unwrap_or(0);
+    assert!(omitted > 0, "{shown} findings, none left out");
+    assert_eq!(
+        content["summary"]["findings"].as_u64().unwrap(),
+        u64::try_from(shown).unwrap() + omitted
+    );
+}

@@ -247,7 +247,13 @@ fn summary() -> Value {
             "findings": {"type": "integer"},
             "errors": {"type": "integer"},
             "warnings": {"type": "integer"},
-            "infos": {"type": "integer"}
+            "infos": {"type": "integer"},
+            "omitted": {
+                "description": "Findings counted above but left out of the list, so that the \
+                    result stays within what MCP clients read in one message (the first ones of \
+                    the text are kept); lint a smaller part, or run the CLI, for the rest.",
+                "type": "integer"
+            }
         },
         "required": ["findings", "errors", "warnings", "infos"]
     })
