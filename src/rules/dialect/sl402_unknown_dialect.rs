@@ -24,10 +24,9 @@ const HTTPS_NOTE: &str =
 Python's jsonschema looks a `$schema` up as written and reads a schema whose `$schema` it does \
 not know as 2020-12, where this schema means something else";
 
-const STRICT_HOSTS_NOTE: &str = "MCP 2025-11-25 made 2020-12 the default dialect. Hosts whose \
-validator supports 2020-12 only reject the tool: `Tool 't' has an invalid outputSchema: JSON Schema \
-declares an unsupported dialect` (typescript-sdk #2532 and #2721, claude-ai-mcp #1016). The TS v1 \
-server stamps draft-07 on every schema it generates";
+const STRICT_HOSTS_NOTE: &str = "MCP 2025-11-25 made 2020-12 the default dialect, and hosts \
+whose validator supports 2020-12 only refuse the tool when it is called; the TS v1 server stamps \
+draft-07 on every schema it generates";
 
 impl Rule for UnknownDialect {
     fn meta(&self) -> &'static RuleMeta {
