@@ -26,14 +26,12 @@ pub(super) fn validator_for<'a>(
     cache.entry(tool.to_owned()).or_insert_with(|| {
         let compiled = formats::python_client(schema)
             .and_then(|python| Ok((python, formats::ts_clients(schema)?)));
-        // Only a schema the audit cannot compile is linted: the lint runs on the engine's pool,
-        // whose threads' stacks (64 MiB each, address space) an audit streaming a large capture
-        // under a memory limit cannot afford otherwise (`tests/it/hostile.rs`).
-        let breaks = if compiled.is_err() {
-            schema_breaks(tool, schema)
-        } else {
-            Vec::new()
-        };
+        // Every output schema a call names is linted once, as `check` lints it, so that a
+        // schema only a client refuses (SL501, SL201 ...) is said by `audit` too. The lint runs
+        // on the engine's pool, which `schema-lint audit` keeps to one thread with a smaller
+        // stack (`pool::prefer`): an audit streaming a large capture under a memory limit
+        // cannot afford the address space of the default pool (`tests/it/hostile.rs`).
+        let breaks = schema_breaks(tool, schema);
         Validators { compiled, breaks }
     })
 }
@@ -41,8 +39,7 @@ pub(super) fn validator_for<'a>(
 /// A client that cannot use a tool's output schema: it cannot compile it, or resolve a
 /// reference of it, and loses the tool (or every tool of the server). Found by linting the
 /// schema as `check` lints a `tools/list` (the finding's `breaks`, measured by the engine tier
-/// or documented), so that `audit` and `check` say the same of it; for the schemas the audit
-/// itself cannot compile (see [`validator_for`]).
+/// or documented), so that `audit` and `check` say the same of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaBreak {
     /// The client.

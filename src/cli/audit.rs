@@ -99,6 +99,10 @@ fn audit_capture(
 
 /// `schema-lint audit`.
 pub(super) fn audit_command(args: &super::args::AuditArgs) -> Outcome {
+    // A capture is audited one call at a time, and the lint of each output schema it names is
+    // one small file: one pool thread is enough, and its stack needs to hold the deepest schema
+    // the capture's reader accepts (256 levels, under 4 MiB in a debug build), not 64 MiB.
+    crate::workspace::pool::prefer(1, 16 << 20);
     let mut options = crate::audit::Options {
         meta_id_tools: args.meta_id_tools.clone(),
         protocol: args.protocol.clone(),

@@ -7,19 +7,38 @@
 //! have [`STACK_SIZE`] of stack. The size is reserved address space, not memory: pages are only
 //! touched as deep as the recursion goes.
 
-use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{LazyLock, OnceLock};
 
 /// Stack of each pool thread: about ten times what the deepest accepted input needs in a debug
 /// build (measured: under 4 MiB; `tests/it/hostile.rs` runs that input through lint and `--fix`).
 pub const STACK_SIZE: usize = 64 << 20;
 
+/// The pool's shape where a command asked for another before it started ([`prefer`]): its
+/// number of threads and the stack of each.
+static SHAPE: OnceLock<(usize, usize)> = OnceLock::new();
+
+/// Whether the pool has been built (its shape fixed).
+static STARTED: AtomicBool = AtomicBool::new(false);
+
 static POOL: LazyLock<Option<rayon::ThreadPool>> = LazyLock::new(|| {
+    STARTED.store(true, Ordering::SeqCst);
+    let (threads, stack) = SHAPE.get().copied().unwrap_or((0, STACK_SIZE));
     rayon::ThreadPoolBuilder::new()
-        .stack_size(STACK_SIZE)
+        .num_threads(threads)
+        .stack_size(stack)
         .thread_name(|i| format!("schema-lint-{i}"))
         .build()
         .ok()
 });
+
+/// Asks for a pool of `threads` threads (0: one per core) with `stack` bytes of stack each,
+/// for a command that reserves little address space (`audit`, streaming a capture of any size
+/// under a memory limit, lints one schema at a time). Takes effect only before the pool's first
+/// use; says whether it did.
+pub fn prefer(threads: usize, stack: usize) -> bool {
+    !STARTED.load(Ordering::SeqCst) && SHAPE.set((threads, stack)).is_ok()
+}
 
 /// Runs `f` on a pool thread (inline when already on one); rayon's parallel iterators inside it
 /// use the same pool. Should the pool not start (no thread could be spawned), `f` runs on the
