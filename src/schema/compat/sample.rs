@@ -4,6 +4,7 @@
 //! reported ([`super::witness`]).
 
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 
 /// How deep [`sample`] follows subschemas before it gives up with `null`.
 const MAX_DEPTH: usize = 24;
@@ -84,18 +85,80 @@ fn percent_decode(s: &str) -> String {
 /// differs between `old_root` and `new_root` (or a reference only one of them resolves).
 #[must_use]
 pub fn refs_changed(old_root: &Value, new_root: &Value, value: &Value) -> bool {
-    let mut todo = vec![value];
+    refs_changed_with(old_root, new_root, value, &mut RefMemo::default())
+}
+
+/// What [`refs_changed_with`] has learnt of each reference of a pair of roots: whether it
+/// reaches a changed definition. A walk along a chain of references asks at every link; with
+/// the answers kept, the chain is followed once, not once per link.
+#[derive(Default)]
+pub struct RefMemo(HashMap<String, bool>);
+
+/// [`refs_changed`], keeping what it learns in `memo` (which must belong to the same roots).
+pub fn refs_changed_with(
+    old_root: &Value,
+    new_root: &Value,
+    value: &Value,
+    memo: &mut RefMemo,
+) -> bool {
+    // Each reference met is kept with the one whose target it was found in, so that when a
+    // changed definition is found, every reference that led to it is known to reach it.
+    let mut met: Vec<(&str, Option<usize>)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut todo: Vec<(&Value, Option<usize>)> = vec![(value, None)];
+    let reaches = |memo: &mut RefMemo, met: &[(&str, Option<usize>)], mut at: Option<usize>| {
+        while let Some(i) = at {
+            memo.0.insert(met[i].0.to_owned(), true);
+            at = met[i].1;
+        }
+    };
+    while let Some((v, from)) = todo.pop() {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    match memo.0.get(r.as_str()) {
+                        Some(true) => {
+                            reaches(memo, &met, from);
+                            return true;
+                        }
+                        None if seen.insert(r.as_str()) => {
+                            met.push((r.as_str(), from));
+                            let here = Some(met.len() - 1);
+                            let (a, b) = (resolve(old_root, r), resolve(new_root, r));
+                            if a != b {
+                                reaches(memo, &met, here);
+                                return true;
+                            }
+                            if let Some(a) = a {
+                                todo.push((a, here));
+                            }
+                        }
+                        Some(false) | None => {}
+                    }
+                }
+                todo.extend(m.values().map(|v| (v, from)));
+            }
+            Value::Array(items) => todo.extend(items.iter().map(|v| (v, from))),
+            _ => {}
+        }
+    }
+    // Everything reachable from each reference met was explored: none reaches a change.
+    for (r, _) in met {
+        memo.0.insert(r.to_owned(), false);
+    }
+    false
+}
+
+/// The local `$ref`s inside `value` (itself included).
+fn local_refs(value: &Value) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut todo = vec![value];
     while let Some(v) = todo.pop() {
         match v {
             Value::Object(m) => {
                 if let Some(Value::String(r)) = m.get("$ref") {
-                    if seen.insert(r.clone()) {
-                        let (a, b) = (resolve(old_root, r), resolve(new_root, r));
-                        if a != b {
-                            return true;
-                        }
-                        todo.extend(a);
+                    if r.starts_with('#') {
+                        out.push(r.as_str());
                     }
                 }
                 todo.extend(m.values());
@@ -104,7 +167,54 @@ pub fn refs_changed(old_root: &Value, new_root: &Value, value: &Value) -> bool {
             _ => {}
         }
     }
-    false
+    out
+}
+
+/// The longest chain of local `$ref`s in `root` that lead one into another (a reference, one in
+/// what it names, one in what that names ...): a validator follows such a chain one call inside
+/// another, at any depth of the instance. A cycle counts once around.
+#[must_use]
+pub fn longest_ref_chain(root: &Value) -> usize {
+    struct Frame<'a> {
+        reference: &'a str,
+        next: Vec<&'a str>,
+        longest: usize,
+    }
+    fn frame<'a>(root: &'a Value, reference: &'a str) -> Frame<'a> {
+        Frame {
+            reference,
+            next: resolve(root, reference).map(local_refs).unwrap_or_default(),
+            longest: 0,
+        }
+    }
+    let mut memo: HashMap<&str, usize> = HashMap::new();
+    let mut best = 0;
+    for start in local_refs(root) {
+        if memo.contains_key(start) {
+            continue;
+        }
+        let mut on_stack = std::collections::HashSet::from([start]);
+        let mut stack = vec![frame(root, start)];
+        while let Some(top) = stack.last_mut() {
+            if let Some(next) = top.next.pop() {
+                if let Some(&d) = memo.get(next) {
+                    top.longest = top.longest.max(d);
+                } else if on_stack.insert(next) {
+                    stack.push(frame(root, next));
+                }
+                continue;
+            }
+            let Some(done) = stack.pop() else { break };
+            on_stack.remove(done.reference);
+            let d = done.longest + 1;
+            memo.insert(done.reference, d);
+            best = best.max(d);
+            if let Some(parent) = stack.last_mut() {
+                parent.longest = parent.longest.max(d);
+            }
+        }
+    }
+    best
 }
 
 /// `schema` with a local `$ref` followed when it is the only keyword that validates (siblings
@@ -403,6 +513,68 @@ fn embed_at(root: &Value, schema: &Value, path: &[Step], leaf: &Value, depth: us
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `{"$defs": {"d0": {"$ref": "#/$defs/d1"}, ..., "dN": leaf}}`, with `a` naming `d0`.
+    fn chain(links: usize, leaf: Value) -> Value {
+        let mut defs = Map::new();
+        for i in 0..links {
+            defs.insert(
+                format!("d{i}"),
+                json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+            );
+        }
+        defs.insert(format!("d{links}"), leaf);
+        json!({"properties": {"a": {"$ref": "#/$defs/d0"}}, "$defs": defs})
+    }
+
+    #[test]
+    fn refs_changed_follows_a_chain_once_and_remembers() {
+        let old = chain(50, json!({"type": "string"}));
+        let new = chain(50, json!({"type": "integer"}));
+        let mut memo = RefMemo::default();
+        let start = json!({"$ref": "#/$defs/d0"});
+        assert!(refs_changed_with(&old, &new, &start, &mut memo));
+        // Every link that leads to the change is known to, without walking again.
+        assert_eq!(memo.0.len(), 51);
+        assert!(memo.0.values().all(|&b| b));
+        assert!(refs_changed_with(
+            &old,
+            &new,
+            &json!({"$ref": "#/$defs/d30"}),
+            &mut memo
+        ));
+        // Unchanged chains, and a cycle, are remembered as unchanged.
+        let mut memo = RefMemo::default();
+        assert!(!refs_changed_with(&old, &old, &start, &mut memo));
+        assert_eq!(memo.0.len(), 51);
+        assert!(memo.0.values().all(|&b| !b));
+        let cycle =
+            json!({"$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"items": {"$ref": "#/$defs/x"}}}});
+        assert!(!refs_changed(&cycle, &cycle, &json!({"$ref": "#/$defs/x"})));
+        // The same answers as a walk without memory.
+        for at in ["#/$defs/d0", "#/$defs/d49", "#/$defs/d50", "#/$defs/none"] {
+            let v = json!({"$ref": at});
+            let mut memo = RefMemo::default();
+            assert_eq!(
+                refs_changed_with(&old, &new, &v, &mut memo),
+                at != "#/$defs/none" && refs_changed(&old, &new, &v),
+                "{at}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_longest_chain_of_references_is_counted_once_around_a_cycle() {
+        assert_eq!(longest_ref_chain(&json!({"type": "string"})), 0);
+        // `a` names d0, which names d1 ... d40: 41 references, one inside another.
+        assert_eq!(longest_ref_chain(&chain(40, json!({"type": "string"}))), 41);
+        assert_eq!(longest_ref_chain(&chain(40_000, json!({}))), 40_001);
+        let cycle = json!({"$ref": "#/$defs/x", "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"items": {"$ref": "#/$defs/x"}}}});
+        // Two references, each once: `#/$defs/x` (named twice) and `#/$defs/y`.
+        assert_eq!(longest_ref_chain(&cycle), 2);
+        let to_root = json!({"properties": {"next": {"$ref": "#"}}});
+        assert_eq!(longest_ref_chain(&to_root), 1);
+    }
 
     #[test]
     fn samples_required_members_and_bounds() {

@@ -3,7 +3,7 @@
 //! set of valid instances and the values most likely to show it ([`super::witness`] proves it).
 
 use super::is_annotation;
-use super::sample::{matching, refs_changed, sample, through_refs, Step};
+use super::sample::{matching, refs_changed_with, sample, through_refs, RefMemo, Step};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashSet};
 
@@ -42,6 +42,10 @@ pub(super) struct Walk<'a> {
     pub(super) new_root: &'a Value,
     pub(super) seen: HashSet<(String, String)>,
     pub(super) out: Vec<Change>,
+    /// What is known of the references of the two roots (see [`RefMemo`]).
+    pub(super) refs: RefMemo,
+    /// How many pairs are being compared, one inside another.
+    pub(super) depth: usize,
 }
 
 pub(super) fn ptr(base: &str, tokens: &[&str]) -> String {
@@ -82,6 +86,11 @@ impl<'a> Walk<'a> {
             path: path.to_vec(),
             candidates,
         });
+    }
+
+    /// Whether a local `$ref` in `value`, or in what it names, reaches a changed definition.
+    pub(super) fn refs_changed(&mut self, value: &Value) -> bool {
+        refs_changed_with(self.old_root, self.new_root, value, &mut self.refs)
     }
 
     /// A keyword this walk does not reason about, changed.
@@ -206,7 +215,7 @@ impl<'a> Walk<'a> {
         self.pattern_properties(o, n, at);
         let (old_rest, old_rest_at) = rest(o, at.old);
         let (new_rest, new_rest_at) = rest(n, at.new);
-        if old_rest != new_rest || refs_changed(self.old_root, self.new_root, old_rest) {
+        if old_rest != new_rest || self.refs_changed(old_rest) {
             let mut fresh = "undeclared".to_owned();
             while op.is_some_and(|p| p.contains_key(&fresh))
                 || np.is_some_and(|p| p.contains_key(&fresh))
@@ -235,11 +244,7 @@ impl<'a> Walk<'a> {
         let patterns =
             |m: &'a Map<String, Value>| m.get("patternProperties").and_then(Value::as_object);
         let (op, np) = (patterns(o), patterns(n));
-        if op == np
-            && !op.is_some_and(|p| {
-                refs_changed(self.old_root, self.new_root, &Value::Object(p.clone()))
-            })
-        {
+        if op == np && !op.is_some_and(|p| self.refs_changed(&Value::Object(p.clone()))) {
             return;
         }
         let (Some(op), Some(np)) = (op, np) else {
@@ -294,7 +299,7 @@ impl<'a> Walk<'a> {
         static TRUE: Value = Value::Bool(true);
         let single = |m: &'a Map<String, Value>| m.get("items").filter(|i| !i.is_array());
         let (oi, ni) = (single(o), single(n));
-        let changed = oi != ni || oi.is_some_and(|i| refs_changed(self.old_root, self.new_root, i));
+        let changed = oi != ni || oi.is_some_and(|i| self.refs_changed(i));
         if changed
             && !o.get("items").is_some_and(Value::is_array)
             && !n.get("items").is_some_and(Value::is_array)
