@@ -30,9 +30,14 @@ pub const MAX_REF_CHAIN: usize = 1000;
 /// # Errors
 /// Why the schema does not compile.
 pub fn compile(schema: &Value) -> Result<jsonschema::Validator, String> {
-    if let Some(why) = too_deep(schema) {
-        return Err(why);
+    match too_deep(schema) {
+        Some(why) => Err(why),
+        None => build(schema),
     }
+}
+
+/// [`compile`] without its bound: for a schema [`too_deep`] has passed.
+fn build(schema: &Value) -> Result<jsonschema::Validator, String> {
     jsonschema::options()
         .should_validate_formats(true)
         .build(schema)
@@ -65,8 +70,8 @@ impl Validators {
             }
         }
         Ok(Self {
-            old: compile(old).map_err(|e| format!("OLD does not compile: {e}"))?,
-            new: compile(new).map_err(|e| format!("NEW does not compile: {e}"))?,
+            old: build(old).map_err(|e| format!("OLD does not compile: {e}"))?,
+            new: build(new).map_err(|e| format!("NEW does not compile: {e}"))?,
         })
     }
 
