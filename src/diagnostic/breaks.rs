@@ -107,7 +107,7 @@ impl Effect {
         }
     }
 
-    fn words(self) -> &'static str {
+    pub(super) fn words(self) -> &'static str {
         match self {
             Effect::CompileError => "cannot compile it",
             Effect::UnresolvedReference => "cannot resolve the reference",
@@ -206,8 +206,7 @@ pub mod classes {
     include!(concat!(env!("OUT_DIR"), "/classes.rs"));
 }
 
-/// The breaks of a class (`SL201/malformed-scheme`), or `None` for a class the engine tier
-/// has no case of.
+/// The breaks of a class (`SL201/malformed-scheme`), `None` for a class the tier has no case of.
 #[must_use]
 pub fn of(class: &str) -> Option<&'static [Break]> {
     classes::ALL
@@ -341,7 +340,9 @@ fn describe_beyond(breaks: &[Break], tool: Option<&str>) -> String {
             .iter()
             .filter(|b| b.evidence.name() == evidence)
             .map(|b| {
-                let mut part = format!("{} {}", b.client.name(), b.effect.words());
+                let when = (!b.versions.is_all()).then(|| format!("in {}, ", b.versions));
+                let when = when.unwrap_or_default();
+                let mut part = format!("{when}{} {}", b.client.name(), b.effect.words());
                 let mut quoted = Vec::new();
                 if let Some(detail) = said(b, tool) {
                     quoted.push(format!("`{detail}`"));

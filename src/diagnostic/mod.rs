@@ -227,7 +227,21 @@ impl Diagnostic {
     #[must_use]
     pub fn full_note(&self) -> Option<String> {
         let tool = self.tool.as_ref().map(|t| t.name.as_str());
-        let clients = self.class.map(|_| breaks::describe(&self.breaks, tool));
+        let clients = self.class.map(|class| {
+            // Claims left out for the run's versions are said as such; a class only documented
+            // claims, and none that holds here, says nothing of the engines it was never run on.
+            let unheld = verdict::describe_unheld(class, &self.breaks);
+            if self.breaks.is_empty() && verdict::documented_only(class) {
+                if let Some(unheld) = unheld {
+                    return unheld;
+                }
+            }
+            let held = breaks::describe(&self.breaks, tool);
+            match unheld {
+                Some(unheld) => format!("{held}. {unheld}"),
+                None => held,
+            }
+        });
         match (&self.note, clients) {
             (Some(note), Some(clients)) => {
                 Some(format!("{}. {clients}", note.trim_end_matches('.')))

@@ -149,6 +149,41 @@ pub fn holding<'a>(breaks: Cow<'a, [Break]>, pinned: &[(Client, String)]) -> Cow
     Cow::Owned(breaks.iter().copied().filter(|b| holds(b)).collect())
 }
 
+/// What the claims of `class` that hold for other versions of their clients than the run's say
+/// (those [`super::verdict::holding`] left out of `held`), for the note: `None` when every claim
+/// holds.
+#[must_use]
+pub fn describe_unheld(class: &str, held: &[Break]) -> Option<String> {
+    let unheld: Vec<String> = breaks::of(class)?
+        .iter()
+        .filter(|b| !b.versions.is_all() && !held.contains(b))
+        .map(|b| {
+            let mut part = format!(
+                "in {}, {} {}",
+                b.versions,
+                b.client.name(),
+                b.effect.words()
+            );
+            if let Some(detail) = breaks::said(b, None) {
+                part.push_str(&format!(" (`{detail}`)"));
+            }
+            part
+        })
+        .collect();
+    (!unheld.is_empty()).then(|| format!("Not at the selected versions: {}", unheld.join("; ")))
+}
+
+/// Whether every claim of `class` is documented: no engine of the tier ran a case of it.
+#[must_use]
+pub fn documented_only(class: &str) -> bool {
+    breaks::of(class).is_some_and(|all| {
+        !all.is_empty()
+            && all
+                .iter()
+                .all(|b| matches!(b.evidence, Evidence::Documented { .. }))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,10 @@ pub(super) fn lint_document(
         let Some(default) = meta.severity_for(target) else {
             continue;
         };
+        // A rule about what some clients refuse runs only when one of them is selected.
+        if !meta.scope.clients.iter().any(|c| clients.contains(c)) {
+            continue;
+        }
         let from = out.len();
         rule.check_file(
             &FileContext {

@@ -248,6 +248,88 @@ fn a_live_cause_that_not_every_tool_can_take_says_what_the_file_says() {
     );
 }
 
+/// A 2026-07-28 server whose `tools/list` result lacks `resultType` and the caching hints: the
+/// dump keeps what the server sent (nothing), and Claude Code, which refuses such a listing from
+/// the versions its reports name, is the client that makes it an error; at 2.0.0 it is not one.
+#[test]
+fn a_modern_listing_without_its_envelope_loses_claude_code() {
+    let _serial = crate::common::serial();
+    let dir = scratch("envelope");
+    // A conforming server's dump keeps its envelope, and nothing is found in it.
+    let (code, dump, err) = run(&["dump", "--server", &fake("modern")]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&dump).unwrap();
+    assert_eq!(v["result"]["resultType"], "complete");
+    assert_eq!(v["result"]["ttlMs"], 0);
+    assert_eq!(v["result"]["cacheScope"], "private");
+    let server = fake("bare");
+    let (code, dump, err) = run(&["dump", "--server", &server]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&dump).unwrap();
+    assert!(v["result"].get("resultType").is_none(), "{dump}");
+    let file = dir.join("tools.json");
+    std::fs::write(&file, &dump).unwrap();
+    for source in [
+        vec!["--server", server.as_str()],
+        vec![file.to_str().unwrap()],
+    ] {
+        let mut args = vec!["check", "--output-format", "json"];
+        args.extend(&source);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 1, "{out}{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let envelope: Vec<&Value> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "SL510")
+            .collect();
+        assert_eq!(envelope.len(), 2, "{out}");
+        for d in &envelope {
+            assert_eq!(d["severity"], "error", "{d}");
+            assert_eq!(d["decided_by"], serde_json::json!(["claude-code"]), "{d}");
+            assert_eq!(d["breaks"][0]["client"], "claude-code");
+            assert_eq!(d["breaks"][0]["effect"], "loses-tool-list");
+            assert!(d["breaks"][0]["versions"]["from"].is_string(), "{d}");
+        }
+        assert!(envelope[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`resultType`"));
+        // At a version before the reports, no client refuses it: an info, no breaks.
+        let mut args = vec![
+            "check",
+            "--output-format",
+            "json",
+            "--clients",
+            "claude-code@2.0.0",
+        ];
+        args.extend(&source);
+        let (_, out, _) = run(&args);
+        let v: Value = serde_json::from_str(&out).unwrap();
+        let envelope: Vec<&Value> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "SL510")
+            .collect();
+        assert_eq!(envelope.len(), 2, "{out}");
+        for d in envelope {
+            assert_eq!(d["severity"], "info", "{d}");
+            assert_eq!(d["breaks"].as_array().map_or(0, Vec::len), 0, "{d}");
+        }
+    }
+    // The same listing answered on 2025-11-25 (the `listing=` mode) needs none of it.
+    let (_, out, err) = run(&[
+        "check",
+        "--output-format",
+        "json",
+        "--server",
+        &fake(&format!("listing={}", file.display())),
+    ]);
+    assert!(!out.contains("SL510"), "{out}{err}");
+}
+
 fn severity_of(json: &str, code: &str) -> String {
     let v: Value = serde_json::from_str(json).unwrap();
     v["diagnostics"]

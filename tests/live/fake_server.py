@@ -28,6 +28,8 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   big-pages   modern, and tools/list answers 40 pages of 8 MB each, then nothing
   many-tools  modern, and tools/list answers 8 pages of 20,000 tools each
   deep-N      modern, and tools/list answers one tool with arrays nested N deep in its schema
+  bare        modern, and its tools/list result has no `resultType`, `ttlMs` or `cacheScope`
+              (every other modern mode sends them, as 2026-07-28 requires)
   env-leak    writes the value of its environment's SECRET_TOKEN to stderr and exits with status 3
               before answering (a server that prints its secrets as it fails)
   listing=PATH  answers initialize with 2025-11-25, and tools/list with the tools of the listing
@@ -127,8 +129,22 @@ def fork_sleeper(pidfile):
     os.rename(pidfile + ".child.tmp", pidfile + ".child")
 
 
+# What 2026-07-28 requires of a `tools/list` result beside the tools.
+ENVELOPE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "private"}
+
+
 def respond(mode, msg, state):
     """The answer to one request in a stdio mode, or None for no answer."""
+    reply = respond_bare(mode, msg, state)
+    modern = not (mode in ("legacy", "init-error", "ts-v1", "draft7", "draft7-tuple", "bare")
+                  or mode.startswith("listing="))
+    if modern and msg.get("method") == "tools/list" and reply and "result" in reply:
+        reply["result"] = {**ENVELOPE, **reply["result"]}
+    return reply
+
+
+def respond_bare(mode, msg, state):
+    """The answer to one request in a stdio mode, without the 2026-07-28 envelope."""
     method = msg.get("method")
     listing = mode.startswith("listing=")
     legacy = mode in ("legacy", "init-error", "ts-v1", "draft7", "draft7-tuple") or listing

@@ -402,7 +402,8 @@ fn diagnostic(
             (value_span(cx, root, &tokens), label, text, help)
         }
     };
-    cx.report(span, message)
+    let found = cx
+        .report(span, message)
         .label(label)
         .help(help)
         .note(format!(
@@ -410,7 +411,16 @@ fn diagnostic(
              their dialect"
         ))
         .class(class_of(&tokens, error))
-        .pointer(format!("{base_pointer}{path}"))
+        .pointer(format!("{base_pointer}{path}"));
+    // The root `required` of a tool's input schema is part of the `tools/list` shape hosts
+    // check with zod before any engine compiles it: Cursor drops the server's whole batch.
+    let root_required =
+        tokens.len() == 1 && tokens[0] == "required" && base_pointer == cx.unit.pointer;
+    if root_required && cx.unit.role == crate::schema::units::Role::InputSchema {
+        found.also(classes::SL401_ROOT_REQUIRED)
+    } else {
+        found
+    }
 }
 
 /// What the path names, for messages: `minLength`, `properties/a`, `allOf/0`; empty at the root.

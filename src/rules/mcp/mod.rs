@@ -11,3 +11,4 @@ pub(super) mod sl507_input_root_not_object;
 pub(super) mod sl508_format_asserted_by_ts_clients;
 mod sl508_values;
 pub(super) mod sl509_required_with_default;
+pub(super) mod sl510_listing_envelope;

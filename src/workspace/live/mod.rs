@@ -161,7 +161,15 @@ pub struct Listing {
     pub server_version: Option<String>,
     /// How many pages `tools/list` took.
     pub pages: usize,
+    /// The members of the result that 2026-07-28 requires beside the tools ([`ENVELOPE`]), as
+    /// the server sent them: a member is kept only when every page had it (the first page's
+    /// value), so a listing that lacks one on any page lacks it here.
+    pub envelope: serde_json::Map<String, Value>,
 }
+
+/// The members of a `tools/list` result that protocol revision 2026-07-28 requires beside the
+/// tools: the result's type and its caching hints. `dump` keeps them, in this order.
+pub const ENVELOPE: [&str; 3] = ["resultType", "ttlMs", "cacheScope"];
 
 /// Why a server could not be listed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -347,19 +355,25 @@ pub fn input(server: &Server, options: &Options) -> super::Input {
 /// It is the text findings of a live server point into.
 #[must_use]
 pub fn dump(server: &Server, listing: &Listing) -> String {
+    let mut result = listing.envelope.clone();
+    result.insert("tools".to_owned(), Value::Array(listing.tools.clone()));
+    result.insert(
+        "_meta".to_owned(),
+        json!({
+            DUMP_META: {
+                "source": server.label,
+                "server": {"name": listing.server_name, "version": listing.server_version},
+                "protocol": listing.protocol,
+                // Which members of the server's answer the dump keeps beside the tools: a dump
+                // without this note is of a version that kept none, so it cannot tell.
+                "envelope": ENVELOPE,
+            }
+        }),
+    );
     let document = json!({
         "jsonrpc": "2.0",
         "id": 1,
-        "result": {
-            "tools": listing.tools,
-            "_meta": {
-                DUMP_META: {
-                    "source": server.label,
-                    "server": {"name": listing.server_name, "version": listing.server_version},
-                    "protocol": listing.protocol,
-                }
-            }
-        }
+        "result": result,
     });
     let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
@@ -505,6 +519,7 @@ mod tests {
             server_name: Some("demo".into()),
             server_version: Some("1.0.0".into()),
             pages: 1,
+            envelope: serde_json::Map::new(),
         };
         let text = dump(&server, &listing);
         let v: Value = serde_json::from_str(&text).unwrap();

@@ -278,6 +278,7 @@ pub(super) fn list_keeping(
     let mut cursor: Option<String> = None;
     let mut seen = std::collections::HashSet::new();
     let mut pages = 0;
+    let mut envelope: Option<Map<String, Value>> = None;
     loop {
         pages += 1;
         if pages > MAX_PAGES {
@@ -326,6 +327,7 @@ pub(super) fn list_keeping(
                 )))
             }
         }
+        keep_envelope(&mut envelope, page);
         if transport.received() > MAX_LISTING {
             return Err(Failure::broken(format!(
                 "`tools/list` sent more than {} MiB ({} tools in {pages} pages): schema-lint stops there",
@@ -352,8 +354,25 @@ pub(super) fn list_keeping(
         server_name: negotiation.server_name,
         server_version: negotiation.server_version,
         pages,
+        envelope: envelope.unwrap_or_default(),
     };
     Ok((listing, requests))
+}
+
+/// Keeps what `page` says of the result's envelope ([`super::ENVELOPE`]): the first page's
+/// members, less any that a later page lacks.
+fn keep_envelope(kept: &mut Option<Map<String, Value>>, page: &Map<String, Value>) {
+    match kept {
+        None => {
+            *kept = Some(
+                super::ENVELOPE
+                    .iter()
+                    .filter_map(|k| Some(((*k).to_owned(), page.get(*k)?.clone())))
+                    .collect(),
+            );
+        }
+        Some(kept) => kept.retain(|k, _| page.contains_key(k)),
+    }
 }
 
 #[cfg(test)]
@@ -448,6 +467,33 @@ mod tests {
             "2026-07-28"
         );
         assert!(t.sent.iter().all(|m| m["method"] != "initialize"));
+    }
+
+    #[test]
+    fn the_envelope_is_kept_where_every_page_has_it() {
+        let discover = || {
+            ok(json!({"supportedVersions": ["2026-07-28"],
+                      "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "2"}}}))
+        };
+        let (listing, _) = run(
+            vec![
+                discover(),
+                ok(
+                    json!({"cacheScope": "private", "ttlMs": 0, "resultType": "complete",
+                          "tools": tools(&["a"]), "nextCursor": "p2", "extra": 1}),
+                ),
+                ok(json!({"resultType": "complete", "ttlMs": 5, "tools": tools(&["b"])})),
+            ],
+            None,
+        );
+        let envelope = listing.unwrap().envelope;
+        // The first page's values; `cacheScope`, missing on page 2, is missing from the listing.
+        assert_eq!(
+            Value::Object(envelope),
+            json!({"resultType": "complete", "ttlMs": 0})
+        );
+        let (listing, _) = run(vec![discover(), ok(json!({"tools": tools(&["a"])}))], None);
+        assert!(listing.unwrap().envelope.is_empty());
     }
 
     #[test]
