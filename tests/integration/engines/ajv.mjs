@@ -15,9 +15,9 @@
 // 2020-12 meta-schema (rules/clients/<name>.md says where each was read), on the same Ajv 8.18.0
 // and ajv-formats 3.0.1 (their ranges, ^8.17.1 and ^3.0.0, resolve to these today):
 //
-// - gemini-cli<0.28.0 and qwen-code<0.12.0: `new Ajv({ strictSchema: false })` + ajv-formats,
-//   `compile(schema)` (@google/gemini-cli-core SchemaValidator before #15060; the bundle of
-//   @qwen-code/qwen-code 0.10.1);
+// - qwen-code<0.12.0: `new Ajv({ strictSchema: false })` + ajv-formats, `compile(schema)` (the
+//   bundle of @qwen-code/qwen-code 0.10.1, gemini-cli's SchemaValidator before #15060; gemini-cli
+//   itself runs as 0.27.4, its own package: tests/integration/providers/hosts.mjs);
 // - llxprt-code<0.10.0: `new Ajv({ strictSchema: false })` with four formats of its own and no
 //   ajv-formats, `compile({ ...schema })` (schemaValidator.ts before #1903);
 // - openclaude<0.20.0: `new Ajv({ strict: false })`, `compile(schema)` (MCPTool.ts before #1740);
@@ -85,11 +85,6 @@ function llxprtFormats(ajv) {
 
 /** The hosts' own Ajv, each a function from a schema to a validator, built per case. */
 const HOSTS = {
-    "gemini-cli<0.28.0": () => {
-        const ajv = new Ajv({ strictSchema: false });
-        addFormats(ajv);
-        return (schema) => ajv.compile(schema);
-    },
     "qwen-code<0.12.0": () => {
         const ajv = new Ajv({ strictSchema: false });
         addFormats(ajv);

@@ -71,7 +71,8 @@ ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "python-
 # (src/diagnostic/client.rs: the hosts, then the providers), which breaks.json keeps.
 PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
 # The hosts that compile a tool's input schema with an Ajv of their own before each call
-# (tests/integration/engines/ajv.mjs), run on the input-role cases: each row is the host as it
+# (tests/integration/engines/ajv.mjs; gemini-cli's own package, 0.27.4, in
+# tests/integration/providers/hosts.mjs), run on the input-role cases: each row is the host as it
 # was before a version that changed it, so its breaks hold for those versions only
 # (`versions`, the first version no longer measured so: rules/clients/<name>.md says where).
 AJV_HOSTS = {
