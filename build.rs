@@ -448,7 +448,7 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 28] = [
+const CLIENTS: [(&str, &str); 29] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
@@ -467,6 +467,7 @@ const CLIENTS: [(&str, &str); 28] = [
     ("openclaude", "Openclaude"),
     ("llxprt-code", "LlxprtCode"),
     ("pi-mcp-adapter", "PiMcpAdapter"),
+    ("mastra", "Mastra"),
     ("openai", "Openai"),
     ("openai-strict", "OpenaiStrict"),
     ("anthropic", "Anthropic"),

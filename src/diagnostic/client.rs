@@ -68,6 +68,9 @@ pub enum Client {
     /// pi-mcp-adapter, MCP tools for the pi agent: pi's Ajv for their input schemas.
     #[serde(rename = "pi-mcp-adapter")]
     PiMcpAdapter,
+    /// Mastra, the agent framework: `@mastra/schema-compat`'s Ajv for MCP tools' input schemas.
+    #[serde(rename = "mastra")]
+    Mastra,
     /// OpenAI function calling, not strict.
     #[serde(rename = "openai")]
     Openai,
@@ -133,7 +136,7 @@ impl Kind {
 impl Client {
     /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
     /// the consumers of plain schema files.
-    pub const ALL: [Client; 28] = [
+    pub const ALL: [Client; 29] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -152,6 +155,7 @@ impl Client {
         Client::Openclaude,
         Client::LlxprtCode,
         Client::PiMcpAdapter,
+        Client::Mastra,
         Client::Openai,
         Client::OpenaiStrict,
         Client::Anthropic,
@@ -213,6 +217,7 @@ impl Client {
             Client::Openclaude => "openclaude",
             Client::LlxprtCode => "llxprt-code",
             Client::PiMcpAdapter => "pi-mcp-adapter",
+            Client::Mastra => "mastra",
             Client::Openai => "openai",
             Client::OpenaiStrict => "openai-strict",
             Client::Anthropic => "anthropic",
@@ -253,7 +258,8 @@ impl Client {
             | Client::Openclaw
             | Client::Openclaude
             | Client::LlxprtCode
-            | Client::PiMcpAdapter => Kind::Host,
+            | Client::PiMcpAdapter
+            | Client::Mastra => Kind::Host,
             Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }

@@ -165,13 +165,14 @@ fn lint_case(case: &Value) -> Vec<Diagnostic> {
 /// The rows of the hosts' own Ajv on the input-role cases (tests/integration/engines/ajv.mjs,
 /// `AJV_HOSTS` of observe.py): each the host before the version that changed it, which its
 /// claims hold until.
-const AJV_HOSTS: [(&str, &str); 6] = [
+const AJV_HOSTS: [(&str, &str); 7] = [
     ("gemini-cli<0.28.0", "0.28.0"),
     ("qwen-code<0.12.0", "0.12.0"),
     ("llxprt-code<0.10.0", "0.10.0"),
     ("openclaude<0.20.0", "0.20.0"),
     ("openclaw<2026.4.22", "2026.4.22"),
     ("pi-mcp-adapter<2.11.0", "2.11.0"),
+    ("mastra<1.2.9", "1.2.9"),
 ];
 
 /// The client a row of [`AJV_HOSTS`] stands for.

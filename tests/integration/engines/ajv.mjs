@@ -24,7 +24,10 @@
 // - openclaw<2026.4.22 and pi-mcp-adapter<2.11.0: pi's `validateToolArguments`, `new Ajv({
 //   allErrors: true, strict: false, coerceTypes: true })` + ajv-formats, `compile(parameters)`
 //   (@mariozechner/pi-ai 0.52.12 and 0.67.68; openclaw 2026.4.21 hands pi each MCP tool's
-//   `inputSchema` as its parameters, pi-mcp-adapter before 2.11.0 too).
+//   `inputSchema` as its parameters, pi-mcp-adapter before 2.11.0 too);
+// - mastra<1.2.9: `JsonSchemaStandardSchema` of @mastra/schema-compat before #14530, which
+//   validates an MCP tool's arguments: `new Ajv({ allErrors: true, strict: false })`,
+//   `compile(schema)` (read in the package, 1.2.8).
 //
 // Each compiles with Ajv's defaults otherwise, `validateSchema: true` among them: the schema is
 // first checked against the meta-schema its `$schema` names, which the draft-07 class has only
@@ -106,6 +109,10 @@ const HOSTS = {
     "pi-mcp-adapter<2.11.0": () => {
         const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
         addFormats(ajv);
+        return (schema) => ajv.compile(schema);
+    },
+    "mastra<1.2.9": () => {
+        const ajv = new Ajv({ allErrors: true, strict: false });
         return (schema) => ajv.compile(schema);
     },
 };

@@ -82,10 +82,11 @@ AJV_HOSTS = {
     "openclaude<0.20.0": ("openclaude", "0.20.0"),
     "llxprt-code<0.10.0": ("llxprt-code", "0.10.0"),
     "pi-mcp-adapter<2.11.0": ("pi-mcp-adapter", "2.11.0"),
+    "mastra<1.2.9": ("mastra", "1.2.9"),
 }
 # The hosts and providers in the order of the Client enum, which breaks.json keeps.
 CLIENT_ORDER = ["gemini-cli", "openai-agents", "qwen-code", "openclaw", "openclaude", "llxprt-code",
-                "pi-mcp-adapter", "gemini"]
+                "pi-mcp-adapter", "mastra", "gemini"]
 # Converters no client of the rules stands for, observed only: what `@ai-sdk/openai`, the layers
 # of `@mastra/schema-compat` and LangChain's `convertToOpenAITool` make of each input schema
 # (tests/it/engines.rs checks what they do against the rules' claims).
