@@ -448,7 +448,7 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 23] = [
+const CLIENTS: [(&str, &str); 29] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
@@ -462,6 +462,12 @@ const CLIENTS: [(&str, &str); 23] = [
     ("gemini-cli", "GeminiCli"),
     ("codex", "Codex"),
     ("openai-agents", "OpenaiAgents"),
+    ("qwen-code", "QwenCode"),
+    ("openclaw", "Openclaw"),
+    ("openclaude", "Openclaude"),
+    ("llxprt-code", "LlxprtCode"),
+    ("pi-mcp-adapter", "PiMcpAdapter"),
+    ("mastra", "Mastra"),
     ("openai", "Openai"),
     ("openai-strict", "OpenaiStrict"),
     ("anthropic", "Anthropic"),

@@ -53,6 +53,24 @@ pub enum Client {
     /// The OpenAI Agents SDK, which turns MCP tools into strict function tools.
     #[serde(rename = "openai-agents")]
     OpenaiAgents,
+    /// Qwen Code, the host (a gemini-cli fork): its own Ajv for the tools' input schemas.
+    #[serde(rename = "qwen-code")]
+    QwenCode,
+    /// OpenClaw, the host: pi's Ajv for the tools' input schemas.
+    #[serde(rename = "openclaw")]
+    Openclaw,
+    /// OpenClaude, the host: its own Ajv for the tools' input schemas.
+    #[serde(rename = "openclaude")]
+    Openclaude,
+    /// LLxprt Code, the host (a gemini-cli fork): its own Ajv for the tools' input schemas.
+    #[serde(rename = "llxprt-code")]
+    LlxprtCode,
+    /// pi-mcp-adapter, MCP tools for the pi agent: pi's Ajv for their input schemas.
+    #[serde(rename = "pi-mcp-adapter")]
+    PiMcpAdapter,
+    /// Mastra, the agent framework: `@mastra/schema-compat`'s Ajv for MCP tools' input schemas.
+    #[serde(rename = "mastra")]
+    Mastra,
     /// OpenAI function calling, not strict.
     #[serde(rename = "openai")]
     Openai,
@@ -118,7 +136,7 @@ impl Kind {
 impl Client {
     /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
     /// the consumers of plain schema files.
-    pub const ALL: [Client; 23] = [
+    pub const ALL: [Client; 29] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -132,6 +150,12 @@ impl Client {
         Client::GeminiCli,
         Client::Codex,
         Client::OpenaiAgents,
+        Client::QwenCode,
+        Client::Openclaw,
+        Client::Openclaude,
+        Client::LlxprtCode,
+        Client::PiMcpAdapter,
+        Client::Mastra,
         Client::Openai,
         Client::OpenaiStrict,
         Client::Anthropic,
@@ -188,6 +212,12 @@ impl Client {
             Client::GeminiCli => "gemini-cli",
             Client::Codex => "codex",
             Client::OpenaiAgents => "openai-agents",
+            Client::QwenCode => "qwen-code",
+            Client::Openclaw => "openclaw",
+            Client::Openclaude => "openclaude",
+            Client::LlxprtCode => "llxprt-code",
+            Client::PiMcpAdapter => "pi-mcp-adapter",
+            Client::Mastra => "mastra",
             Client::Openai => "openai",
             Client::OpenaiStrict => "openai-strict",
             Client::Anthropic => "anthropic",
@@ -223,7 +253,13 @@ impl Client {
             | Client::Cursor
             | Client::GeminiCli
             | Client::Codex
-            | Client::OpenaiAgents => Kind::Host,
+            | Client::OpenaiAgents
+            | Client::QwenCode
+            | Client::Openclaw
+            | Client::Openclaude
+            | Client::LlxprtCode
+            | Client::PiMcpAdapter
+            | Client::Mastra => Kind::Host,
             Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }

@@ -25,7 +25,11 @@
 #   gemini             google-genai 3.6.1: types.FunctionDeclaration(parameters=...) and its MCP
 #                      path (mcp_to_gemini_tool), each up to the request generate_content sends,
 #                      and @ai-sdk/google 3.0.141's request (its convertJSONSchemaToOpenAPISchema)
-#   gemini-cli         @google/gemini-cli-core 0.61.0 discoverTools, with the MCP SDK client it uses
+#   gemini-cli         @google/gemini-cli-core 0.61.0 discoverTools, with the MCP SDK client it uses;
+#                      and 0.27.4's SchemaValidator, what each call ran before 0.28.0
+# and the hosts that compile a tool's input schema with Ajv of their own before each call, each
+# as it constructed Ajv before its fix (ajv.mjs: qwen-code, llxprt-code, openclaude, openclaw,
+# pi-mcp-adapter, mastra), their breaks holding for those versions only
 # and the plain-schema cases (`"target": "json-schema"`: a schema file, as SchemaStore holds them)
 # also through the consumers of plain schemas (tests/integration/plain/):
 #   vscode-json        vscode-json-languageservice 5.7.2 (VS Code's JSON language service), its

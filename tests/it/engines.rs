@@ -147,14 +147,128 @@ fn lint_case(case: &Value) -> Vec<Diagnostic> {
     if case["role"] == "input" {
         let tool = case["tool"].as_str().unwrap_or("report");
         let listing = json!({"tools": [{"name": tool, "description": "A tool.", "inputSchema": case["schema"]}]});
+        // The hosts' own Ajv was measured as each was before its fix: at those versions.
         let settings = Settings {
             clients: Client::ALL.to_vec(),
+            versions: AJV_HOSTS
+                .iter()
+                .map(|(row, _)| (ajv_host(row), "0".to_owned()))
+                .collect(),
             ..settings
         };
         return lint_document(&listing, &settings);
     }
     let before = case["before"].as_array().cloned().unwrap_or_default();
     lint(&case["schema"], &before, &settings)
+}
+
+/// The rows of the hosts' own Ajv on the input-role cases (tests/integration/engines/ajv.mjs,
+/// `AJV_HOSTS` of observe.py): each the host before the version that changed it, which its
+/// claims hold until.
+const AJV_HOSTS: [(&str, &str); 7] = [
+    ("gemini-cli<0.28.0", "0.28.0"),
+    ("qwen-code<0.12.0", "0.12.0"),
+    ("llxprt-code<0.10.0", "0.10.0"),
+    ("openclaude<0.20.0", "0.20.0"),
+    ("openclaw<2026.4.22", "2026.4.22"),
+    ("pi-mcp-adapter<2.11.0", "2.11.0"),
+    ("mastra<1.2.9", "1.2.9"),
+];
+
+/// The client a row of [`AJV_HOSTS`] stands for.
+fn ajv_host(row: &str) -> Client {
+    let name = row.split('<').next().unwrap();
+    Client::named(name).unwrap_or_else(|| panic!("`{row}` names no client"))
+}
+
+/// What each host's own Ajv did with an input-role case is claimed, as measured, for the
+/// versions the row stands for ([`lint_case`] selects them), and for those only: at the newest
+/// version of the host the claim is gone.
+#[test]
+fn the_hosts_own_ajv_is_claimed_before_their_fix_only() {
+    let observed = observed();
+    let mut problems = Vec::new();
+    let mut measured = 0;
+    for (name, case) in case_files("cases") {
+        if case["role"] != "input" {
+            continue;
+        }
+        let row = &observed[&name];
+        let before = lint_case(&case);
+        let tool = case["tool"].as_str().unwrap_or("report");
+        let listing = json!({"tools": [{"name": tool, "description": "A tool.", "inputSchema": case["schema"]}]});
+        let newest = lint_document(
+            &listing,
+            &Settings {
+                clients: Client::ALL.to_vec(),
+                ..settings_of(&case)
+            },
+        );
+        for (host, until) in AJV_HOSTS {
+            assert!(row[host].is_object(), "{name}: no result of {host}");
+            let Some(effect) = row[host]["effect"].as_str() else {
+                continue;
+            };
+            measured += 1;
+            let client = ajv_host(host);
+            let claims = |found: &[Diagnostic]| {
+                found
+                    .iter()
+                    .flat_map(|d| d.breaks.iter())
+                    .filter(|b| b.client == client && b.effect.name() == effect)
+                    .map(|b| (b.evidence, b.versions))
+                    .collect::<Vec<_>>()
+            };
+            let at = claims(&before);
+            if !at
+                .iter()
+                .any(|(e, v)| *e == Evidence::Measured && v.until == Some(until))
+            {
+                problems.push(format!(
+                    "{name}: {host} did `{effect}`, which no finding claims until {until}"
+                ));
+            }
+            if !claims(&newest).is_empty() {
+                problems.push(format!(
+                    "{name}: {host}'s `{effect}` is claimed of the newest {client}"
+                ));
+            }
+        }
+    }
+    assert!(measured >= 24, "only {measured} effects of the hosts' Ajv");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// SL402's fix drops a 2020-12 `$schema`: the tier shows that the schema then means the same to
+/// every SDK client's engine (an output schema using keywords 2020-12 changed, stamped and not),
+/// and that each host whose own Ajv refused the stamped input schema compiles it without the
+/// stamp and gives the verdicts the case means.
+#[test]
+fn dropping_a_2020_12_stamp_changes_no_verdict() {
+    let observed = observed();
+    let (stamped, bare) = (
+        &observed["sl402-2020-12-stamp-output"],
+        &observed["sl402-2020-12-unstamped-output"],
+    );
+    for engine in SDK_ENGINES {
+        assert!(stamped[engine].is_object(), "no result of {engine}");
+        assert_eq!(
+            stamped[engine], bare[engine],
+            "{engine} reads the output schema otherwise without its 2020-12 `$schema`"
+        );
+    }
+    let (stamped, bare) = (
+        &observed["sl402-2020-12-stamp"],
+        &observed["sl402-2020-12-unstamped"],
+    );
+    for (host, _) in AJV_HOSTS {
+        assert_eq!(
+            stamped[host]["effect"], "compile-error",
+            "{host} compiles the stamped input schema"
+        );
+        assert_eq!(bare[host]["compile"], "ok", "{host}: {}", bare[host]);
+        assert!(bare[host].get("effect").is_none(), "{host}: {}", bare[host]);
+    }
 }
 
 /// The hosts and providers whose own conversions the tier runs on input-role cases

@@ -1,12 +1,14 @@
 //! SL402 unknown-dialect: the root `$schema` names no dialect clients support; on MCP targets,
 //! also an older dialect that strict hosts reject.
 
-use crate::diagnostic::breaks::classes;
+use crate::diagnostic::breaks::{classes, Kind};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL402 as META;
+use crate::diagnostic::verdict;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::Resolution;
 use crate::rules::analysis::generator::Generator;
+use crate::rules::edits::members::removal_span;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::schema::units::Role;
@@ -27,6 +29,11 @@ not know as 2020-12, where this schema means something else";
 const STRICT_HOSTS_NOTE: &str = "MCP 2025-11-25 made 2020-12 the default dialect, and hosts \
 whose validator supports 2020-12 only refuse the tool when it is called; the TS v1 server stamps \
 draft-07 on every schema it generates";
+
+const STAMP_NOTE: &str = "Hosts that validate a tool's arguments with Ajv's default class \
+(`new Ajv()`, draft-07) first check the schema against the meta-schema its `$schema` names, and \
+that class has none for 2020-12: the call fails before it reaches the server. Without `$schema` \
+an input schema is 2020-12 all the same, MCP's default dialect since 2025-11-25";
 
 impl Rule for UnknownDialect {
     fn meta(&self) -> &'static RuleMeta {
@@ -68,8 +75,81 @@ impl Rule for UnknownDialect {
                 };
                 out.push(legacy(cx, root, member, draft, ids).pointer(pointer));
             }
+            // Hosts that compile the arguments' schema with Ajv's draft-07 class refuse the
+            // stamp (measured on each as it constructed Ajv): reported where one of the selected
+            // hosts, at its selected version, is such a host.
+            Some(Draft::Draft202012)
+                if cx.target.is_mcp()
+                    && cx.unit.role == Role::InputSchema
+                    && refusing_host_selected(cx) =>
+            {
+                out.push(stamp_2020_12(cx, root, member, value).pointer(pointer));
+            }
             Some(_) => {}
         }
+    }
+}
+
+/// Whether a selected host, at its selected version, refuses a 2020-12 `$schema` in an input
+/// schema (`SL402/2020-12-stamp`). A model provider the class also names (Gemini's function
+/// declarations refuse any `$schema`) is SL707's business, and is no reason to report here.
+fn refusing_host_selected(cx: &UnitContext<'_>) -> bool {
+    let claims = verdict::holding(
+        std::borrow::Cow::Borrowed(classes::SL402_2020_12_STAMP.breaks),
+        &cx.settings.versions,
+    );
+    claims
+        .iter()
+        .any(|b| b.client.kind() == Kind::Host && cx.clients.contains(&b.client))
+}
+
+/// A 2020-12 `$schema` at the root of an input schema: the fix drops it, which changes nothing
+/// of what the schema means where 2020-12 is the default (MCP since 2025-11-25; the TS v2
+/// client's Ajv2020, Python's `jsonschema` and the crate read a schema without one as 2020-12,
+/// and the TS v1 client reads every schema as draft-07, stamped or not: measured).
+fn stamp_2020_12(cx: &UnitContext<'_>, root: &Node, member: &Member, value: &str) -> Diagnostic {
+    let members = root.as_object().unwrap_or_default();
+    let stamps: Vec<usize> = (0..members.len())
+        .filter(|&i| members[i].key == "$schema")
+        .collect();
+    let fix = match stamps.as_slice() {
+        [i] if !cx.live() => Some(Fix {
+            title: "Remove `$schema`".to_owned(),
+            // What goes over the wire changes, and so does what hosts that read a schema
+            // without `$schema` as draft-07 check (a 2020-12 keyword such as `prefixItems`).
+            applicability: Applicability::Unsafe,
+            edits: vec![Edit {
+                file: cx.file.id,
+                span: removal_span(root, members, *i),
+                content: String::new(),
+            }],
+            moves: Vec::new(),
+        }),
+        _ => None,
+    };
+    let help = if cx.live() {
+        "Leave `$schema` out of the tools' input schemas where the server writes them: MCP reads \
+         an input schema without one as 2020-12 (zod 4's `z.toJSONSchema` stamps it; drop the \
+         key from its result)"
+    } else {
+        "Remove `$schema`: MCP reads an input schema without one as 2020-12 (`--unsafe-fixes` \
+         does it)"
+    };
+    let diagnostic = cx
+        .report(
+            member.value.span,
+            format!(
+                "`$schema` `{value}` in an input schema makes hosts that validate arguments with \
+                 Ajv's draft-07 class fail the tool's calls"
+            ),
+        )
+        .label("2020-12, which Ajv's default class has no meta-schema for")
+        .help(help)
+        .note(STAMP_NOTE)
+        .class(classes::SL402_2020_12_STAMP);
+    match fix {
+        Some(fix) => diagnostic.fix(fix),
+        None => diagnostic,
     }
 }
 

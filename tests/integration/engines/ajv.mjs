@@ -10,6 +10,29 @@
 //   draft-07 or draft-06: Ajv; anything else: "unsupported dialect"), the SDK's own rule
 //   (core-internal/src/validators/dialects.ts), copied below.
 //
+// And the hosts that compile a tool's input schema with Ajv of their own, to validate the model's
+// arguments before a call, each as it constructed Ajv in the versions before it learned the
+// 2020-12 meta-schema (rules/clients/<name>.md says where each was read), on the same Ajv 8.18.0
+// and ajv-formats 3.0.1 (their ranges, ^8.17.1 and ^3.0.0, resolve to these today):
+//
+// - qwen-code<0.12.0: `new Ajv({ strictSchema: false })` + ajv-formats, `compile(schema)` (the
+//   bundle of @qwen-code/qwen-code 0.10.1, gemini-cli's SchemaValidator before #15060; gemini-cli
+//   itself runs as 0.27.4, its own package: tests/integration/providers/hosts.mjs);
+// - llxprt-code<0.10.0: `new Ajv({ strictSchema: false })` with four formats of its own and no
+//   ajv-formats, `compile({ ...schema })` (schemaValidator.ts before #1903);
+// - openclaude<0.20.0: `new Ajv({ strict: false })`, `compile(schema)` (MCPTool.ts before #1740);
+// - openclaw<2026.4.22 and pi-mcp-adapter<2.11.0: pi's `validateToolArguments`, `new Ajv({
+//   allErrors: true, strict: false, coerceTypes: true })` + ajv-formats, `compile(parameters)`
+//   (@mariozechner/pi-ai 0.52.12 and 0.67.68; openclaw 2026.4.21 hands pi each MCP tool's
+//   `inputSchema` as its parameters, pi-mcp-adapter before 2.11.0 too);
+// - mastra<1.2.9: `JsonSchemaStandardSchema` of @mastra/schema-compat before #14530, which
+//   validates an MCP tool's arguments: `new Ajv({ allErrors: true, strict: false })`,
+//   `compile(schema)` (read in the package, 1.2.8).
+//
+// Each compiles with Ajv's defaults otherwise, `validateSchema: true` among them: the schema is
+// first checked against the meta-schema its `$schema` names, which the draft-07 class has only
+// for draft-07 (and draft-06 once added).
+//
 // Usage: node ajv.mjs CASES.json > RESULTS.json
 // CASES.json: [{name, schema, before?, instances?}]; RESULTS.json: {engine: {case: result}},
 // a result being {compile: "ok"} or {compile: "error", kind, error}, with `instances`: one of
@@ -53,6 +76,46 @@ function engine(Class) {
     addFormats(ajv);
     return ajv;
 }
+
+/** Formats llxprt-code registered on its Ajv instead of ajv-formats (schemaValidator.ts). */
+function llxprtFormats(ajv) {
+    for (const name of ["google-duration", "google-fieldmask", "something-totally-custom"]) {
+        ajv.addFormat(name, { type: "string", validate: () => true });
+    }
+    ajv.addFormat("date", /^\d{4}-\d{2}-\d{2}$/);
+    return ajv;
+}
+
+/** The hosts' own Ajv, each a function from a schema to a validator, built per case. */
+const HOSTS = {
+    "qwen-code<0.12.0": () => {
+        const ajv = new Ajv({ strictSchema: false });
+        addFormats(ajv);
+        return (schema) => ajv.compile(schema);
+    },
+    "llxprt-code<0.10.0": () => {
+        const ajv = llxprtFormats(new Ajv({ strictSchema: false }));
+        return (schema) => ajv.compile({ ...schema });
+    },
+    "openclaude<0.20.0": () => {
+        const ajv = new Ajv({ strict: false });
+        return (schema) => ajv.compile(schema);
+    },
+    "openclaw<2026.4.22": () => {
+        const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
+        addFormats(ajv);
+        return (schema) => ajv.compile(schema);
+    },
+    "pi-mcp-adapter<2.11.0": () => {
+        const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true });
+        addFormats(ajv);
+        return (schema) => ajv.compile(schema);
+    },
+    "mastra<1.2.9": () => {
+        const ajv = new Ajv({ allErrors: true, strict: false });
+        return (schema) => ajv.compile(schema);
+    },
+};
 
 /** A client: one engine per class, built lazily, shared by every schema it validates. */
 function client(pick) {
@@ -124,8 +187,13 @@ function run(validatorFor, c) {
 
 const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const out = { "ts-sdk-v1": {}, "ts-sdk-v2": {} };
+for (const host of Object.keys(HOSTS)) out[host] = {};
 for (const c of cases) {
     out["ts-sdk-v1"][c.name] = run(client(() => Ajv), c);
     out["ts-sdk-v2"][c.name] = run(client(v2Class), c);
+    // The hosts compile a tool's input schema only (observe.py counts them on input-role cases).
+    if (c.role === "input") {
+        for (const [host, make] of Object.entries(HOSTS)) out[host][c.name] = run(make(), c);
+    }
 }
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -44,6 +44,10 @@ name, than the server's: what changed), `rejects-request` (google-genai refuses 
 offers the tool), and `loses-tool-list` / `loses-tool` for gemini-cli's discovery. Each such
 client's row holds one result per code path (`python`, `js`, `FunctionDeclaration`, ...).
 
+The hosts' own Ajv (`AJV_HOSTS`, tests/integration/engines/ajv.mjs) also run on the input-role
+cases, each row the host before the version that changed it (`gemini-cli<0.28.0`): judged like a
+schema case, their breaks name the client with `versions` (`{"from": null, "until": "0.28.0"}`).
+
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
 `{"client", "effect", "detail"}`, detail being the engine's error (or the wrong verdict) on the
 first case of the class, in name order. A client may have two entries: one for what its engine
@@ -66,6 +70,23 @@ ENGINES = ["ts-sdk-v1", "ts-sdk-v2", "python-sdk", "python-sdk+format", "python-
 # code path (`python`, `js`, `FunctionDeclaration`, ...). In the order of the Client enum
 # (src/diagnostic/client.rs: the hosts, then the providers), which breaks.json keeps.
 PROVIDERS = ["gemini-cli", "openai-agents", "gemini"]
+# The hosts that compile a tool's input schema with an Ajv of their own before each call
+# (tests/integration/engines/ajv.mjs; gemini-cli's own package, 0.27.4, in
+# tests/integration/providers/hosts.mjs), run on the input-role cases: each row is the host as it
+# was before a version that changed it, so its breaks hold for those versions only
+# (`versions`, the first version no longer measured so: rules/clients/<name>.md says where).
+AJV_HOSTS = {
+    "gemini-cli<0.28.0": ("gemini-cli", "0.28.0"),
+    "qwen-code<0.12.0": ("qwen-code", "0.12.0"),
+    "openclaw<2026.4.22": ("openclaw", "2026.4.22"),
+    "openclaude<0.20.0": ("openclaude", "0.20.0"),
+    "llxprt-code<0.10.0": ("llxprt-code", "0.10.0"),
+    "pi-mcp-adapter<2.11.0": ("pi-mcp-adapter", "2.11.0"),
+    "mastra<1.2.9": ("mastra", "1.2.9"),
+}
+# The hosts and providers in the order of the Client enum, which breaks.json keeps.
+CLIENT_ORDER = ["gemini-cli", "openai-agents", "qwen-code", "openclaw", "openclaude", "llxprt-code",
+                "pi-mcp-adapter", "mastra", "gemini"]
 # Converters no client of the rules stands for, observed only: what `@ai-sdk/openai`, the layers
 # of `@mastra/schema-compat` and LangChain's `convertToOpenAITool` make of each input schema
 # (tests/it/engines.rs checks what they do against the rules' claims).
@@ -119,7 +140,7 @@ def engines_of(case):
     engines' results on it are left out), for a plain schema file (`"target": "json-schema"`)
     the SDK engines and the plain-schema consumers, for any other the SDK engines."""
     if case.get("role") == "input":
-        return PROVIDERS + OBSERVED_ONLY
+        return PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS)
     if case.get("target") == "json-schema":
         return ENGINES + PLAIN
     return ENGINES
@@ -149,10 +170,11 @@ def observed(cases_path, listings_path, result_paths):
                     merged.setdefault(engine, {})[name] = result
     wanted = set(ENGINES)
     if any(c.get("role") == "input" for c in cases.values()):
-        wanted.update(PROVIDERS + OBSERVED_ONLY)
+        wanted.update(PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS))
     if any(c.get("target") == "json-schema" for c in cases.values()):
         wanted.update(PLAIN)
-    missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY + PLAIN if e in wanted and e not in merged]
+    missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS) + PLAIN
+               if e in wanted and e not in merged]
     if missing:
         sys.exit(f"observe.py: no results for {', '.join(missing)}")
     out = {}
@@ -355,8 +377,14 @@ def breaks(cases_path, listings_path, observed_path):
                     continue
                 key = (engine, row["effect"] in LISTING_EFFECTS)
                 if key not in entries:
-                    entries[key] = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
-    dump({k: [v[(e, listing)] for e in ENGINES + PROVIDERS + PLAIN for listing in (False, True) if (e, listing) in v]
+                    entry = {"client": engine, "effect": row["effect"], "detail": row["detail"]}
+                    if engine in AJV_HOSTS:
+                        client, until = AJV_HOSTS[engine]
+                        entry.update(client=client, versions={"from": None, "until": until})
+                    entries[key] = entry
+    client = lambda row: AJV_HOSTS[row][0] if row in AJV_HOSTS else row
+    rows = ENGINES + sorted(PROVIDERS + list(AJV_HOSTS), key=lambda r: CLIENT_ORDER.index(client(r))) + PLAIN
+    dump({k: [v[(e, listing)] for e in rows for listing in (False, True) if (e, listing) in v]
           for k, v in sorted(classes.items())})
 
 

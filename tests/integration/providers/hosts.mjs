@@ -31,6 +31,13 @@
 //   `DynamicStructuredTool` with the input schema as its `schema` (as @langchain/mcp-adapters
 //   builds MCP tools): `{convert: "ok", strict, sent: function.parameters, name}` or
 //   `{convert: "error", error}`. Observed only.
+// - gemini-cli<0.28.0: what `validateToolParams` (tools/tools.js) does before each call of a
+//   tool in @google/gemini-cli-core 0.27.4, the last release before #15060:
+//   `SchemaValidator.validate(parametersJsonSchema, params)`, the tool's `inputSchema` as its
+//   discovery keeps it (mcp-client.js hands it to `DiscoveredMCPTool` unchanged). A result as
+//   tests/integration/engines/ajv.mjs gives one: `{compile: "ok", instances}` (the first call
+//   with the case's first instance, then one call per instance: `valid` where it returns null)
+//   or `{compile: "error", kind, error}` where the first call throws.
 //
 // The tool is named by the case's `tool` (default `report`), on a server named `server`.
 //
@@ -41,6 +48,7 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { discoverTools } from "@google/gemini-cli-core/dist/src/tools/mcp-client.js";
 import { DiscoveredMCPTool } from "@google/gemini-cli-core/dist/src/tools/mcp-tool.js";
+import { SchemaValidator as SchemaValidator027 } from "gemini-cli-core-0.27/dist/src/utils/schemaValidator.js";
 import { mcpToFunctionTool } from "@openai/agents-core";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
@@ -52,6 +60,7 @@ const installed = (name) =>
     JSON.parse(readFileSync(new URL(`./node_modules/${name}/package.json`, import.meta.url), "utf8")).version;
 const want = {
     "@google/gemini-cli-core": "0.61.0",
+    "gemini-cli-core-0.27": "0.27.4",
     "@modelcontextprotocol/sdk": "1.23.0",
     "@openai/agents-core": "0.20.0",
     "@ai-sdk/google": "3.0.141",
@@ -251,11 +260,35 @@ function langchain(tool) {
     }
 }
 
+/** gemini-cli before 0.28.0: the calls of the tool, validated as 0.27.4 validates them. */
+function geminiCliBefore028(c) {
+    const schema = structuredClone(c.schema);
+    const data = (c.instances ?? []).map((i) => i.data);
+    try {
+        SchemaValidator027.validate(schema, structuredClone(data[0] ?? {}));
+    } catch (e) {
+        const error = errorText(e);
+        return { compile: "error", kind: /can't resolve reference/.test(error) ? "reference" : "schema", error };
+    }
+    const result = { compile: "ok" };
+    if (data.length > 0) {
+        result.instances = data.map((d) => {
+            try {
+                return SchemaValidator027.validate(schema, structuredClone(d)) === null ? "valid" : "invalid";
+            } catch (e) {
+                return `error: ${errorText(e)}`;
+            }
+        });
+    }
+    return result;
+}
+
 const cases = JSON.parse(readFileSync(process.argv[2], "utf8")).filter((c) => c.role === "input");
-const out = { "gemini-cli": {}, "openai-agents": {}, gemini: {}, "ai-sdk-openai": {}, mastra: {}, langchain: {} };
+const out = { "gemini-cli": {}, "gemini-cli<0.28.0": {}, "openai-agents": {}, gemini: {}, "ai-sdk-openai": {}, mastra: {}, langchain: {} };
 for (const c of cases) {
     const tool = () => ({ name: c.tool ?? "report", description: "A tool.", inputSchema: structuredClone(c.schema) });
     out["gemini-cli"][c.name] = { discoverTools: await geminiCli(tool()) };
+    out["gemini-cli<0.28.0"][c.name] = geminiCliBefore028(c);
     out["openai-agents"][c.name] = { js: await openaiAgents(tool()) };
     out.gemini[c.name] = { "@ai-sdk/google": await aiSdkGoogle(tool()) };
     out["ai-sdk-openai"][c.name] = { strict: await aiSdkOpenai(tool(), true), "non-strict": await aiSdkOpenai(tool(), false) };
