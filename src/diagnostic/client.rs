@@ -80,6 +80,21 @@ pub enum Client {
     /// Ollama's tool calling.
     #[serde(rename = "ollama")]
     Ollama,
+    /// Moonshot's Kimi API (`tools.function.parameters`, "Moonshot flavored" JSON Schema).
+    #[serde(rename = "moonshot")]
+    Moonshot,
+    /// xAI's API (grok), whose Responses API refuses `pattern` and `format`.
+    #[serde(rename = "xai")]
+    Xai,
+    /// LM Studio, and llama.cpp's server beneath it, which turn tools into a grammar.
+    #[serde(rename = "lmstudio")]
+    Lmstudio,
+    /// Alibaba's DashScope (Qwen), which reserves tool names.
+    #[serde(rename = "dashscope")]
+    Dashscope,
+    /// The Kuadrant mcp-gateway, a broker that validates each upstream tool before listing it.
+    #[serde(rename = "kuadrant")]
+    Kuadrant,
     /// vscode-json-languageservice, VS Code's JSON language service, which reads plain schema
     /// files (SchemaStore's) and fetches the remote schemas they reference. Last of all: a
     /// finding on an MCP target leaves the plain-schema consumers out ([`super::breaks::read_by`]).
@@ -116,9 +131,9 @@ impl Kind {
 }
 
 impl Client {
-    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
-    /// the consumers of plain schema files.
-    pub const ALL: [Client; 23] = [
+    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers
+    /// (then the gateways, opted into like them), the consumers of plain schema files.
+    pub const ALL: [Client; 28] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -141,6 +156,11 @@ impl Client {
         Client::Bedrock,
         Client::Mistral,
         Client::Ollama,
+        Client::Moonshot,
+        Client::Xai,
+        Client::Lmstudio,
+        Client::Dashscope,
+        Client::Kuadrant,
         Client::VscodeJson,
     ];
 
@@ -197,6 +217,11 @@ impl Client {
             Client::Bedrock => "bedrock",
             Client::Mistral => "mistral",
             Client::Ollama => "ollama",
+            Client::Moonshot => "moonshot",
+            Client::Xai => "xai",
+            Client::Lmstudio => "lmstudio",
+            Client::Dashscope => "dashscope",
+            Client::Kuadrant => "kuadrant",
             Client::VscodeJson => "vscode-json",
         }
     }
@@ -223,7 +248,8 @@ impl Client {
             | Client::Cursor
             | Client::GeminiCli
             | Client::Codex
-            | Client::OpenaiAgents => Kind::Host,
+            | Client::OpenaiAgents
+            | Client::Kuadrant => Kind::Host,
             Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }
