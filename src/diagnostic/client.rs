@@ -95,6 +95,9 @@ pub enum Client {
     /// The Kuadrant mcp-gateway, a broker that validates each upstream tool before listing it.
     #[serde(rename = "kuadrant")]
     Kuadrant,
+    /// Visual Studio's (2026) Copilot chat, the host.
+    #[serde(rename = "visual-studio")]
+    VisualStudio,
     /// vscode-json-languageservice, VS Code's JSON language service, which reads plain schema
     /// files (SchemaStore's) and fetches the remote schemas they reference. Last of all: a
     /// finding on an MCP target leaves the plain-schema consumers out ([`super::breaks::read_by`]).
@@ -132,8 +135,8 @@ impl Kind {
 
 impl Client {
     /// Every client, in the order reports list them: the SDK engines, the hosts, the providers
-    /// (then the gateways, opted into like them), the consumers of plain schema files.
-    pub const ALL: [Client; 28] = [
+    /// (then the gateways and hosts opted into like them), the consumers of plain schema files.
+    pub const ALL: [Client; 29] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -161,6 +164,7 @@ impl Client {
         Client::Lmstudio,
         Client::Dashscope,
         Client::Kuadrant,
+        Client::VisualStudio,
         Client::VscodeJson,
     ];
 
@@ -222,6 +226,7 @@ impl Client {
             Client::Lmstudio => "lmstudio",
             Client::Dashscope => "dashscope",
             Client::Kuadrant => "kuadrant",
+            Client::VisualStudio => "visual-studio",
             Client::VscodeJson => "vscode-json",
         }
     }
@@ -249,7 +254,8 @@ impl Client {
             | Client::GeminiCli
             | Client::Codex
             | Client::OpenaiAgents
-            | Client::Kuadrant => Kind::Host,
+            | Client::Kuadrant
+            | Client::VisualStudio => Kind::Host,
             Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }
