@@ -37,6 +37,8 @@ impl Rule for ProviderRefusedShape {
             };
             if on(Client::Moonshot) {
                 moonshot(cx, sub, members, out);
+                moonshot_any_of(cx, sub, members, out);
+                moonshot_untyped(cx, sub, members, out);
             }
             if on(Client::Xai) {
                 xai(cx, sub, members, out);
@@ -133,6 +135,88 @@ fn moonshot(
                 "Remove `{key}` here and keep it in `{target}` (or write the target out here, \
                  without the `$ref`)"
             )),
+        );
+    }
+}
+
+/// Keywords that say what a schema's values are as well as `type` does, for Moonshot's "type is
+/// not defined" (its reports name a schema with none of them).
+const TYPED_BY: [&str; 7] = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"];
+
+fn untyped(node: &Node) -> bool {
+    node.as_object()
+        .is_some_and(|members| !members.iter().any(|m| TYPED_BY.contains(&m.key.as_str())))
+}
+
+/// Moonshot: an `anyOf` with a `type` beside it, or with a branch that says no `type` ("when
+/// using anyOf, type should be defined in anyOf items instead of the parent schema").
+fn moonshot_any_of(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    members: &[Member],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(any_of) = members.iter().find(|m| m.key == "anyOf") else {
+        return;
+    };
+    let Some(branches) = any_of.value.as_array() else {
+        return;
+    };
+    let why = if members.iter().any(|m| m.key == "type") {
+        "a `type` beside it"
+    } else if branches.iter().any(untyped) {
+        "a branch without `type`"
+    } else {
+        return;
+    };
+    out.push(
+        report(
+            cx,
+            any_of,
+            sub,
+            format!("`anyOf` with {why}, which Moonshot refuses"),
+            classes::SL712_MOONSHOT_ANY_OF_TYPE,
+        )
+        .label("`type` belongs in each branch")
+        .help(
+            "Say `type` in each branch of the `anyOf` and not beside it (`{\"anyOf\":              [{\"type\": \"object\", ...}, ...]}`)",
+        ),
+    );
+}
+
+/// Moonshot: a property whose schema says nothing of its type ("type is not defined").
+fn moonshot_untyped(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    members: &[Member],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(properties) = members
+        .iter()
+        .find(|m| m.key == "properties")
+        .and_then(|m| m.value.as_object())
+    else {
+        return;
+    };
+    for p in properties.iter().filter(|p| untyped(&p.value)) {
+        out.push(
+            cx.report(
+                p.key_span,
+                format!(
+                    "Property `{}` says no `type`, which Moonshot refuses (`type is not defined`)",
+                    p.key
+                ),
+            )
+            .label("no `type`")
+            .help(
+                "Give the property a `type` (`\"string\"`, or the types it takes in an `anyOf`                  of typed branches)",
+            )
+            .pointer(format!(
+                "{}/{}",
+                pointer(sub, "properties"),
+                crate::syntax::document::escape_pointer_token(&p.key)
+            ))
+            .class(classes::SL712_MOONSHOT_MISSING_TYPE),
         );
     }
 }
