@@ -19,7 +19,14 @@ const BESIDE_REF_FINE: [&str; 6] = ["$ref", "$defs", "definitions", "$schema", "
 
 /// Where LM Studio's grammar conversion visits a subschema (llama.cpp's `visit`):
 /// `additionalProperties: true` and `false` it reads as a flag, not as a schema.
-const VISITED: [&str; 6] = ["properties", "items", "prefixItems", "anyOf", "oneOf", "allOf"];
+const VISITED: [&str; 6] = [
+    "properties",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+];
 
 impl Rule for ProviderRefusedShape {
     fn meta(&self) -> &'static RuleMeta {
@@ -51,7 +58,11 @@ impl Rule for ProviderRefusedShape {
 }
 
 fn pointer(sub: &Subschema<'_>, key: &str) -> String {
-    format!("{}/{}", sub.pointer, crate::syntax::document::escape_pointer_token(key))
+    format!(
+        "{}/{}",
+        sub.pointer,
+        crate::syntax::document::escape_pointer_token(key)
+    )
 }
 
 fn report(
