@@ -25,7 +25,7 @@ const PATTERN_CLIENTS: [Client; 4] = [
     Client::Bedrock,
 ];
 
-/// The names DashScope refuses for a tool, as its error quotes them.
+/// The names `DashScope` refuses for a tool, as its error quotes them.
 const DASHSCOPE_RESERVED: [&str; 1] = ["search"];
 
 /// The clients that refuse a name over [`MAX`] characters, before any prefix.
@@ -157,7 +157,7 @@ impl Named<'_, '_> {
         )
     }
 
-    /// A name DashScope (Qwen) reserves for its own tools: `search`.
+    /// A name `DashScope` (Qwen) reserves for its own tools: `search`.
     fn reserved(&self) -> Option<Diagnostic> {
         if !self.cx.clients.contains(&Client::Dashscope) || !DASHSCOPE_RESERVED.contains(&self.name)
         {
