@@ -448,7 +448,7 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 29] = [
+const CLIENTS: [(&str, &str); 35] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
@@ -477,6 +477,12 @@ const CLIENTS: [(&str, &str); 29] = [
     ("bedrock", "Bedrock"),
     ("mistral", "Mistral"),
     ("ollama", "Ollama"),
+    ("moonshot", "Moonshot"),
+    ("xai", "Xai"),
+    ("lmstudio", "Lmstudio"),
+    ("dashscope", "Dashscope"),
+    ("kuadrant", "Kuadrant"),
+    ("visual-studio", "VisualStudio"),
     ("vscode-json", "VscodeJson"),
 ];
 /// Every effect, as `Effect` names them.

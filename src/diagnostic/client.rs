@@ -98,6 +98,24 @@ pub enum Client {
     /// Ollama's tool calling.
     #[serde(rename = "ollama")]
     Ollama,
+    /// Moonshot's Kimi API (`tools.function.parameters`, "Moonshot flavored" JSON Schema).
+    #[serde(rename = "moonshot")]
+    Moonshot,
+    /// xAI's API (grok), whose Responses API refuses `pattern` and `format`.
+    #[serde(rename = "xai")]
+    Xai,
+    /// LM Studio, and llama.cpp's server beneath it, which turn tools into a grammar.
+    #[serde(rename = "lmstudio")]
+    Lmstudio,
+    /// Alibaba's DashScope (Qwen), which reserves tool names.
+    #[serde(rename = "dashscope")]
+    Dashscope,
+    /// The Kuadrant mcp-gateway, a broker that validates each upstream tool before listing it.
+    #[serde(rename = "kuadrant")]
+    Kuadrant,
+    /// Visual Studio's (2026) Copilot chat, the host.
+    #[serde(rename = "visual-studio")]
+    VisualStudio,
     /// vscode-json-languageservice, VS Code's JSON language service, which reads plain schema
     /// files (SchemaStore's) and fetches the remote schemas they reference. Last of all: a
     /// finding on an MCP target leaves the plain-schema consumers out ([`super::breaks::read_by`]).
@@ -134,9 +152,9 @@ impl Kind {
 }
 
 impl Client {
-    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers,
-    /// the consumers of plain schema files.
-    pub const ALL: [Client; 29] = [
+    /// Every client, in the order reports list them: the SDK engines, the hosts, the providers
+    /// (then the gateways and hosts opted into like them), the consumers of plain schema files.
+    pub const ALL: [Client; 35] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -165,6 +183,12 @@ impl Client {
         Client::Bedrock,
         Client::Mistral,
         Client::Ollama,
+        Client::Moonshot,
+        Client::Xai,
+        Client::Lmstudio,
+        Client::Dashscope,
+        Client::Kuadrant,
+        Client::VisualStudio,
         Client::VscodeJson,
     ];
 
@@ -227,6 +251,12 @@ impl Client {
             Client::Bedrock => "bedrock",
             Client::Mistral => "mistral",
             Client::Ollama => "ollama",
+            Client::Moonshot => "moonshot",
+            Client::Xai => "xai",
+            Client::Lmstudio => "lmstudio",
+            Client::Dashscope => "dashscope",
+            Client::Kuadrant => "kuadrant",
+            Client::VisualStudio => "visual-studio",
             Client::VscodeJson => "vscode-json",
         }
     }
@@ -259,7 +289,9 @@ impl Client {
             | Client::Openclaude
             | Client::LlxprtCode
             | Client::PiMcpAdapter
-            | Client::Mastra => Kind::Host,
+            | Client::Mastra
+            | Client::Kuadrant
+            | Client::VisualStudio => Kind::Host,
             Client::VscodeJson => Kind::Plain,
             _ => Kind::Provider,
         }

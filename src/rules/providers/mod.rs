@@ -23,3 +23,4 @@ pub(super) mod sl708_gemini_json_schema;
 pub(super) mod sl709_bedrock_tool_spec;
 pub(super) mod sl710_tool_name;
 pub(super) mod sl711_array_without_items;
+pub(super) mod sl712_provider_refused_shape;

@@ -3,7 +3,7 @@
 //! `additionalProperties: false` or without `properties`, an array without `items`.
 
 use super::strict;
-use crate::diagnostic::breaks::classes;
+use crate::diagnostic::breaks::{classes, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
 use crate::diagnostic::meta::SL701 as META;
 use crate::diagnostic::Diagnostic;
@@ -42,7 +42,18 @@ impl Rule for StrictObjectShape {
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
+        let start = out.len();
         check(cx, out);
+        // Visual Studio's Copilot chat is documented refusing open objects only: without
+        // `openai-strict`, the other shapes are no finding.
+        if !cx.clients.contains(&Client::OpenaiStrict) {
+            let found = out.split_off(start);
+            out.extend(
+                found
+                    .into_iter()
+                    .filter(|d| d.class == Some(classes::SL701_OPEN_OBJECT.name)),
+            );
+        }
     }
 }
 

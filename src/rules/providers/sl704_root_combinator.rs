@@ -1,9 +1,9 @@
 //! SL704 root-combinator: a tool's input schema with `anyOf`, `oneOf` or `allOf` at its root,
 //! which Anthropic and `OpenAI` refuse (every request that offers the tool fails) and Claude Code
-//! drops.
+//! drops; and `not` or `if` at the root, over which Claude Code drops the tool too.
 
 use super::listing;
-use crate::diagnostic::breaks::classes;
+use crate::diagnostic::breaks::{classes, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL704 as META;
 use crate::diagnostic::Diagnostic;
@@ -15,6 +15,10 @@ pub struct RootCombinator;
 
 /// The combinators the providers refuse at the root.
 const COMBINATORS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
+
+/// The conditional keywords at the root over which Claude Code drops the tool (`then` and
+/// `else` apply only beside an `if`, which is reported).
+const CONDITIONALS: [&str; 2] = ["not", "if"];
 
 /// Keywords a branch may hold and still only restrict which declared properties are present
 /// (an "at least one of" or "exactly one of" over the root's `properties`).
@@ -32,13 +36,35 @@ impl Rule for RootCombinator {
         let Some(members) = root.as_object() else {
             return;
         };
+        // A root that does not say `"type": "object"` is SL507's, and costs Claude Code the
+        // whole server (anthropics/claude-code#88049), more than this tool.
+        let claude_code = cx.clients.contains(&Client::ClaudeCode)
+            && root.get("type").and_then(Node::as_str) == Some("object");
         for (i, member) in members.iter().enumerate() {
-            if !COMBINATORS.contains(&member.key.as_str()) {
-                continue;
+            let key = member.key.as_str();
+            if COMBINATORS.contains(&key) {
+                out.push(report(cx, root, members, i, member));
+            } else if claude_code && CONDITIONALS.contains(&key) {
+                out.push(conditional(cx, member));
             }
-            out.push(report(cx, root, members, i, member));
         }
     }
+}
+
+/// A root `not` or `if`: Claude Code leaves the tool out.
+fn conditional(cx: &UnitContext<'_>, member: &Member) -> Diagnostic {
+    let key = member.key.as_str();
+    cx.report(
+        member.key_span,
+        format!("Input schema has `{key}` at its root, over which Claude Code drops the tool"),
+    )
+    .label("Claude Code leaves the tool out")
+    .help(format!(
+        "Move the condition off the root: check it in the tool and say it in the description \
+         (or put `{key}` inside the property it is about)"
+    ))
+    .pointer(format!("{}/{}", cx.unit.pointer, listing::escape(key)))
+    .class(classes::SL704_ROOT_CONDITIONAL)
 }
 
 fn report(

@@ -25,6 +25,9 @@ const PATTERN_CLIENTS: [Client; 4] = [
     Client::Bedrock,
 ];
 
+/// The names `DashScope` refuses for a tool, as its error quotes them.
+const DASHSCOPE_RESERVED: [&str; 1] = ["search"];
+
 /// The clients that refuse a name over [`MAX`] characters, before any prefix.
 const LENGTH_CLIENTS: [Client; 6] = [
     Client::Openai,
@@ -60,6 +63,9 @@ impl Rule for ToolName {
             out.push(d);
         }
         if let Some(d) = cx.gemini() {
+            out.push(d);
+        }
+        if let Some(d) = cx.reserved() {
             out.push(d);
         }
         if let Some(d) = cx.length().or_else(|| cx.prefixed_length()) {
@@ -148,6 +154,26 @@ impl Named<'_, '_> {
                 classes::SL710_GEMINI_NAME,
             )
             .help("Rename the tool: start it with a letter, and use letters, digits and `_` only"),
+        )
+    }
+
+    /// A name `DashScope` (Qwen) reserves for its own tools: `search`.
+    fn reserved(&self) -> Option<Diagnostic> {
+        if !self.cx.clients.contains(&Client::Dashscope) || !DASHSCOPE_RESERVED.contains(&self.name)
+        {
+            return None;
+        }
+        Some(
+            self.report(
+                format!(
+                    "Tool name `{}` is reserved by DashScope, which refuses every request that \
+                     offers it (`Tool names are not allowed to be [{}]`)",
+                    self.name, self.name
+                ),
+                "reserved by DashScope",
+                classes::SL710_RESERVED_NAME,
+            )
+            .help("Rename the tool (`search_docs`, or the server's name before it)"),
         )
     }
 
