@@ -340,7 +340,7 @@ fn describe_beyond(breaks: &[Break], tool: Option<&str>) -> String {
             .iter()
             .filter(|b| b.evidence.name() == evidence)
             .map(|b| {
-                let when = (!b.versions.is_all()).then(|| format!("in {}, ", b.versions));
+                let when = (!b.versions.is_all()).then(|| format!("{}, ", b.versions.when()));
                 let when = when.unwrap_or_default();
                 let mut part = format!("{when}{} {}", b.client.name(), b.effect.words());
                 let mut quoted = Vec::new();

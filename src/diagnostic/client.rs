@@ -378,6 +378,20 @@ impl Versions {
     }
 }
 
+impl Versions {
+    /// The range as the start of a sentence's clause: `before 0.12.0`, `from 2.1.260 on`,
+    /// `from 1.0 until 1.5`, `in every version`.
+    #[must_use]
+    pub fn when(&self) -> String {
+        match (self.from, self.until) {
+            (None, None) => "in every version".to_owned(),
+            (Some(from), None) => format!("from {from} on"),
+            (None, Some(until)) => format!("before {until}"),
+            (Some(from), Some(until)) => format!("from {from} until {until}"),
+        }
+    }
+}
+
 impl fmt::Display for Versions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.from, self.until) {

@@ -228,9 +228,13 @@ impl Diagnostic {
     pub fn full_note(&self) -> Option<String> {
         let tool = self.tool.as_ref().map(|t| t.name.as_str());
         let clients = self.class.map(|class| {
-            // Claims left out for the run's versions are said as such; a class only documented
-            // claims, and none that holds here, says nothing of the engines it was never run on.
-            let unheld = verdict::describe_unheld(class, &self.breaks);
+            // Where no claim holds at the run's versions, those left out are said as such; a
+            // class only documented claims of says nothing of the engines it was never run on.
+            let unheld = self
+                .breaks
+                .is_empty()
+                .then(|| verdict::describe_unheld(class, &self.breaks))
+                .flatten();
             if self.breaks.is_empty() && verdict::documented_only(class) {
                 if let Some(unheld) = unheld {
                     return unheld;

@@ -159,8 +159,8 @@ pub fn describe_unheld(class: &str, held: &[Break]) -> Option<String> {
         .filter(|b| !b.versions.is_all() && !held.contains(b))
         .map(|b| {
             let mut part = format!(
-                "in {}, {} {}",
-                b.versions,
+                "{}, {} {}",
+                b.versions.when(),
                 b.client.name(),
                 b.effect.words()
             );
