@@ -13,6 +13,7 @@ use super::breaks::{self, Break, Client, Effect, Evidence, Versions};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::fmt;
+use std::fmt::Write as _;
 
 /// What one client does with a finding, a tool or a schema; the order runs from best to worst,
 /// so that the verdict of several claims is their maximum.
@@ -165,7 +166,7 @@ pub fn describe_unheld(class: &str, held: &[Break]) -> Option<String> {
                 b.effect.words()
             );
             if let Some(detail) = breaks::said(b, None) {
-                part.push_str(&format!(" (`{detail}`)"));
+                let _ = write!(part, " (`{detail}`)");
             }
             part
         })

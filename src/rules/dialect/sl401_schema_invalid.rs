@@ -412,8 +412,17 @@ fn diagnostic(
         ))
         .class(class_of(&tokens, error))
         .pointer(format!("{base_pointer}{path}"));
-    // The root `required` of a tool's input schema is part of the `tools/list` shape hosts
-    // check with zod before any engine compiles it: Cursor drops the server's whole batch.
+    with_listing_shape(cx, base_pointer, &tokens, found)
+}
+
+/// The root `required` of a tool's input schema is part of the `tools/list` shape hosts check
+/// with zod before any engine compiles it: Cursor drops the server's whole batch over it.
+fn with_listing_shape(
+    cx: &UnitContext<'_>,
+    base_pointer: &str,
+    tokens: &[String],
+    found: Diagnostic,
+) -> Diagnostic {
     let root_required =
         tokens.len() == 1 && tokens[0] == "required" && base_pointer == cx.unit.pointer;
     if root_required && cx.unit.role == crate::schema::units::Role::InputSchema {
