@@ -67,7 +67,9 @@ fn cases(root: &Path) -> Vec<Value> {
         let bad = schema_lint::rules::docs::examples(doc)
             .into_iter()
             .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)
-            .filter(|e| !e.options.iter().any(|o| o == "audit" || o == "server"));
+            .filter(|e| !e.options.iter().any(|o| o == "audit" || o == "server"))
+            // A client reads JSON, never a `.jsonc` file: those examples are schema-lint's own.
+            .filter(|e| !e.options.iter().any(|o| o == "jsonc"));
         for (n, example) in bad.enumerate() {
             push_example(&mut out, &format!("doc/{code}-{}", n + 1), &example.text);
         }

@@ -162,7 +162,7 @@ fn role(r: DiffRole) -> Role {
 
 /// What a version holds, parsed twice: as values to compare, as a span tree to classify.
 fn parse(file: &SourceFile, explicit: bool) -> Result<(Value, FileKind), String> {
-    let tree = crate::syntax::document::parse(&file.text)
+    let tree = crate::syntax::document::parse_as(&file.text, file.is_jsonc())
         .map_err(|e| format!("{}: not JSON: {}", file.name, e.message))?;
     let value = tree.to_value();
     Ok((value, classify(&tree, explicit)))

@@ -1,8 +1,8 @@
 //! Dispatch: runs the selected rules over one file and each schema in it, each only where its
 //! scope says it lints ([`crate::diagnostic::meta::Scope`]), decides the severity of each finding
-//! ([`severity::decide`]), drops what `x-schema-lint-ignore` and `per-file-ignores` suppress,
-//! and in a `tools/list` document groups findings by cause and names their tools
-//! ([`super::group`]).
+//! ([`severity::decide`]), drops what `x-schema-lint-ignore`, a JSONC file's `schema-lint-ignore`
+//! comments and `per-file-ignores` suppress, and in a `tools/list` document groups findings by
+//! cause and names their tools ([`super::group`]).
 
 use crate::diagnostic::breaks::{self, Client};
 use crate::diagnostic::severity::{self, Inputs};
@@ -15,6 +15,7 @@ use crate::schema::units::{units, FileKind, Role};
 use crate::schema::walk::walk;
 use crate::settings::select::{matches, suppressions};
 use crate::settings::Settings;
+use crate::syntax::comments;
 use crate::syntax::document::{is_within, Node};
 use crate::syntax::source::SourceFile;
 use std::borrow::Cow;
@@ -73,9 +74,10 @@ pub(super) fn lint_document(
             decide(&mut out[from..], default, settings, target);
         }
     }
-    // `x-schema-lint-ignore` scopes of every unit.
-    let mut scopes: Vec<Ignored<'_>> = Vec::new();
-    let memo = FileMemo::default();
+    // The `schema-lint-ignore` comments of a JSONC file that hold (SL103 reports the others),
+    // then the `x-schema-lint-ignore` scopes of every unit.
+    let (comment_ignores, memo) = (comments_of(file, root), FileMemo::default());
+    let mut scopes = commented(&comment_ignores);
     for (unit_no, unit) in units(root, kind, settings.default_draft).iter().enumerate() {
         let Some(unit_root) = root.pointer(&unit.pointer) else {
             continue;
@@ -166,7 +168,31 @@ fn drop_fixes(found: &mut [Diagnostic]) {
     }
 }
 
-/// An `x-schema-lint-ignore`: the pointer of the subschema that holds it, and the rules it names.
+/// The `schema-lint-ignore` comments of a JSONC file (none in a JSON file).
+fn comments_of(file: &SourceFile, root: &Node) -> Vec<comments::Suppression> {
+    if file.is_jsonc() {
+        comments::suppressions(&file.text, root)
+    } else {
+        Vec::new()
+    }
+}
+
+/// The scopes of the `schema-lint-ignore` comments that hold.
+fn commented(found: &[comments::Suppression]) -> Vec<Ignored<'_>> {
+    let mut out = Vec::new();
+    for s in found.iter().filter(|s| s.holds()) {
+        for scope in &s.scopes {
+            out.push(Ignored {
+                scope: scope.clone(),
+                selectors: s.selectors.iter().map(|(w, _)| w.as_str()).collect(),
+            });
+        }
+    }
+    out
+}
+
+/// An `x-schema-lint-ignore` or a `schema-lint-ignore` comment: the pointer of the value it
+/// covers, and the rules it names.
 struct Ignored<'a> {
     scope: String,
     selectors: Vec<&'a str>,

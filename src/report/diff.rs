@@ -206,8 +206,12 @@ impl Lines {
 fn entries(diff: &Diff, inline: bool, changes: bool) -> Vec<Entry> {
     let mut out = Vec::new();
     for pair in &diff.pairs {
-        let parse =
-            |id: Option<FileId>| id.and_then(|id| document::parse(&diff.files[id.0].text).ok());
+        let parse = |id: Option<FileId>| {
+            id.and_then(|id| {
+                let file = &diff.files[id.0];
+                document::parse_as(&file.text, file.is_jsonc()).ok()
+            })
+        };
         let (old_root, new_root) = (parse(pair.old), parse(pair.new));
         let mut lines = Lines::default();
         let mut found = Vec::new();

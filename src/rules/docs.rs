@@ -59,10 +59,11 @@ pub fn examples(doc: &str) -> Vec<Example> {
             continue;
         };
         let mut words = info.split_whitespace();
-        let kind = match (words.next(), words.next()) {
-            (Some("json"), Some("bad")) => ExampleKind::Bad,
-            (Some("json"), Some("good")) => ExampleKind::Good,
-            (Some("json"), Some("fixed")) => ExampleKind::Fixed,
+        let language = words.next();
+        let kind = match (language, words.next()) {
+            (Some("json" | "jsonc"), Some("bad")) => ExampleKind::Bad,
+            (Some("json" | "jsonc"), Some("good")) => ExampleKind::Good,
+            (Some("json" | "jsonc"), Some("fixed")) => ExampleKind::Fixed,
             // Any other fenced block is skipped whole, so its content is never read as an example.
             _ => {
                 in_other_block = true;
@@ -73,7 +74,12 @@ pub fn examples(doc: &str) -> Vec<Example> {
             kind,
             text: String::new(),
             line: i + 1,
-            options: words.map(str::to_owned).collect(),
+            // A `jsonc` example is read as a `.jsonc` file: the `jsonc` option says so.
+            options: (language == Some("jsonc"))
+                .then(|| "jsonc".to_owned())
+                .into_iter()
+                .chain(words.map(str::to_owned))
+                .collect(),
         });
     }
     out

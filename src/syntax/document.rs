@@ -360,7 +360,32 @@ pub fn parse(text: &str) -> Result<Node, ParseFailure> {
     if let Some(root) = fast::parse(text) {
         return Ok(root);
     }
-    full::parse(text)
+    full::parse(text, false)
+}
+
+/// Parses `text` as JSON with comments (JSONC, what a `.jsonc` file holds): `//` and `/* */`
+/// comments and trailing commas are allowed, everything else is as strict as [`parse`].
+///
+/// # Errors
+/// The first place where `text` is not JSONC.
+pub fn parse_jsonc(text: &str) -> Result<Node, ParseFailure> {
+    if let Some(root) = fast::parse(text) {
+        return Ok(root);
+    }
+    full::parse(text, true)
+}
+
+/// [`parse_jsonc`] when `jsonc`, else [`parse`]: how a file is read by its kind
+/// ([`crate::syntax::source::SourceFile::is_jsonc`]).
+///
+/// # Errors
+/// As [`parse`] or [`parse_jsonc`].
+pub fn parse_as(text: &str, jsonc: bool) -> Result<Node, ParseFailure> {
+    if jsonc {
+        parse_jsonc(text)
+    } else {
+        parse(text)
+    }
 }
 
 /// Whether the JSON pointer `pointer` is `ancestor` or lies below it.

@@ -4,6 +4,7 @@
 //! the regex engines of the clients accept a pattern ([`regex_ecma`], [`regex_python`]), and reads
 //! that stop at a bound ([`read`]).
 
+pub mod comments;
 pub mod document;
 pub mod literal;
 pub mod message;

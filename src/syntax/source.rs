@@ -120,6 +120,20 @@ impl SourceFile {
 }
 
 impl SourceFile {
+    /// Whether the file is JSON with comments: its name (the path, or `--stdin-filename`) ends in
+    /// `.jsonc`. Such a file may hold comments and trailing commas, and `schema-lint-ignore`
+    /// comments ([`crate::syntax::comments`]).
+    #[must_use]
+    pub fn is_jsonc(&self) -> bool {
+        let named = |p: &std::path::Path| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("jsonc"))
+        };
+        self.path
+            .as_deref()
+            .map_or_else(|| named(std::path::Path::new(&self.name)), named)
+    }
+
     /// How many bytes the byte order mark takes on disk before `text`: 3 or 0.
     #[must_use]
     pub fn bom_len(&self) -> usize {

@@ -160,10 +160,11 @@ pub fn meant_as_schema(path: &Path, bytes: &[u8]) -> bool {
         || (holds(b"\"$schema\"") && holds(b"json-schema.org/"))
 }
 
+/// `*.json`, and `*.jsonc` (JSON with comments, read as such: [`crate::syntax::document::parse_jsonc`]).
 fn is_json(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+        .is_some_and(|e| e.eq_ignore_ascii_case("json") || e.eq_ignore_ascii_case("jsonc"))
 }
 
 fn is_symlink(path: &Path) -> bool {

@@ -188,7 +188,7 @@ pub fn load_source(file: SourceFile, report_parse_errors: bool) -> LintedFile {
 }
 
 fn load_source_in_pool(file: SourceFile, report_parse_errors: bool) -> LintedFile {
-    let root = match document::parse(&file.text) {
+    let root = match document::parse_as(&file.text, file.is_jsonc()) {
         Ok(root) => root,
         Err(failure) if report_parse_errors => {
             let message = if file.bom && file.text.is_empty() {

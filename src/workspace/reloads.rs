@@ -28,7 +28,7 @@ pub struct Tree<'a> {
 #[must_use]
 pub fn reload(file: &LintedFile) -> Option<Reloaded> {
     let text = reread(file)?;
-    let root = Arc::new(document::parse(&text).ok()?);
+    let root = Arc::new(document::parse_as(&text, file.file.is_jsonc()).ok()?);
     Some(Reloaded { text, root })
 }
 

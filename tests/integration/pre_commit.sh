@@ -47,6 +47,13 @@ cat > schemas/tool.json <<'JSON'
   "properties": {"region": {"type": "string"}}
 }
 JSON
+cat > schemas/legacy.jsonc <<'JSON'
+// JSON with comments: the hooks take it too, and keep its comments when they fix it.
+{
+  "$id": "legacy_tool:output",
+  "type": "object",
+}
+JSON
 cat > package.json <<'JSON'
 {"name": "demo", "type": "module", "version": "1.0.0"}
 JSON
@@ -67,6 +74,7 @@ echo "$out" | tail -20
 [ "$code" -ne 0 ] || fail "the check hook passed on an invalid \$id"
 echo "$out" | grep -q "SL201" || fail "the check hook did not name SL201"
 echo "$out" | grep -q "package.json" && fail "the check hook reported package.json"
+echo "$out" | grep -q "legacy.jsonc" || fail "the check hook did not lint the .jsonc file"
 
 echo "== 2. the fix hook repairs the file, and fails because it changed it"
 set +e
@@ -76,6 +84,8 @@ echo "$out" | tail -20
 [ "$code" -ne 0 ] || fail "the fix hook passed although it changed a file"
 grep -q '"\$id": "my_tool_output"' schemas/tool.json || fail "the fix hook did not repair the \$id"
 grep -q '"name": "demo"' package.json || fail "package.json changed"
+grep -q '"\$id": "legacy_tool_output"' schemas/legacy.jsonc || fail "the fix hook did not repair the .jsonc file"
+grep -q '^// JSON with comments' schemas/legacy.jsonc || fail "the fix hook lost the .jsonc file's comment"
 
 echo "== 3. a second run passes"
 "$venv/bin/pre-commit" run --all-files || fail "the second run did not pass"

@@ -19,6 +19,7 @@ mod engines;
 mod fix_scale;
 mod gemini_fixes;
 mod hostile;
+mod jsonc;
 mod jsts_fix;
 mod layers;
 mod live;

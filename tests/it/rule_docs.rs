@@ -23,7 +23,7 @@ fn settings_for(example: &Example) -> (Settings, bool) {
         match option.as_str() {
             "fix-id=defs" => settings.fix_id = FixIdMode::Defs,
             "unsafe" => allow_unsafe = true,
-            "fix" | "audit" | "server" => {}
+            "fix" | "audit" | "server" | "jsonc" => {}
             o if o.starts_with("also=") => {}
             o if o.starts_with("target=") => {
                 let name = &o["target=".len()..];
@@ -59,12 +59,21 @@ fn source(text: &str) -> SourceFile {
     named_source("example.json", text)
 }
 
+/// The name an example is linted under: `example.jsonc` for a `jsonc` block.
+fn example_name(example: &Example) -> &'static str {
+    if example.options.iter().any(|o| o == "jsonc") {
+        "example.jsonc"
+    } else {
+        "example.json"
+    }
+}
+
 fn named_source(name: &str, text: &str) -> SourceFile {
     SourceFile::new(FileId(0), name.into(), None, text, true)
 }
 
-fn codes_for(text: &str, settings: &Settings) -> BTreeSet<&'static str> {
-    let linted = lint_source(source(text), settings, true);
+fn codes_for(text: &str, name: &str, settings: &Settings) -> BTreeSet<&'static str> {
+    let linted = lint_source(named_source(name, text), settings, true);
     linted.diagnostics.iter().map(|d| d.rule.code).collect()
 }
 
@@ -235,7 +244,7 @@ fn found_in(example: &Example, settings: &Settings) -> BTreeSet<&'static str> {
     } else if example.options.iter().any(|o| o == "server") {
         server_codes(&example.text, settings)
     } else {
-        codes_for(&example.text, settings)
+        codes_for(&example.text, example_name(example), settings)
     }
 }
 
@@ -529,16 +538,24 @@ fn rule_snapshots() {
             } else {
                 "good"
             };
-            let title = std::iter::once(kind)
-                .chain(example.options.iter().map(String::as_str))
+            let jsonc = example.options.iter().any(|o| o == "jsonc");
+            let title = std::iter::once(if jsonc { "jsonc" } else { "json" })
+                .chain(std::iter::once(kind))
+                .chain(
+                    example
+                        .options
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|o| *o != "jsonc"),
+                )
                 .collect::<Vec<_>>()
                 .join(" ");
             let _ = writeln!(
                 actual,
-                "==== rules/{code}.md:{} json {title}\n{}{}",
+                "==== rules/{code}.md:{} {title}\n{}{}",
                 example.line,
                 example.text,
-                snapshot_of(&example, "example.json")
+                snapshot_of(&example, example_name(&example))
             );
         }
         let path = dir.join(format!("{code}.txt"));

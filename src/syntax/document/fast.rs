@@ -332,7 +332,7 @@ mod tests {
         let fast = parse(text);
         if let Some(tree) = &fast {
             assert_eq!(
-                super::super::full::parse(text).as_ref(),
+                super::super::full::parse(text, false).as_ref(),
                 Ok(tree),
                 "{text:?}"
             );
@@ -453,7 +453,7 @@ mod tests {
                 continue;
             };
             fast += usize::from(agree(&text));
-            parsed += usize::from(super::super::full::parse(&text).is_ok());
+            parsed += usize::from(super::super::full::parse(&text, false).is_ok());
         }
         assert!(parsed > 1000, "{parsed} files parsed");
         assert!(fast * 100 >= parsed * 99, "fast {fast} of {parsed}");

@@ -8,12 +8,13 @@ use compact_str::CompactString;
 use jsonc_parser::ast;
 
 /// [`super::parse`] through the `jsonc-parser` lexer: every text the fast path leaves, and the only
-/// source of failures.
-pub(super) fn parse(text: &str) -> Result<Node, ParseFailure> {
+/// source of failures. With `jsonc`, comments and trailing commas are let through, as editors and
+/// TypeScript read a `.jsonc` file; nothing else is.
+pub(super) fn parse(text: &str, jsonc: bool) -> Result<Node, ParseFailure> {
     let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
+        allow_comments: jsonc,
         allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
+        allow_trailing_commas: jsonc,
         allow_missing_commas: false,
         allow_single_quoted_strings: false,
         allow_hexadecimal_numbers: false,

@@ -121,6 +121,19 @@ struct FixedBounds {
     count: u32,
 }
 
+// `x-schema-lint-ignore` written by schemars' `extend`: the same field as `BadBounds`, its
+// SL708 silenced where schemars writes its schema.
+#[derive(Deserialize, JsonSchema)]
+struct FixedIgnored {
+    #[schemars(
+        regex(pattern = r"^[a-z]+$"),
+        length(min = 1, max = 32),
+        extend("x-schema-lint-ignore" = ["SL708"])
+    )]
+    slug: String,
+    count: u32,
+}
+
 // SL708 cycle: a struct that holds itself through a required field.
 #[derive(Deserialize, JsonSchema)]
 struct BadCycle {
@@ -160,6 +173,8 @@ fn main() {
         ("fixed_url", input_schema::<FixedUrl>()),
         ("bad_bounds", input_schema::<BadBounds>()),
         ("fixed_bounds", input_schema::<FixedBounds>()),
+        ("bad_ignored", input_schema::<BadBounds>()),
+        ("fixed_ignored", input_schema::<FixedIgnored>()),
         ("bad_cycle", input_schema::<BadCycle>()),
         ("fixed_cycle", input_schema::<FixedCycle>()),
         ("bad_tuple", input_schema::<BadTuple>()),
