@@ -55,5 +55,6 @@ pub mod workspace;
 pub use cli::{execute, exit, Outcome};
 pub use diagnostic::{Diagnostic, Severity};
 pub use engine::{lint_loaded, lint_source, run, Run};
+pub use fix::port::{port, Ported};
 pub use settings::Settings;
 pub use syntax::source::{FileId, SourceFile};

@@ -74,6 +74,9 @@ pub enum Command {
     Mcp,
     /// Tools as rows, clients as columns: which client works with each tool, warns or breaks
     Matrix(MatrixArgs),
+    /// Rewrite a schema, a tool or a `tools/list` for one client: the document on standard
+    /// output, every change proven as `--fix` proves it and said (`kept` or `changed`)
+    Port(PortArgs),
     /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print
     /// one client's page
     Clients {
@@ -411,6 +414,24 @@ pub struct RecordArgs {
     /// recorded, said on standard error, and the exit status is 2
     #[arg(long, value_name = "MIB", default_value_t = crate::doors::record::log::DEFAULT_MAX_SIZE)]
     pub max_size: u64,
+}
+
+/// The options of `schema-lint port`.
+#[derive(Debug, Args)]
+pub struct PortArgs {
+    /// The client to port for (`gemini`, `openai-strict@...`); `schema-lint clients` lists them
+    #[arg(long = "for", value_name = "CLIENT")]
+    pub client: String,
+
+    /// The document: a schema, a tool or a `tools/list` (`-`: standard input)
+    #[arg(value_name = "FILE", default_value = "-")]
+    pub file: PathBuf,
+
+    /// Write each change as JSON to FILE: `tool`, `pointer`, `rule`, `change`, `meaning`
+    /// (`kept`: the same instances validate; `changed`: `differs` says what validates
+    /// differently), and what could not be ported (`left`)
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// The options of `schema-lint matrix`.

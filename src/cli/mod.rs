@@ -10,6 +10,7 @@ mod diff;
 mod fix;
 mod live;
 mod matrix;
+mod port;
 mod session;
 mod since;
 mod watch;
@@ -128,6 +129,7 @@ pub fn execute(cli: Cli) -> Outcome {
         },
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
+        Some(Command::Port(args)) => port::port(&args),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {

@@ -7,13 +7,13 @@ pub mod commit;
 mod compile;
 mod inlined;
 mod keep;
+pub mod port;
 pub mod prove;
 pub mod rejections;
 pub mod verify;
 pub mod write;
 
 use crate::diagnostic::fix::{Applicability, Fix};
-use crate::diagnostic::meta::RuleMeta;
 use crate::diagnostic::Diagnostic;
 use crate::engine::{HeldRun, Run};
 use crate::settings::Settings;
@@ -32,6 +32,8 @@ pub const MAX_PASSES: usize = 16;
 pub struct Applied {
     /// Code of the rule whose finding offered the fix (`SL201`).
     pub code: &'static str,
+    /// JSON pointer of that finding's offending value, in the text of the pass that applied it.
+    pub pointer: String,
     /// The fix's title.
     pub title: String,
     /// How safe the fix is.
@@ -146,7 +148,23 @@ pub fn fix_run(
     offer: Offer,
     can_write: WriteCheck<'_>,
 ) -> FixOutcome {
-    crate::workspace::pool::run(|| fix_run_in_pool(run, settings, offer, can_write))
+    fix_run_where(run, settings, offer, can_write, &|_| true)
+}
+
+/// Which findings' fixes a loop takes ([`fix_run_where`]): all of them for `--fix`, those about
+/// one client for a port ([`port`]).
+pub type Wanted<'a> = &'a (dyn Fn(&Diagnostic) -> bool + Sync);
+
+/// [`fix_run`] over the fixes of the findings `wanted` takes only.
+#[must_use]
+pub fn fix_run_where(
+    run: HeldRun,
+    settings: &Settings,
+    offer: Offer,
+    can_write: WriteCheck<'_>,
+    wanted: Wanted<'_>,
+) -> FixOutcome {
+    crate::workspace::pool::run(|| fix_run_in_pool(run, settings, offer, can_write, wanted))
 }
 
 fn fix_run_in_pool(
@@ -154,6 +172,7 @@ fn fix_run_in_pool(
     settings: &Settings,
     offer: Offer,
     can_write: WriteCheck<'_>,
+    wanted: Wanted<'_>,
 ) -> FixOutcome {
     let original: Vec<Arc<String>> = run.files.iter().map(|f| Arc::clone(&f.file.text)).collect();
     let mut run = run;
@@ -166,7 +185,7 @@ fn fix_run_in_pool(
     let mut retried_at = 0;
     let mut pass = 0;
     while pass < MAX_PASSES {
-        let batch = select(&run, offer, &rejected.tried, &alone);
+        let batch = select(&run, offer, &rejected.tried, &alone, wanted);
         if batch.is_empty() {
             // A fix refused earlier (its proof failed while another finding was still there,
             // say an invalid `$id` whose placeholder broke a relative reference) may pass now:
@@ -212,7 +231,7 @@ fn fix_run_in_pool(
                     applied.extend(
                         batch
                             .iter()
-                            .map(|(_, d, fix)| applied_entry(d.rule, fix, pass - 1)),
+                            .map(|(_, d, fix)| applied_entry(d, fix, pass - 1)),
                     );
                     run = after;
                     continue;
@@ -285,12 +304,13 @@ fn rejection(k: &Key, d: &Diagnostic, fix: &Fix, reason: String) -> Rejected {
     }
 }
 
-fn applied_entry(rule: &'static RuleMeta, fix: &Fix, pass: usize) -> Applied {
+fn applied_entry(d: &Diagnostic, fix: &Fix, pass: usize) -> Applied {
     let files: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
     Applied {
         pass,
         edits: fix.edits.clone(),
-        code: rule.code,
+        code: d.rule.code,
+        pointer: d.pointer.clone(),
         title: fix.title.clone(),
         applicability: fix.applicability,
         files: files.into_iter().collect(),
@@ -304,11 +324,12 @@ fn select(
     offer: Offer,
     rejected: &HashMap<Key, Rejected>,
     alone: &HashSet<Key>,
+    wanted: Wanted<'_>,
 ) -> Vec<(Key, Diagnostic, Fix)> {
     let mut seen_edits = HashSet::new();
     let mut taken: BTreeMap<FileId, Vec<(usize, usize)>> = BTreeMap::new();
     let mut batch = Vec::new();
-    for d in run.diagnostics() {
+    for d in run.diagnostics().into_iter().filter(|d| wanted(d)) {
         let Some(fix) = d.fix.as_ref().filter(|f| offer.includes(f)) else {
             continue;
         };

@@ -24,6 +24,7 @@ mod jsts_fix;
 mod layers;
 mod live;
 mod mcp;
+mod port;
 mod project;
 mod properties;
 mod readme_options;
