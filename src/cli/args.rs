@@ -77,6 +77,10 @@ pub enum Command {
     /// Rewrite a schema, a tool or a `tools/list` for one client: the document on standard
     /// output, every change proven as `--fix` proves it and said (`kept` or `changed`)
     Port(PortArgs),
+    /// Put between a host and a stdio MCP server: passes the traffic and rewrites each
+    /// `tools/list` answer for one client as `port` does (a call of a renamed tool reaches its
+    /// own name); each rewrite logged
+    Proxy(ProxyArgs),
     /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print
     /// one client's page
     Clients {
@@ -429,9 +433,26 @@ pub struct PortArgs {
 
     /// Write each change as JSON to FILE: `tool`, `pointer`, `rule`, `change`, `meaning`
     /// (`kept`: the same instances validate; `changed`: `differs` says what validates
-    /// differently), and what could not be ported (`left`)
+    /// differently), the tools sent under another name (`renamed`), and what could not be
+    /// ported (`left`)
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+}
+
+/// The options of `schema-lint proxy`.
+#[derive(Debug, Args)]
+pub struct ProxyArgs {
+    /// The client the host forwards the tools to (`gemini`, `openai-strict`)
+    #[arg(long = "for", value_name = "CLIENT")]
+    pub client: String,
+
+    /// Append each rewrite here instead of standard error
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    /// The server's command line, after `--`
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    pub command: Vec<String>,
 }
 
 /// The options of `schema-lint matrix`.

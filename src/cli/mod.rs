@@ -130,6 +130,7 @@ pub fn execute(cli: Cli) -> Outcome {
         Some(Command::Clients { client }) => clients(client.as_deref()),
         Some(Command::Matrix(args)) => matrix::matrix(&args),
         Some(Command::Port(args)) => port::port(&args),
+        Some(Command::Proxy(args)) => port::proxy(&args),
         Some(Command::Rule { rule }) => {
             match crate::diagnostic::meta::find(&rule).and_then(docs::doc_for) {
                 Some(doc) => Outcome {

@@ -1,9 +1,9 @@
 //! `schema-lint port --for CLIENT [FILE|-]`: the document rewritten for one client
 //! ([`crate::fix::port`]) on standard output, what changed on standard error and in `--report`.
 
-use super::args::PortArgs;
+use super::args::{PortArgs, ProxyArgs};
 use super::{exit, Outcome};
-use crate::fix::port::{port_source, Meaning, Ported};
+use crate::fix::port::port_source;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use std::fmt::Write as _;
@@ -42,11 +42,12 @@ pub(super) fn port(args: &PortArgs) -> Outcome {
         Ok(ported) => ported,
         Err(e) => return fail(e),
     };
-    let mut stderr = summary(&ported, &args.client);
+    let mut stderr = crate::report::port::human(&ported, &args.client);
     if let Some(path) = &args.report {
         let report = serde_json::json!({
             "client": args.client,
             "changes": ported.changes,
+            "renamed": ported.renamed,
             "left": ported.left,
         });
         let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
@@ -72,42 +73,42 @@ pub(super) fn port(args: &PortArgs) -> Outcome {
     }
 }
 
-/// One line per change and per finding left, then the counts.
-fn summary(ported: &Ported, client: &str) -> String {
-    let mut out = String::new();
-    for c in &ported.changes {
-        let tool = c
-            .tool
-            .as_deref()
-            .map(|t| format!(" (tool `{t}`)"))
-            .unwrap_or_default();
-        let meaning = match c.meaning {
-            Meaning::Kept => "kept",
-            Meaning::Changed => "changed",
-        };
-        let _ = writeln!(
-            out,
-            "{meaning}: {} {}: {}{tool}",
-            c.rule, c.pointer, c.change
-        );
-        for differs in &c.differs {
-            let _ = writeln!(out, "  differs: {differs}");
+/// `schema-lint proxy --for CLIENT -- CMD ARGS...` ([`crate::doors::proxy`]).
+#[cfg(unix)]
+pub(super) fn proxy(args: &ProxyArgs) -> Outcome {
+    let chosen = match crate::settings::clients::parse(&[args.client.as_str()]) {
+        Ok(chosen) => chosen,
+        Err(e) => {
+            return Outcome {
+                stderr: format!("error: --for: {e}\n"),
+                code: exit::ERROR,
+                ..Outcome::default()
+            }
         }
+    };
+    let options = crate::doors::proxy::Options {
+        settings: Settings {
+            clients: chosen.clients,
+            versions: chosen.versions,
+            ..Settings::default()
+        },
+        client: args.client.clone(),
+        command: args.command.clone(),
+        log: args.log.clone(),
+    };
+    let ended = crate::doors::proxy::proxy(&options);
+    Outcome {
+        stderr: ended.stderr,
+        code: ended.code,
+        ..Outcome::default()
     }
-    for left in &ported.left {
-        let _ = writeln!(out, "left: {left}");
+}
+
+#[cfg(not(unix))]
+pub(super) fn proxy(_: &ProxyArgs) -> Outcome {
+    Outcome {
+        stderr: "error: `proxy` runs on Unix only\n".to_owned(),
+        code: exit::ERROR,
+        ..Outcome::default()
     }
-    let changed = ported
-        .changes
-        .iter()
-        .filter(|c| c.meaning == Meaning::Changed)
-        .count();
-    let _ = writeln!(
-        out,
-        "Ported for {client}: {} change(s), {} kept, {changed} changed; {} left",
-        ported.changes.len(),
-        ported.changes.len() - changed,
-        ported.left.len()
-    );
-    out
 }

@@ -6,11 +6,14 @@
 //! |---|---|
 //! | [`lsp`] | an editor, over the Language Server Protocol: `schema-lint server` |
 //! | [`mcp`] | an MCP client (a coding agent): `schema-lint mcp` |
+//! | [`proxy`] | a host and its MCP server, the listings rewritten for one client: `schema-lint proxy` |
 //! | [`record`] | a host and its MCP server, both ways, into a capture: `schema-lint record` |
 //! | [`session`] | a user's MCP configurations and the servers they start: `schema-lint session` |
 
 pub mod lsp;
 pub mod mcp;
+#[cfg(unix)]
+pub mod proxy;
 #[cfg(unix)]
 pub mod record;
 pub mod session;

@@ -19,6 +19,7 @@ use crate::syntax::document::is_within;
 use crate::syntax::source::{FileId, LineIndex, SourceFile};
 use crate::workspace::{load_source, State};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// Whether a change keeps the schema's meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -62,6 +63,19 @@ pub struct Ported {
     /// What could not be ported: each finding that still breaks the client, as
     /// `POINTER: MESSAGE` (with its tool).
     pub left: Vec<String>,
+    /// The tools renamed because the client refuses their names.
+    pub renamed: Vec<Renamed>,
+}
+
+/// A tool sent under another name than its own.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Renamed {
+    /// The name the client sees.
+    pub sent: String,
+    /// The server's own name for it, which a call must use.
+    pub original: String,
+    /// JSON pointer of the name in the document.
+    pub pointer: String,
 }
 
 /// Ports `schema` (a schema, a tool, or a `tools/list` document) for `client` at its newest
@@ -98,6 +112,7 @@ pub fn port(schema: &Value, client: Client) -> Ported {
         schema: schema.clone(),
         changes: Vec::new(),
         left: vec![reason],
+        renamed: Vec::new(),
     })
 }
 
@@ -127,12 +142,19 @@ pub fn port_source(file: SourceFile, settings: &Settings) -> Result<Ported, Stri
         &|_| Ok(()),
         &|d: &Diagnostic| names(d, client),
     );
-    let after = &outcome.run.files[0];
-    let text = after.file.text.to_string();
-    let schema = after.root().map_or(Value::Null, |r| r.to_value());
-    let left = outcome
-        .run
-        .diagnostics()
+    let mut text = outcome.run.files[0].file.text.to_string();
+    let mut found: Vec<Diagnostic> = outcome.run.diagnostics().into_iter().cloned().collect();
+    let renamed = rename_refused(&mut text, &found, client);
+    if !renamed.is_empty() {
+        let file = SourceFile::new(FileId(0), name.clone(), None, &text, true);
+        found = lint_loaded(vec![load_source(file, true)], settings)
+            .diagnostics()
+            .into_iter()
+            .cloned()
+            .collect();
+    }
+    let schema = crate::syntax::document::parse(&text).map_or(Value::Null, |r| r.to_value());
+    let left = found
         .iter()
         .filter(|d| names(d, client) && d.severity == crate::Severity::Error)
         .map(|d| format!("{}: {} ({})", d.pointer, d.message, d.rule.code))
@@ -168,16 +190,28 @@ pub fn port_source(file: SourceFile, settings: &Settings) -> Result<Ported, Stri
         }
     })
     .collect();
-    let changes = outcome
+    let mut changes: Vec<Change> = outcome
         .applied
         .iter()
         .map(|a| change(a, &root, &meanings, &outcome.applied))
         .collect();
+    changes.extend(renamed.iter().map(|r| Change {
+        tool: Some(r.original.clone()),
+        pointer: r.pointer.clone(),
+        rule: "SL710",
+        change: format!(
+            "Rename `{}` to `{}` (a proxy maps a call to `{}` back to `{}`)",
+            r.original, r.sent, r.sent, r.original
+        ),
+        meaning: Meaning::Kept,
+        differs: Vec::new(),
+    }));
     Ok(Ported {
         text,
         schema,
         changes,
         left,
+        renamed,
     })
 }
 
@@ -211,6 +245,106 @@ fn read_as(client: Client, schema: &mut Value) {
         }
         _ => {}
     }
+}
+
+/// The longest name every provider takes (`OpenAI`, Anthropic, Bedrock, Gemini).
+const MAX_NAME: usize = 64;
+
+/// Renames in `text` each tool whose name SL710 says `client` refuses: characters outside
+/// `[A-Za-z0-9_-]` become `_`, a name that starts with neither a letter nor `_` gets a `_` before
+/// it, a reserved one (`search`) gets `_tool` after it, and a name still over 64 characters keeps
+/// its first 55 and a hash of the whole; a name another tool has gets `_2`, `_3` ...
+fn rename_refused(text: &mut String, found: &[Diagnostic], client: Client) -> Vec<Renamed> {
+    let Ok(root) = crate::syntax::document::parse(text) else {
+        return Vec::new();
+    };
+    let mut taken: Vec<String> = Vec::new();
+    if let Some(tools) = root
+        .pointer("/tools")
+        .or_else(|| root.pointer("/result/tools"))
+        .and_then(|t| t.as_array())
+    {
+        taken.extend(
+            tools
+                .iter()
+                .filter_map(|t| t.get("name").and_then(|n| n.as_str()).map(str::to_owned)),
+        );
+    }
+    let mut out: Vec<Renamed> = Vec::new();
+    let mut edits = Vec::new();
+    for d in found
+        .iter()
+        .filter(|d| d.rule.code == "SL710" && names(d, client) && d.pointer.ends_with("/name"))
+    {
+        if out.iter().any(|r| r.pointer == d.pointer) {
+            continue;
+        }
+        let Some(node) = root.pointer(&d.pointer) else {
+            continue;
+        };
+        let Some(original) = node.as_str() else {
+            continue;
+        };
+        let sent = unique(safe_name(original), &taken);
+        if sent == original {
+            continue;
+        }
+        taken.push(sent.clone());
+        edits.push((node.span, serde_json::to_string(&sent).unwrap_or_default()));
+        out.push(Renamed {
+            sent,
+            original: original.to_owned(),
+            pointer: d.pointer.clone(),
+        });
+    }
+    edits.sort_by_key(|(span, _)| std::cmp::Reverse(span.start));
+    for (span, literal) in edits {
+        text.replace_range(span.start..span.end, &literal);
+    }
+    out
+}
+
+fn safe_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.insert(0, '_');
+    }
+    if out == "search" {
+        out.push_str("_tool");
+    }
+    if out.len() > MAX_NAME {
+        // FNV-1a of the whole name: two long names that share their first 55 characters differ.
+        let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        out.truncate(55);
+        let _ = write!(out, "_{:08x}", hash & 0xffff_ffff);
+    }
+    out
+}
+
+fn unique(name: String, taken: &[String]) -> String {
+    if !taken.contains(&name) {
+        return name;
+    }
+    // As many candidates as names taken, plus one: one of them is free.
+    (2..taken.len() + 3)
+        .map(|n| {
+            let suffix = format!("_{n}");
+            let keep = name.len().min(MAX_NAME - suffix.len());
+            format!("{}{suffix}", &name[..keep])
+        })
+        .find(|candidate| !taken.contains(candidate))
+        .unwrap_or(name)
 }
 
 /// Whether a finding is about `client`: one of its claims names it.

@@ -10,6 +10,7 @@ mod human;
 mod json;
 mod junit;
 pub mod matrix;
+pub mod port;
 mod printable;
 mod sarif;
 pub mod sections;

@@ -8,7 +8,7 @@
 # call `audit` must then find in the capture. For each: the live check finds the
 # `weather_station:output` id the server advertises (SL201, exit 1), the dump lints with the same
 # findings (codes, pointers, messages), the protocol is the expected one, and no server process
-# is left behind.
+# is left behind. Then `schema-lint proxy` between the real Python SDK client and server.
 #
 # Installs the pinned `mcp` into target/ci-venv and the pinned npm packages with `npm ci`, as
 # tests/integration/audit.sh does (and shares both with it).
@@ -158,5 +158,19 @@ PY
     wait "$server" 2>/dev/null || true
     grep -q "DELETE /mcp" "$OUT/python-http-$answers.server.log" \
         || fail "python-http-$answers: the session was not closed with DELETE"
+done
+
+# `schema-lint proxy --for openai-strict` between the real Python SDK client and a real Python SDK
+# server (tests/integration/live/proxy_server.py), on both revisions: the client lists what OpenAI's
+# strict mode takes, and its call of the renamed tool reaches the server's `station.history`.
+linter_abs="$(cd "$(dirname "$LINTER")" && pwd)/$(basename "$LINTER")"
+for revision in 2025-11-25 2026-07-28; do
+    log="$OUT/proxy-$revision.log"
+    rm -f "$log"
+    timeout 120 "$PY" tests/integration/live/proxy_client.py "$linter_abs" "$revision" "$log" -- \
+        "$PY" tests/integration/live/proxy_server.py >"$OUT/proxy-$revision.out" 2>&1 \
+        || { cat "$OUT/proxy-$revision.out"; fail "proxy: the Python SDK client failed through schema-lint proxy on $revision"; }
+    grep -q 'Rename `station.history` to `station_history`' "$log" || fail "proxy: the log does not say the rename"
+    tail -n 1 "$OUT/proxy-$revision.out"
 done
 echo "live integration: passed"

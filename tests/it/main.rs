@@ -27,6 +27,7 @@ mod mcp;
 mod port;
 mod project;
 mod properties;
+mod proxy;
 mod readme_options;
 mod record;
 mod rule_docs;

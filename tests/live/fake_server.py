@@ -33,7 +33,8 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
   env-leak    writes the value of its environment's SECRET_TOKEN to stderr and exits with status 3
               before answering (a server that prints its secrets as it fails)
   listing=PATH  answers initialize with 2025-11-25, and tools/list with the tools of the listing
-              file PATH (a `tools/list` result, or the JSON-RPC answer holding it)
+              file PATH (a `tools/list` result, or the JSON-RPC answer holding it); a tools/call
+              of one of them answers `called NAME`, of another name an error
 
 http mode (python3 fake_server.py http PORTFILE): a Streamable HTTP server on a free loopback
 port, written to PORTFILE; the URL path picks the behaviour: /mcp (JSON answers, a session id,
@@ -202,6 +203,14 @@ def respond_bare(mode, msg, state):
         if legacy:
             return answer(msg, {"tools": [tool("legacy", NON_OBJECT)]})
         return answer(msg, page(msg))
+    if method == "tools/call" and listing:
+        with open(mode[len("listing="):], encoding="utf-8") as f:
+            listed = json.load(f)
+        names = [t["name"] for t in listed.get("result", listed)["tools"]]
+        name = msg.get("params", {}).get("name")
+        if name not in names:
+            return error(msg, -32602, "Unknown tool: %s" % name)
+        return answer(msg, {"content": [{"type": "text", "text": "called %s" % name}]})
     return error(msg, -32601, "Method not found")
 
 

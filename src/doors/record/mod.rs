@@ -58,7 +58,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The server's process group, for the signal handler (0: none yet).
-static GROUP: AtomicI32 = AtomicI32::new(0);
+pub(crate) static GROUP: AtomicI32 = AtomicI32::new(0);
 
 extern "C" fn pass_on(signal: libc::c_int) {
     let group = GROUP.load(Ordering::SeqCst);
@@ -95,7 +95,7 @@ pub(super) fn survive_file_limit() {
     }
 }
 
-fn install_handlers() {
+pub(crate) fn install_handlers() {
     survive_file_limit();
     for signal in PASSED_ON {
         // SAFETY: the handler only reads an atomic and calls kill(2).
@@ -227,7 +227,7 @@ pub fn record(args: &Options) -> Outcome {
 }
 
 /// Ends this process as the server ended: with its code, or by its signal.
-fn pass_status(status: std::process::ExitStatus) -> Outcome {
+pub(crate) fn pass_status(status: std::process::ExitStatus) -> Outcome {
     use std::os::unix::process::ExitStatusExt;
     if let Some(signal) = status.signal() {
         // SAFETY: back to the default action for that signal, then raise it on this process.

@@ -1,0 +1,293 @@
+//! `schema-lint proxy --for CLIENT -- CMD ARGS...`: a stdio proxy to put in a host's server
+//! configuration in place of the server's command, as `record` is. It starts the server and
+//! passes every line between the host and the server, in order; the answers to `tools/list` are
+//! ported for the client ([`crate::fix::port`]: the same rewrites as `schema-lint port`, each
+//! proven), and a `tools/call` of a tool the port renamed reaches the server under the tool's own
+//! name. Every other line passes byte for byte. Each rewrite is logged (standard error, or
+//! `--log FILE`). The server's standard error passes through; its exit status is the proxy's.
+
+use super::record::{install_handlers, pass_status, GROUP};
+use crate::fix::port::port_source;
+use crate::settings::Settings;
+use crate::syntax::source::{FileId, SourceFile};
+use crate::workspace::live::children;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+/// What `schema-lint proxy` is told (its command line, parsed by `cli`).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The run's settings: the one client ported for, at its version.
+    pub settings: Settings,
+    /// The client's name as given (for the log).
+    pub client: String,
+    /// The server's command line.
+    pub command: Vec<String>,
+    /// Where the log goes; `None`: standard error.
+    pub log: Option<std::path::PathBuf>,
+}
+
+/// How the proxy ended: what to say on standard error, and the exit status.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// What goes to standard error.
+    pub stderr: String,
+    /// The server's exit status, 2 when it could not be started or the log not opened.
+    pub code: u8,
+}
+
+/// What one direction tells the other: the `tools/list` requests waiting for their answer (by
+/// id), and the names the client sees for renamed tools.
+#[derive(Default)]
+struct Names {
+    pending: HashSet<String>,
+    renamed: HashMap<String, String>,
+}
+
+/// [`Names`], and the signal that a listing was answered.
+#[derive(Default)]
+struct Shared {
+    names: Mutex<Names>,
+    answered: Condvar,
+}
+
+/// How long a `tools/call` sent before the listing it follows was answered waits for it (a host
+/// that pipelines them): past it, the call goes as it is.
+const LISTING_WAIT: Duration = Duration::from_secs(30);
+
+/// Where the log lines go.
+enum Sink {
+    Stderr,
+    File(std::fs::File),
+}
+
+impl Sink {
+    fn say(&mut self, text: &str) {
+        let _ = match self {
+            Sink::Stderr => std::io::stderr().write_all(text.as_bytes()),
+            Sink::File(f) => f.write_all(text.as_bytes()),
+        };
+    }
+}
+
+/// `schema-lint proxy`.
+#[must_use]
+pub fn proxy(options: &Options) -> Outcome {
+    let error = |message: String| Outcome {
+        stderr: format!("error: {message}\n"),
+        code: 2,
+    };
+    let sink = match &options.log {
+        None => Sink::Stderr,
+        Some(path) => match std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            Ok(f) => Sink::File(f),
+            Err(e) => return error(format!("{}: cannot open the log: {e}", path.display())),
+        },
+    };
+    let Some((program, arguments)) = options.command.split_first() else {
+        return error("`proxy` needs the server's command line after `--`".to_owned());
+    };
+    let mut command = Command::new(program);
+    command
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    children::own_group(&mut command);
+    install_handlers();
+    let mut child = match command.spawn() {
+        Ok(c) => c,
+        Err(e) => return error(format!("`{program}` could not be started: {e}")),
+    };
+    let group = child.id();
+    GROUP.store(i32::try_from(group).unwrap_or(0), Ordering::SeqCst);
+    let watchdog = children::Watchdog::start(group);
+    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
+        return error("the server's standard input and output could not be opened".to_owned());
+    };
+    let shared = Arc::new(Shared::default());
+    let sink = Arc::new(Mutex::new(sink));
+    let to_server = {
+        let shared = Arc::clone(&shared);
+        std::thread::spawn(move || {
+            let _ = lines(std::io::stdin(), server_in, |line| {
+                to_server_line(line, &shared)
+            });
+        })
+    };
+    let to_client = {
+        let (shared, sink) = (Arc::clone(&shared), Arc::clone(&sink));
+        let (settings, client) = (options.settings.clone(), options.client.clone());
+        std::thread::spawn(move || {
+            let rewrite = |line: &[u8]| to_client_line(line, &shared, &settings, &client, &sink);
+            if lines(server_out, std::io::stdout(), rewrite).is_err() {
+                children::signal_group(group, libc::SIGTERM);
+            }
+        })
+    };
+    let status = child.wait();
+    let deadline = std::time::Instant::now() + Duration::from_secs(2);
+    while !to_client.is_finished() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    children::signal_group(group, libc::SIGKILL);
+    children::reap_group(group);
+    if let Some(w) = watchdog {
+        w.disarm();
+    }
+    drop(to_server);
+    let _ = std::io::stdout().flush();
+    match status {
+        Ok(status) => {
+            let ended = pass_status(status);
+            Outcome {
+                stderr: ended.stderr,
+                code: ended.code,
+            }
+        }
+        Err(e) => error(format!("waiting for `{program}` failed: {e}")),
+    }
+}
+
+/// Copies `from` to `to` line by line (MCP's stdio transport is newline-delimited JSON), each
+/// line through `rewrite` (`None`: passed as it is). Returns when `from` ends, or `Err` when `to`
+/// refuses a write.
+fn lines(
+    from: impl Read,
+    mut to: impl Write,
+    rewrite: impl Fn(&[u8]) -> Option<Vec<u8>>,
+) -> std::io::Result<()> {
+    let mut from = BufReader::with_capacity(64 << 10, from);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match from.read_until(b'\n', &mut line) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Ok(()),
+        }
+        let (body, end) = match line.strip_suffix(b"\n") {
+            Some(body) => (body, &b"\n"[..]),
+            None => (&line[..], &b""[..]),
+        };
+        match rewrite(body) {
+            Some(new) => {
+                to.write_all(&new)?;
+                to.write_all(end)?;
+            }
+            None => to.write_all(&line)?,
+        }
+        to.flush()?;
+    }
+}
+
+/// The id of a request or response, as a key.
+fn id_of(message: &Value) -> Option<String> {
+    message.get("id").map(Value::to_string)
+}
+
+/// A line from the host: a `tools/list` request is remembered; a `tools/call` of a renamed tool
+/// gets the tool's own name back.
+fn to_server_line(line: &[u8], shared: &Shared) -> Option<Vec<u8>> {
+    let mut message: Value = serde_json::from_slice(line).ok()?;
+    let method = message.get("method")?.as_str()?.to_owned();
+    let mut names = shared.names.lock().ok()?;
+    match method.as_str() {
+        "tools/list" => {
+            names.pending.insert(id_of(&message)?);
+            None
+        }
+        "tools/call" => {
+            // A call sent before the listing's answer came back waits for it: the name it uses
+            // may be one the port gives.
+            let (names, _) = shared
+                .answered
+                .wait_timeout_while(names, LISTING_WAIT, |n| !n.pending.is_empty())
+                .ok()?;
+            let name = message.pointer("/params/name")?.as_str()?;
+            let original = names.renamed.get(name)?.clone();
+            *message.pointer_mut("/params/name")? = Value::String(original);
+            serde_json::to_vec(&message).ok()
+        }
+        _ => None,
+    }
+}
+
+/// A line from the server: the answer to a `tools/list` the host asked is ported, and said.
+fn to_client_line(
+    line: &[u8],
+    shared: &Shared,
+    settings: &Settings,
+    client: &str,
+    sink: &Mutex<Sink>,
+) -> Option<Vec<u8>> {
+    let message: Value = serde_json::from_slice(line).ok()?;
+    if message.get("method").is_some() {
+        // A request or notification of the server's, not an answer.
+        return None;
+    }
+    let id = id_of(&message)?;
+    if !shared.names.lock().ok()?.pending.contains(&id) {
+        return None;
+    }
+    let rewritten = message
+        .get("result")
+        .and_then(|_| port_answer(line, &id, settings, client, sink, shared));
+    // The answer is in hand: a call waiting for it may go.
+    if let Ok(mut names) = shared.names.lock() {
+        names.pending.remove(&id);
+    }
+    shared.answered.notify_all();
+    rewritten
+}
+
+/// The answer `line` to `tools/list` request `id`, ported; `None` when nothing changed.
+fn port_answer(
+    line: &[u8],
+    id: &str,
+    settings: &Settings,
+    client: &str,
+    sink: &Mutex<Sink>,
+    shared: &Shared,
+) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(line).ok()?;
+    let file = SourceFile::new(FileId(0), "tools/list".to_owned(), None, text, true);
+    let ported = match port_source(file, settings) {
+        Ok(ported) => ported,
+        Err(why) => {
+            if let Ok(mut sink) = sink.lock() {
+                sink.say(&format!(
+                    "schema-lint proxy: tools/list {id}: not ported: {why}\n"
+                ));
+            }
+            return None;
+        }
+    };
+    if let Ok(mut sink) = sink.lock() {
+        sink.say(&format!(
+            "schema-lint proxy: tools/list {id}\n{}",
+            crate::report::port::human(&ported, client)
+        ));
+    }
+    if let Ok(mut names) = shared.names.lock() {
+        for r in &ported.renamed {
+            names.renamed.insert(r.sent.clone(), r.original.clone());
+        }
+    }
+    if ported.changes.is_empty() {
+        return None;
+    }
+    // One line, as the transport wants: the port keeps the bytes it did not change, but a fix
+    // may have written a line break.
+    serde_json::to_vec(&ported.schema).ok()
+}
