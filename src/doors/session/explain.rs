@@ -1,0 +1,1213 @@
+//! `schema-lint session --explain-error TEXT`: the error a user pastes, mapped to the server, the
+//! tool and the JSON pointer in the request a host builds, then that tool's findings and their
+//! fixes, rendered from the session's own judgement ([`super::request::Judged`]); nothing is
+//! judged here again.
+//!
+//! The forms read (each from a public report):
+//! - Anthropic: `tools.187.custom.name: String should have at most 64 characters`
+//!   (anthropics/claude-code#2412), `tools.N.custom.input_schema: ...` (anomalyco/opencode#2082),
+//!   `tools.585.FrontendRemoteMcpToolDefinition.name` (Claude Desktop), and
+//!   `messages.N.content.M....tool_reference.tool_name`, which names no tool index;
+//! - `OpenAI`: `Invalid 'tools[N].function.name': ...` (LibreChat#7435), `tools[85].parameters`
+//!   (smallmain/vscode-unify-chat-provider#162), `Invalid schema for function 'NAME': In
+//!   context=('properties', 'x'), ...` (lastmile-ai/openai-agents-mcp#2);
+//! - Bedrock: `The value at toolConfig.tools.26.toolSpec.inputSchema.json.type must be one of the
+//!   following: object` (kirodotdev/Kiro#11027), `toolConfig.tools.8.member.toolSpec.description`
+//!   (LibreChat#13208);
+//! - Gemini: `tools[0].function_declarations[6].parameters.properties[4].value` and
+//!   `Unknown name "const" at '...'` (zed-industries/zed#53919, LibreChat#11761), where
+//!   `properties[4]` is the fifth entry of `properties`, in the order the request holds them;
+//! - zod paths, from a client that validates one server's `tools/list` with the TypeScript SDK
+//!   (Cursor and others): `"path": ["tools", 18, "inputSchema", "type"]`
+//!   (cloudflare/playwright-mcp#28, zereight/gitlab-mcp#286): the index counts that server's
+//!   listing, not the request;
+//! - a host's own texts that name a tool: Claude Code's `mcp__server__tool`
+//!   (`Tool reference 'mcp__...' not found in available tools`, anthropics/claude-code#81863),
+//!   VS Code's `Failed to validate tool mcp_...: ...` (microsoft/vscode#325618), a name quoted.
+//!
+//! A provider's index counts the whole request, in which a host may put its own tools before the
+//! MCP tools (Claude Code's `Bash`, `Read`, ...); how many depends on the host's version and
+//! settings, and schema-lint's model does not hold those counts: unless `--builtin-tools N` says
+//! it, the index only bounds the MCP tool's place (at most N), and the error's content (the name
+//! it quotes, a name too long, a place only one tool has, a finding there) decides.
+
+use super::config::Found;
+use super::request::{Finding, Judged, State};
+use super::{render, Format, Host, Options, Printed};
+use crate::diagnostic::verdict::Verdict;
+use regex::Regex;
+use serde_json::{json, Value};
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+/// The longest tool name the hosts' providers take.
+const MAX_NAME: usize = 64;
+
+/// How many places an explanation lists before it says how many more there are.
+const SHOWN: usize = 12;
+
+/// One step of a path inside a tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// A key (a property, a keyword) or an array index, as written.
+    Key(String),
+    /// The n-th entry of an object, counted from 0 (Gemini's `properties[4].value`).
+    Nth(usize),
+}
+
+/// What an error's tool index counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counts {
+    /// The tools of the request the host sends its model (the host's own tools first, if any).
+    Request,
+    /// The tools of one server's `tools/list` listing (a client validating it).
+    Listing,
+    /// No index: the error names the tool by its content only.
+    Nothing,
+}
+
+/// Who wrote the error, from its form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// The Anthropic API (`tools.N.custom...`, `messages.N...tool_reference`).
+    Anthropic,
+    /// The `OpenAI` API (`tools[N].function...`, `Invalid schema for function 'NAME'`).
+    OpenAi,
+    /// Amazon Bedrock's Converse API (`toolConfig.tools.N.toolSpec...`).
+    Bedrock,
+    /// The Gemini API (`function_declarations[N]...`).
+    Gemini,
+    /// A zod validation of a server's listing (`["tools", N, ...]`).
+    Zod,
+    /// A host's own text naming a tool.
+    Host,
+}
+
+impl Form {
+    /// The form's name in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Form::Anthropic => "anthropic",
+            Form::OpenAi => "openai",
+            Form::Bedrock => "bedrock",
+            Form::Gemini => "gemini",
+            Form::Zod => "zod",
+            Form::Host => "host",
+        }
+    }
+}
+
+/// What one place of a pasted error says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clue {
+    /// Who wrote it.
+    pub form: Form,
+    /// The tool's index, if the error gives one.
+    pub index: Option<usize>,
+    /// What the index counts.
+    pub counts: Counts,
+    /// The place inside the tool, in MCP's terms (`name`, `inputSchema`, ...).
+    pub path: Vec<Seg>,
+    /// A tool name the error quotes (as the host sends it, or the tool's own).
+    pub name: Option<String>,
+    /// The error says the name is too long.
+    pub too_long: bool,
+    /// The words of the error this clue was read from.
+    pub quote: String,
+}
+
+/// The error text with JSON's escapes undone (a message quoted inside a JSON string inside
+/// another): `\"` is `"`, `\n` a space.
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.peek() {
+            Some('n' | 't' | 'r') => {
+                chars.next();
+                out.push(' ');
+            }
+            Some(_) | None => {}
+        }
+    }
+    out
+}
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| unreachable!("pattern {pattern}: {e}"))
+}
+
+static BEDROCK: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"toolConfig\.tools\.(\d+)\.(?:member\.)?toolSpec(?:\.([A-Za-z0-9_$.\-]+))?")
+});
+static ANTHROPIC: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?:^|[^A-Za-z0-9_.\]])tools\.(\d+)\.([A-Za-z]\w*)(?:\.([A-Za-z0-9_$.\-]+))?")
+});
+static MESSAGES: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"messages\.\d+\.[A-Za-z0-9_.]*tool_reference\.tool_name"));
+static GEMINI_UNKNOWN: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"Unknown name "([^"]+)" at '(?:request\.)?(?:tools\[(\d+)\]\.)?function_declarations\[(\d+)\]([^']*)'"#,
+    )
+});
+static GEMINI: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r"(?:tools\[(\d+)\]\.)?function_declarations\[(\d+)\]((?:\.[A-Za-z_]\w*(?:\[\d+\])?)*)")
+});
+static OPENAI: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"tools\[(\d+)\]\.(?:function\.)?(name|parameters|description|strict)((?:\.[A-Za-z0-9_$\-]+|\[\d+\])*)",
+    )
+});
+static OPENAI_FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    regex(r#"(?i:invalid schema for function) ['"`]([^'"`]+)['"`](?::[^\n]*?context=\(([^)]*)\))?"#)
+});
+static ZOD: LazyLock<Regex> =
+    LazyLock::new(|| regex(r#"\[\s*"tools"\s*,\s*(\d+)\s*((?:,\s*(?:"[^"]*"|\d+)\s*)*)\]"#));
+static CLAUDE_CODE_NAME: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\bmcp__[A-Za-z0-9_.\-]+?__[A-Za-z0-9_.\-]+"));
+static NAMED: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r#"(?i:tool reference|tool|function|tool name)\s+['"`]?([A-Za-z0-9_.:\-]{2,})['"`]?|['"`]([A-Za-z0-9_.:\-]{2,})['"`]|\b(mcp_[A-Za-z0-9_.:\-]+)"#,
+    )
+});
+static TOO_LONG: LazyLock<Regex> = LazyLock::new(|| {
+    regex(
+        r"(?i)at most 64 char|maximum length (?:of )?64|too long|exceeds? (?:the )?64|longer than 64|64[- ]char",
+    )
+});
+
+/// A dotted rest (`input_schema.properties.x`, `parameters.properties[4].value.any_of[0]`) as a
+/// path in MCP's terms, the first step naming the tool's field.
+fn rest_path(rest: &str, gemini: bool) -> Vec<Seg> {
+    let mut path = Vec::new();
+    let mut parts = rest.split('.').filter(|p| !p.is_empty()).peekable();
+    let mut first = true;
+    while let Some(part) = parts.next() {
+        let (key, nth) = match part.split_once('[') {
+            Some((k, n)) => (k, n.trim_end_matches(']').parse::<usize>().ok()),
+            None => (part, None),
+        };
+        let key = if first {
+            first = false;
+            match key {
+                "input_schema"
+                | "inputSchema"
+                | "parameters"
+                | "parameters_json_schema"
+                | "parametersJsonSchema" => "inputSchema".to_owned(),
+                other => other.to_owned(),
+            }
+        } else if key == "json" && path == [Seg::Key("inputSchema".to_owned())] && !gemini {
+            // Bedrock's `inputSchema.json`: the schema itself.
+            continue;
+        } else if gemini {
+            camel(key)
+        } else {
+            key.to_owned()
+        };
+        if key.is_empty() {
+            if let Some(n) = nth {
+                path.push(Seg::Key(n.to_string()));
+            }
+            continue;
+        }
+        let map_entry = gemini && key == "properties" && nth.is_some();
+        path.push(Seg::Key(key));
+        match nth {
+            Some(n) if map_entry => {
+                path.push(Seg::Nth(n));
+                // Gemini's map entry `properties[4].value`: the value is the entry's schema.
+                if parts.peek() == Some(&"value") {
+                    parts.next();
+                }
+            }
+            Some(n) => path.push(Seg::Key(n.to_string())),
+            None => {}
+        }
+    }
+    path
+}
+
+/// `any_of` as `anyOf` (Gemini's proto names of JSON Schema's keywords).
+fn camel(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut up = false;
+    for c in key.chars() {
+        if c == '_' && !out.is_empty() {
+            up = true;
+        } else if up {
+            out.extend(c.to_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The path of OpenAI's `context=('properties', 'x')`.
+fn context_path(context: &str) -> Vec<Seg> {
+    let mut path = vec![Seg::Key("inputSchema".to_owned())];
+    for part in context.split(',') {
+        let part = part.trim().trim_matches(|c| c == '\'' || c == '"');
+        if !part.is_empty() {
+            path.push(Seg::Key(part.to_owned()));
+        }
+    }
+    path
+}
+
+/// The clues of a pasted error, in the order they appear, each place once; `Err` when the text
+/// holds none of the forms this reads.
+///
+/// # Errors
+/// A text with no tool index, no tool path and no tool name in it.
+pub fn parse(text: &str) -> Result<Vec<Clue>, String> {
+    let text = unescape(text);
+    let too_long = TOO_LONG.is_match(&text);
+    let mut found: Vec<(usize, Clue)> = Vec::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut add = |at: (usize, usize), clue: Clue, found: &mut Vec<(usize, Clue)>| {
+        if taken.iter().any(|&(s, e)| at.0 < e && s < at.1) {
+            return;
+        }
+        taken.push(at);
+        found.push((at.0, clue));
+    };
+    let quote = |s: &str| s.trim().to_owned();
+    for m in GEMINI_UNKNOWN.captures_iter(&text) {
+        let whole = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let index = gemini_index(m.get(2), m.get(3));
+        let mut path = rest_path(m.get(4).map_or("", |g| g.as_str()), true);
+        if path.is_empty() {
+            path.push(Seg::Key("inputSchema".to_owned()));
+        }
+        path.push(Seg::Key(m[1].to_owned()));
+        let clue = Clue {
+            form: Form::Gemini,
+            index,
+            counts: Counts::Request,
+            path,
+            name: None,
+            too_long: false,
+            quote: quote(&m[0]),
+        };
+        add(whole, clue, &mut found);
+    }
+    for m in GEMINI.captures_iter(&text) {
+        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let clue = Clue {
+            form: Form::Gemini,
+            index: gemini_index(m.get(1), m.get(2)),
+            counts: Counts::Request,
+            path: rest_path(m.get(3).map_or("", |g| g.as_str()), true),
+            name: None,
+            too_long: false,
+            quote: quote(&m[0]),
+        };
+        add(g, clue, &mut found);
+    }
+    for m in BEDROCK.captures_iter(&text) {
+        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let path = rest_path(m.get(2).map_or("", |g| g.as_str()), false);
+        let clue = Clue {
+            form: Form::Bedrock,
+            index: m[1].parse().ok(),
+            counts: Counts::Request,
+            too_long: too_long && path == [Seg::Key("name".to_owned())],
+            path,
+            name: None,
+            quote: quote(&m[0]),
+        };
+        add(g, clue, &mut found);
+    }
+    for m in ANTHROPIC.captures_iter(&text) {
+        let Some(all) = m.get(0) else { continue };
+        let start = m.get(1).map_or(all.start(), |g| g.start() - "tools.".len());
+        let kind = &m[2];
+        let rest = m.get(3).map_or("", |g| g.as_str()).trim_end_matches('.');
+        // `tools.3.custom.name`; `tools.3.input_schema` when no kind stands between.
+        let rest = if matches!(kind, "name" | "input_schema" | "description") {
+            format!("{kind}.{rest}")
+        } else {
+            rest.to_owned()
+        };
+        let path = rest_path(&rest, false);
+        let clue = Clue {
+            form: Form::Anthropic,
+            index: m[1].parse().ok(),
+            counts: Counts::Request,
+            too_long: too_long && path == [Seg::Key("name".to_owned())],
+            path,
+            name: None,
+            quote: quote(&text[start..all.end()]),
+        };
+        add((start, all.end()), clue, &mut found);
+    }
+    for m in MESSAGES.find_iter(&text) {
+        let clue = Clue {
+            form: Form::Anthropic,
+            index: None,
+            counts: Counts::Nothing,
+            path: vec![Seg::Key("name".to_owned())],
+            name: None,
+            too_long,
+            quote: quote(m.as_str()),
+        };
+        add((m.start(), m.end()), clue, &mut found);
+    }
+    for m in OPENAI.captures_iter(&text) {
+        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let rest = format!("{}{}", &m[2], m.get(3).map_or("", |g| g.as_str()));
+        let path = rest_path(&rest, false);
+        let clue = Clue {
+            form: Form::OpenAi,
+            index: m[1].parse().ok(),
+            counts: Counts::Request,
+            too_long: too_long && path == [Seg::Key("name".to_owned())],
+            path,
+            name: None,
+            quote: quote(&m[0]),
+        };
+        add(g, clue, &mut found);
+    }
+    for m in OPENAI_FUNCTION.captures_iter(&text) {
+        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let clue = Clue {
+            form: Form::OpenAi,
+            index: None,
+            counts: Counts::Nothing,
+            path: m.get(2).map_or_else(
+                || vec![Seg::Key("inputSchema".to_owned())],
+                |c| context_path(c.as_str()),
+            ),
+            name: Some(m[1].to_owned()),
+            too_long: false,
+            quote: quote(&m[0]),
+        };
+        add(g, clue, &mut found);
+    }
+    for m in ZOD.captures_iter(&text) {
+        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+        let path = m
+            .get(2)
+            .map_or("", |g| g.as_str())
+            .split(',')
+            .map(|p| p.trim().trim_matches('"'))
+            .filter(|p| !p.is_empty())
+            .map(|p| Seg::Key(p.to_owned()))
+            .collect();
+        let clue = Clue {
+            form: Form::Zod,
+            index: m[1].parse().ok(),
+            counts: Counts::Listing,
+            path,
+            name: None,
+            too_long: false,
+            quote: quote(&m[0]),
+        };
+        add(g, clue, &mut found);
+    }
+    for m in CLAUDE_CODE_NAME.find_iter(&text) {
+        let clue = Clue {
+            form: Form::Host,
+            index: None,
+            counts: Counts::Nothing,
+            path: Vec::new(),
+            name: Some(m.as_str().to_owned()),
+            too_long,
+            quote: quote(m.as_str()),
+        };
+        add((m.start(), m.end()), clue, &mut found);
+    }
+    if found.is_empty() {
+        // Only when no form above matched: a tool's name, quoted or after `tool`.
+        for m in NAMED.captures_iter(&text) {
+            let Some(name) = m.get(1).or_else(|| m.get(2)).or_else(|| m.get(3)) else {
+                continue;
+            };
+            let name = name.as_str().trim_end_matches(['.', ':']);
+            if name.len() < 2 {
+                continue;
+            }
+            let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
+            let clue = Clue {
+                form: Form::Host,
+                index: None,
+                counts: Counts::Nothing,
+                path: Vec::new(),
+                name: Some(name.to_owned()),
+                too_long,
+                quote: quote(&m[0]),
+            };
+            add(g, clue, &mut found);
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    let mut clues: Vec<Clue> = Vec::new();
+    for (_, clue) in found {
+        let same = |c: &Clue| {
+            c.form == clue.form
+                && c.index == clue.index
+                && c.counts == clue.counts
+                && c.name == clue.name
+        };
+        if let Some(c) = clues
+            .iter_mut()
+            .find(|c| same(c) && clue.path.starts_with(&c.path))
+        {
+            // The same place said again more precisely (Gemini's `field` beside its
+            // `Unknown name "X" at '...'`): the more precise is kept.
+            *c = clue;
+        } else if !clues
+            .iter()
+            .any(|c| same(c) && c.path.starts_with(&clue.path))
+        {
+            clues.push(clue);
+        }
+    }
+    if clues.is_empty() {
+        return Err(
+            "the error names no tool: give a provider's error as it was printed (`tools.N.custom...`, \
+             `tools[N].function...`, `toolConfig.tools.N...`, `function_declarations[N]`, \
+             `[\"tools\",N,...]`) or a text that names the tool"
+                .to_owned(),
+        );
+    }
+    Ok(clues)
+}
+
+/// Gemini's index: `tools[0].function_declarations[N]` (one tool, N declarations) counts N;
+/// `tools[K].function_declarations[0]` (a tool each) counts K.
+fn gemini_index(
+    tools: Option<regex::Match<'_>>,
+    declaration: Option<regex::Match<'_>>,
+) -> Option<usize> {
+    let k: usize = tools.and_then(|t| t.as_str().parse().ok()).unwrap_or(0);
+    let n: usize = declaration.and_then(|d| d.as_str().parse().ok())?;
+    Some(if n == 0 { k } else { n })
+}
+
+/// How many tools of its own a host sends before the MCP tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OwnTools {
+    /// This many (`--builtin-tools`).
+    Known(usize),
+    /// Not known: the index only bounds the MCP tool's place.
+    Unknown,
+}
+
+/// Why the count of a host's own tools is not known.
+fn unknown_own_tools(host: Host) -> &'static str {
+    match host {
+        Host::ClaudeCode => {
+            "Claude Code sends its own tools (Bash, Read, Edit, ...) before the MCP tools; how many \
+             depends on its version and settings"
+        }
+        Host::GeminiCli => {
+            "gemini-cli declares its own tools (read_file, run_shell_command, ...) before the MCP \
+             tools; how many depends on its version and settings"
+        }
+        Host::Codex => {
+            "Codex sends its own tools (shell, apply_patch, ...) before the MCP tools; how many \
+             depends on its version and settings"
+        }
+        Host::Vscode => {
+            "VS Code sends its own and its extensions' tools with the MCP tools; how many depends on \
+             the tools picked"
+        }
+        Host::Cursor | Host::ClaudeDesktop | Host::Windsurf => {
+            "its code is not open: how many tools of its own precede the MCP tools is not known"
+        }
+    }
+}
+
+/// A tool an error may be about.
+#[derive(Clone, Debug)]
+pub struct Place {
+    /// The server's key.
+    pub server: String,
+    /// The tool's own name.
+    pub tool: String,
+    /// The name the host sends (none when the host's filters leave it out).
+    pub sent_as: Option<String>,
+    /// Its index in the request (MCP tools only, from 0), when sent.
+    pub position: Option<usize>,
+    /// The pointer of the place in the request document (`/result/tools/3/inputSchema/type`),
+    /// as far as the tool has it.
+    pub pointer: Option<String>,
+    /// The place, as far as it is found in the tool.
+    resolved: bool,
+}
+
+/// What an error's clue is, in one host's request.
+#[derive(Clone, Debug)]
+pub struct Mapped {
+    /// The tools it may be about (one when mapped).
+    pub places: Vec<Place>,
+    /// How it was told (`index`, `name`, `content: ...`).
+    pub by: Vec<String>,
+    /// What is not known, or why nothing matched.
+    pub notes: Vec<String>,
+}
+
+/// The tool of a request's server by its own name.
+fn raw_tool<'a>(j: &'a Judged, server: &str, tool: &str) -> Option<&'a Value> {
+    j.servers
+        .iter()
+        .filter(|s| s.entry.key == server)
+        .find_map(|s| match &s.state {
+            State::Listed(l) => l
+                .tools
+                .iter()
+                .find(|t| t.get("name").and_then(Value::as_str) == Some(tool)),
+            _ => None,
+        })
+}
+
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The pointer of `path` inside `tool` (Gemini's n-th entries named), and whether all of it is
+/// in the tool.
+fn resolve(tool: Option<&Value>, path: &[Seg]) -> (String, bool) {
+    let mut pointer = String::new();
+    let mut at = tool;
+    for seg in path {
+        let key = match (seg, at) {
+            (Seg::Key(k), _) => Some(k.clone()),
+            (Seg::Nth(n), Some(Value::Object(map))) => map.keys().nth(*n).cloned(),
+            (Seg::Nth(_), _) => None,
+        };
+        let Some(key) = key else {
+            return (pointer, false);
+        };
+        at = at.and_then(|v| match v {
+            Value::Object(map) => map.get(&key),
+            Value::Array(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        });
+        let _ = write!(pointer, "/{}", escape(&key));
+    }
+    (pointer, at.is_some() || path.is_empty())
+}
+
+/// Whether finding pointer `found` and the error's `place` overlap (one is in the other).
+fn overlaps(found: &str, place: &str) -> bool {
+    found == place
+        || found
+            .strip_prefix(place)
+            .is_some_and(|r| r.starts_with('/'))
+        || place
+            .strip_prefix(found)
+            .is_some_and(|r| r.starts_with('/'))
+}
+
+/// The findings the session has on `place`'s tool, the ones at the error's place first; and
+/// whether any is at it.
+fn findings_of<'a>(j: &'a Judged, place: &Place) -> (Vec<&'a Finding>, bool) {
+    let mut at: Vec<&Finding> = Vec::new();
+    let mut rest: Vec<&Finding> = Vec::new();
+    for f in &j.findings {
+        if f.server.as_deref() != Some(&place.server) || f.tool.as_deref() != Some(&place.tool) {
+            continue;
+        }
+        if place
+            .pointer
+            .as_deref()
+            .is_some_and(|p| overlaps(&f.diagnostic.pointer, p))
+        {
+            at.push(f);
+        } else if f.verdict != Verdict::Works {
+            rest.push(f);
+        }
+    }
+    let any_at = !at.is_empty();
+    at.extend(rest);
+    (at, any_at)
+}
+
+/// Whether the session has a finding that warns or breaks at `place` (or in it, or around it).
+fn breaks_at(j: &Judged, place: &Place) -> bool {
+    let Some(pointer) = place.pointer.as_deref() else {
+        return false;
+    };
+    j.findings.iter().any(|f| {
+        f.verdict != Verdict::Works
+            && f.server.as_deref() == Some(&place.server)
+            && f.tool.as_deref() == Some(&place.tool)
+            && overlaps(&f.diagnostic.pointer, pointer)
+    })
+}
+
+/// Maps one clue into one host's request.
+#[must_use]
+pub fn map(clue: &Clue, j: &Judged, own: OwnTools) -> Mapped {
+    let host = j.host;
+    let mut by = Vec::new();
+    let mut notes = Vec::new();
+    let mut places: Vec<Place> = Vec::new();
+    let sent = |server: &str, tool: &str| {
+        j.tools
+            .iter()
+            .position(|t| t.server == server && t.tool == tool)
+    };
+    match (clue.counts, clue.index) {
+        (Counts::Listing, Some(n)) => {
+            for s in &j.servers {
+                if let State::Listed(l) = &s.state {
+                    if let Some(t) = l.tools.get(n) {
+                        let own = t.get("name").and_then(Value::as_str).unwrap_or_default();
+                        let position = sent(&s.entry.key, own);
+                        places.push(Place {
+                            server: s.entry.key.clone(),
+                            tool: own.to_owned(),
+                            sent_as: position.map(|p| j.tools[p].name.clone()),
+                            position,
+                            pointer: None,
+                            resolved: false,
+                        });
+                    }
+                }
+            }
+            by.push(format!("index {n} of a server's listing"));
+            notes.push(
+                "a zod path counts the tools of one server's `tools/list`, before the host's \
+                 filters and names"
+                    .to_owned(),
+            );
+        }
+        (Counts::Request, Some(n)) => {
+            let upto = match own {
+                OwnTools::Known(k) if n < k => {
+                    notes.push(format!(
+                        "index {n} is one of {host}'s own {k} tools (`--builtin-tools {k}`), not an MCP tool"
+                    ));
+                    None
+                }
+                OwnTools::Known(k) => {
+                    by.push(format!("index {n}, after {k} tools of {host}'s own"));
+                    Some((n - k, n - k))
+                }
+                OwnTools::Unknown => {
+                    notes.push(format!(
+                        "{}: index {n} is at most the MCP tool's place (`--builtin-tools N` says how many come first)",
+                        unknown_own_tools(host)
+                    ));
+                    Some((0, n))
+                }
+            };
+            if let Some((from, to)) = upto {
+                for (p, t) in j.tools.iter().enumerate().skip(from).take(to + 1 - from) {
+                    places.push(Place {
+                        server: t.server.clone(),
+                        tool: t.tool.clone(),
+                        sent_as: Some(t.name.clone()),
+                        position: Some(p),
+                        pointer: None,
+                        resolved: false,
+                    });
+                }
+                if places.is_empty() {
+                    notes.push(format!(
+                        "{host}'s request holds {} MCP tool{}: none at index {n}",
+                        j.tools.len(),
+                        if j.tools.len() == 1 { "" } else { "s" }
+                    ));
+                }
+            }
+        }
+        _ => {
+            for (p, t) in j.tools.iter().enumerate() {
+                places.push(Place {
+                    server: t.server.clone(),
+                    tool: t.tool.clone(),
+                    sent_as: Some(t.name.clone()),
+                    position: Some(p),
+                    pointer: None,
+                    resolved: false,
+                });
+            }
+        }
+    }
+    // The name quoted: the name sent, the tool's own, or Claude Code's `mcp__key__tool`.
+    if let Some(name) = &clue.name {
+        let before = places.len();
+        places.retain(|p| {
+            p.sent_as.as_deref() == Some(name)
+                || p.tool == *name
+                || *name == format!("mcp__{}__{}", p.server, p.tool)
+        });
+        if places.is_empty() {
+            notes.push(format!(
+                "no tool of {host}'s request is named `{name}` ({before} looked at)"
+            ));
+        } else {
+            by.push(format!("the name `{name}`"));
+        }
+    }
+    if clue.too_long && clue.path.iter().all(|s| *s == Seg::Key("name".to_owned())) {
+        let before = places.len();
+        places.retain(|p| {
+            p.sent_as
+                .as_deref()
+                .is_some_and(|s| s.chars().count() > MAX_NAME)
+        });
+        if places.is_empty() {
+            if before > 0 {
+                notes.push(format!(
+                    "no name {host} sends is over {MAX_NAME} characters"
+                ));
+            }
+        } else {
+            by.push(format!(
+                "content: {} over {MAX_NAME} characters",
+                if places.len() == 1 {
+                    "its name is the only one"
+                } else {
+                    "their names are"
+                }
+            ));
+        }
+    }
+    for p in &mut places {
+        let raw = raw_tool(j, &p.server, &p.tool);
+        let (inside, resolved) = resolve(raw, &clue.path);
+        p.resolved = resolved;
+        p.pointer = p.position.map(|at| format!("/result/tools/{at}{inside}"));
+    }
+    // A place only some tools have, then a finding there: each narrows, if any tool is left.
+    if places.len() > 1 && clue.path.len() > 1 {
+        let having: Vec<Place> = places.iter().filter(|p| p.resolved).cloned().collect();
+        if !having.is_empty() && having.len() < places.len() {
+            by.push(format!(
+                "content: the only tool{} with `{}`",
+                if having.len() == 1 { "" } else { "s" },
+                shown_path(&clue.path)
+            ));
+            places = having;
+        }
+    }
+    if places.len() > 1 && !clue.path.is_empty() {
+        let with: Vec<Place> = places.iter().filter(|p| breaks_at(j, p)).cloned().collect();
+        if !with.is_empty() && with.len() < places.len() {
+            by.push(format!(
+                "content: the only tool{} with a finding at `{}`",
+                if with.len() == 1 { "" } else { "s" },
+                shown_path(&clue.path)
+            ));
+            places = with;
+        }
+    }
+    if places.len() == 1 {
+        if let (OwnTools::Unknown, Counts::Request, Some(n), Some(p)) =
+            (own, clue.counts, clue.index, places[0].position)
+        {
+            notes.push(format!(
+                "so {host} sent {} tool{} of its own before the MCP tools",
+                n - p,
+                if n - p == 1 { "" } else { "s" }
+            ));
+        }
+        if by.is_empty() {
+            by.push("the only tool of the request".to_owned());
+        }
+    }
+    Mapped { places, by, notes }
+}
+
+/// A path as the error's place reads in MCP's terms (`inputSchema.properties[4]`).
+fn shown_path(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Seg::Nth(n) => {
+                let _ = write!(out, "[{n}]");
+            }
+        }
+    }
+    out
+}
+
+/// The explanation of every clue in every host judged, with the session's exit code (2 when a
+/// configuration could not be read).
+#[must_use]
+pub fn render(clues: &[Clue], judged: &[Judged], found: &Found, options: &Options) -> Printed {
+    let mut stderr = String::new();
+    for e in &found.errors {
+        let _ = writeln!(stderr, "error: {e}");
+    }
+    let own = options
+        .builtin_tools
+        .map_or(OwnTools::Unknown, OwnTools::Known);
+    let mut mapped: Vec<(&Clue, Vec<(&Judged, Mapped)>)> = clues
+        .iter()
+        .map(|c| (c, judged.iter().map(|j| (j, map(c, j, own))).collect()))
+        .collect();
+    // A word read as a name (a host's own text) that names no tool of any request is dropped
+    // when another clue does name one (`Failed to validate tool X: ... tool parameters ...`).
+    let names_none = |(c, hosts): &(&Clue, Vec<(&Judged, Mapped)>)| {
+        c.form == Form::Host && hosts.iter().all(|(_, m)| m.places.is_empty())
+    };
+    if mapped.iter().any(|m| !names_none(m)) {
+        mapped.retain(|m| !names_none(m));
+    }
+    let stdout = match options.format {
+        Format::Json => json_of(&mapped),
+        Format::Human => human(&mapped),
+        Format::Markdown => markdown(&mapped),
+    };
+    let code = if found.errors.is_empty() {
+        u8::from(judged.iter().any(|j| j.fails))
+    } else {
+        2
+    };
+    Printed {
+        stdout,
+        stderr,
+        code,
+    }
+}
+
+type Explained<'a> = [(&'a Clue, Vec<(&'a Judged, Mapped)>)];
+
+fn clue_json(c: &Clue) -> Value {
+    json!({
+        "form": c.form.name(),
+        "index": c.index,
+        "counts": match c.counts {
+            Counts::Request => "request",
+            Counts::Listing => "listing",
+            Counts::Nothing => "none",
+        },
+        "path": shown_path(&c.path),
+        "name": c.name,
+        "too_long": c.too_long,
+        "quote": c.quote,
+    })
+}
+
+fn json_of(mapped: &Explained<'_>) -> String {
+    let errors: Vec<Value> = mapped
+        .iter()
+        .map(|(c, hosts)| {
+            let hosts: Vec<Value> = hosts
+                .iter()
+                .map(|(j, m)| {
+                    let places: Vec<Value> = m
+                        .places
+                        .iter()
+                        .take(if m.places.len() == 1 { 1 } else { SHOWN })
+                        .map(|p| {
+                            let (findings, at) = findings_of(j, p);
+                            let findings: Vec<Value> = if m.places.len() == 1 {
+                                findings
+                                    .iter()
+                                    .map(|f| render::finding_json(j, f))
+                                    .collect()
+                            } else {
+                                Vec::new()
+                            };
+                            json!({
+                                "server": p.server,
+                                "tool": p.tool,
+                                "sent_as": p.sent_as,
+                                "position": p.position,
+                                "pointer": p.pointer,
+                                "finding_at_pointer": at,
+                                "findings": findings,
+                            })
+                        })
+                        .collect();
+                    json!({
+                        "host": j.host,
+                        "mapped": m.places.len() == 1,
+                        "candidates": m.places.len(),
+                        "by": m.by,
+                        "notes": m.notes,
+                        "places": places,
+                    })
+                })
+                .collect();
+            let mut v = clue_json(c);
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("hosts".to_owned(), Value::Array(hosts));
+            }
+            v
+        })
+        .collect();
+    let mut text =
+        serde_json::to_string_pretty(&json!({"version": 1, "errors": errors})).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+fn headline(c: &Clue) -> String {
+    let mut out = format!("`{}` ({}", c.quote, c.form.name());
+    match (c.counts, c.index) {
+        (Counts::Request, Some(n)) => {
+            let _ = write!(out, ", index {n} of the request");
+        }
+        (Counts::Listing, Some(n)) => {
+            let _ = write!(out, ", index {n} of a server's listing");
+        }
+        _ => {}
+    }
+    if !c.path.is_empty() {
+        let _ = write!(out, ", at `{}`", shown_path(&c.path));
+    }
+    if c.too_long {
+        out.push_str(", a name too long");
+    }
+    out.push(')');
+    out
+}
+
+fn at(p: &Place) -> String {
+    let mut out = format!("{}/{}", p.server, p.tool);
+    if let Some(sent) = &p.sent_as {
+        if *sent != p.tool {
+            let _ = write!(out, " (sent as `{sent}`)");
+        }
+    } else {
+        out.push_str(" (left out of the request by the host's filters)");
+    }
+    out
+}
+
+fn human(mapped: &Explained<'_>) -> String {
+    let mut out = String::new();
+    for (c, hosts) in mapped {
+        let _ = writeln!(out, "error: {}", headline(c));
+        for (j, m) in hosts {
+            match m.places.as_slice() {
+                [] => {
+                    let _ = writeln!(out, "  {}: no tool of its request matches", j.host);
+                }
+                [p] => {
+                    let _ = writeln!(
+                        out,
+                        "  {}: {} at `{}` (by {})",
+                        j.host,
+                        at(p),
+                        p.pointer.as_deref().unwrap_or("?"),
+                        m.by.join("; ")
+                    );
+                    let (findings, here) = findings_of(j, p);
+                    if !here {
+                        let _ = writeln!(out, "    schema-lint has no finding at this place");
+                    }
+                    for f in findings {
+                        render::finding_lines(&mut out, f, "    ");
+                    }
+                }
+                many => {
+                    let _ = writeln!(
+                        out,
+                        "  {}: one of {} tools{}",
+                        j.host,
+                        many.len(),
+                        if m.by.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (by {})", m.by.join("; "))
+                        }
+                    );
+                    for p in many.iter().take(SHOWN) {
+                        let (findings, _) = findings_of(j, p);
+                        let breaks = findings
+                            .iter()
+                            .filter(|f| f.verdict == Verdict::Breaks)
+                            .count();
+                        let _ = writeln!(
+                            out,
+                            "    {} at `{}`{}",
+                            at(p),
+                            p.pointer.as_deref().unwrap_or("?"),
+                            if breaks == 0 {
+                                String::new()
+                            } else {
+                                format!(
+                                    ", {breaks} finding{} that break",
+                                    if breaks == 1 { "" } else { "s" }
+                                )
+                            }
+                        );
+                    }
+                    if many.len() > SHOWN {
+                        let _ = writeln!(out, "    and {} more", many.len() - SHOWN);
+                    }
+                }
+            }
+            for note in &m.notes {
+                let _ = writeln!(out, "    note: {note}");
+            }
+        }
+    }
+    out
+}
+
+/// A finding in one markdown cell: code, verdict, message, the user's fix, the author's.
+fn finding_cell(f: &Finding) -> String {
+    let d = &f.diagnostic;
+    let mut out = format!("{} ({}): {}", d.rule.code, f.verdict, d.message);
+    if let Some(fix) = &f.user_fix {
+        let _ = write!(out, "; your fix: {fix}");
+    }
+    if let Some(help) = &d.help {
+        let _ = write!(out, "; the author's fix: {help}");
+    }
+    out
+}
+
+fn markdown(mapped: &Explained<'_>) -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut out = String::new();
+    for (c, hosts) in mapped {
+        let _ = writeln!(out, "### {}\n", cell(&headline(c)));
+        out.push_str(
+            "| host | server | tool | pointer | by | findings |\n|---|---|---|---|---|---|\n",
+        );
+        for (j, m) in hosts {
+            if m.places.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "| {} | | | | {} | |",
+                    j.host,
+                    cell(&m.notes.join("; "))
+                );
+            }
+            for p in m.places.iter().take(SHOWN) {
+                let (findings, _) = findings_of(j, p);
+                let listed: Vec<String> = findings
+                    .iter()
+                    .filter(|f| f.verdict != Verdict::Works)
+                    .map(|f| finding_cell(f))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    j.host,
+                    cell(&p.server),
+                    cell(&p.tool),
+                    cell(p.pointer.as_deref().unwrap_or("")),
+                    cell(&if m.places.len() == 1 {
+                        m.by.join("; ")
+                    } else {
+                        format!("one of {}", m.places.len())
+                    }),
+                    cell(&listed.join("<br>"))
+                );
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(k: &str) -> Seg {
+        Seg::Key(k.to_owned())
+    }
+
+    fn one(text: &str) -> Clue {
+        let clues = parse(text).unwrap();
+        assert_eq!(clues.len(), 1, "{clues:#?}");
+        clues.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn anthropic_forms() {
+        let c = one(
+            r#"API Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"tools.187.custom.name: String should have at most 64 characters"}}"#,
+        );
+        assert_eq!(
+            (c.form, c.index, c.counts),
+            (Form::Anthropic, Some(187), Counts::Request)
+        );
+        assert_eq!(c.path, [key("name")]);
+        assert!(c.too_long);
+        let c = one("tools.3.custom.input_schema: JSON schema is invalid");
+        assert_eq!(c.path, [key("inputSchema")]);
+        let c = one("tools.585.FrontendRemoteMcpToolDefinition.name: String should match pattern");
+        assert_eq!((c.index, c.too_long), (Some(585), false));
+        let c = one("messages.4.content.0.tool_result.content.1.tool_reference.tool_name: String should have at most 64 characters");
+        assert_eq!((c.counts, c.too_long), (Counts::Nothing, true));
+    }
+
+    #[test]
+    fn openai_bedrock_gemini_and_zod_forms() {
+        let c = one("Invalid 'tools[12].function.name': string too long. Expected a string with maximum length 64");
+        assert_eq!(
+            (c.form, c.index, c.too_long),
+            (Form::OpenAi, Some(12), true)
+        );
+        let c = one("tools[85].parameters: 'object' is not of type 'object', 'boolean'");
+        assert_eq!(
+            (c.index, c.path.clone()),
+            (Some(85), vec![key("inputSchema")])
+        );
+        let c = one("400 Invalid schema for function 'get_perms': In context=('properties', 'permissions'), 'additionalProperties' is required to be supplied and to be false.");
+        assert_eq!(c.name.as_deref(), Some("get_perms"));
+        assert_eq!(
+            c.path,
+            [key("inputSchema"), key("properties"), key("permissions")]
+        );
+        let c = one("The value at toolConfig.tools.26.toolSpec.inputSchema.json.type must be one of the following: object");
+        assert_eq!((c.form, c.index), (Form::Bedrock, Some(26)));
+        assert_eq!(c.path, [key("inputSchema"), key("type")]);
+        let c = one(
+            r#"Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[6].parameters.properties[4].value.any_of[1]': Cannot find field."#,
+        );
+        assert_eq!((c.form, c.index), (Form::Gemini, Some(6)));
+        assert_eq!(
+            c.path,
+            [
+                key("inputSchema"),
+                key("properties"),
+                Seg::Nth(4),
+                key("anyOf"),
+                key("1"),
+                key("const")
+            ]
+        );
+        let c = one(
+            r#"[{"code":"invalid_literal","expected":"object","path":["tools",18,"inputSchema","type"],"message":"x"}]"#,
+        );
+        assert_eq!(
+            (c.form, c.index, c.counts),
+            (Form::Zod, Some(18), Counts::Listing)
+        );
+        assert_eq!(c.path, [key("inputSchema"), key("type")]);
+        let c = one(
+            "API Error: 400 Tool reference 'mcp__gh__search_code' not found in available tools",
+        );
+        assert_eq!(
+            (c.form, c.name.as_deref()),
+            (Form::Host, Some("mcp__gh__search_code"))
+        );
+        assert!(parse("something went wrong").is_err());
+    }
+
+    #[test]
+    fn a_place_said_twice_is_one_clue() {
+        let text = r#"{"field": "tools[0].function_declarations[75].parameters", "description": "Invalid JSON payload received. Unknown name \"additionalProperties\" at 'tools[0].function_declarations[75].parameters': Cannot find field."}"#;
+        let c = one(text);
+        assert_eq!(c.path, [key("inputSchema"), key("additionalProperties")]);
+    }
+}
