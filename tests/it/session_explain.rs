@@ -102,9 +102,9 @@ fn explain(dir: &Path, error: &str, args: &[&str], host: &str) -> Value {
     let (code, out, err) = run(dir, &all);
     assert!(matches!(code, 0 | 1), "exit {code}: {out}\n{err}");
     let v: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
-    let errors = v["errors"].as_array().unwrap();
-    assert_eq!(errors.len(), 1, "one place read: {v:#}");
-    errors[0]["hosts"]
+    let explained = v["explained"].as_array().unwrap();
+    assert_eq!(explained.len(), 1, "one place read: {v:#}");
+    explained[0]["hosts"]
         .as_array()
         .unwrap()
         .iter()
@@ -571,5 +571,37 @@ fn every_format_shows_the_place_and_both_fixes_and_bad_input_starts_nothing() {
     assert!(
         !marker.exists(),
         "a server started for an error it could not read"
+    );
+}
+
+#[test]
+fn the_error_can_come_from_standard_input_with_its_json_escapes() {
+    let dir = scratch("stdin");
+    claude_code(&dir);
+    let mut child = Command::new(BIN)
+        .args(["session", "--output-format", "json", "--explain-error", "-"])
+        .current_dir(dir.join("proj"))
+        .env("HOME", dir.join("home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // As Claude Code's log prints it: the API's message, escaped inside a JSON string.
+    let pasted = "[{\"error\":\"Error: 400 {\\\"type\\\":\\\"error\\\",\\\"error\\\":{\\\"type\\\":\\\"invalid_request_error\\\",\\\"message\\\":\\\"tools.9.custom.name: String should have at most 64 characters\\\"}}\"}]\n";
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), pasted.as_bytes()).unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let h = &v["explained"][0]["hosts"][0];
+    assert_eq!(v["explained"][0]["index"], 9);
+    assert_eq!(
+        place(h),
+        triple(
+            "weather-service-production",
+            &long_name(55),
+            "/result/tools/0/name"
+        )
     );
 }

@@ -127,12 +127,9 @@ fn unescape(text: &str) -> String {
             out.push(c);
             continue;
         }
-        match chars.peek() {
-            Some('n' | 't' | 'r') => {
-                chars.next();
-                out.push(' ');
-            }
-            Some(_) | None => {}
+        if let Some('n' | 't' | 'r') = chars.peek() {
+            chars.next();
+            out.push(' ');
         }
     }
     out
@@ -250,7 +247,7 @@ fn camel(key: &str) -> String {
     out
 }
 
-/// The path of OpenAI's `context=('properties', 'x')`.
+/// The path of `OpenAI`'s `context=('properties', 'x')`.
 fn context_path(context: &str) -> Vec<Seg> {
     let mut path = vec![Seg::Key("inputSchema".to_owned())];
     for part in context.split(',') {
@@ -262,215 +259,248 @@ fn context_path(context: &str) -> Vec<Seg> {
     path
 }
 
-/// The clues of a pasted error, in the order they appear, each place once; `Err` when the text
-/// holds none of the forms this reads.
-///
-/// # Errors
-/// A text with no tool index, no tool path and no tool name in it.
-pub fn parse(text: &str) -> Result<Vec<Clue>, String> {
-    let text = unescape(text);
-    let too_long = TOO_LONG.is_match(&text);
-    let mut found: Vec<(usize, Clue)> = Vec::new();
-    let mut taken: Vec<(usize, usize)> = Vec::new();
-    let mut add = |at: (usize, usize), clue: Clue, found: &mut Vec<(usize, Clue)>| {
-        if taken.iter().any(|&(s, e)| at.0 < e && s < at.1) {
-            return;
-        }
-        taken.push(at);
-        found.push((at.0, clue));
-    };
-    let quote = |s: &str| s.trim().to_owned();
-    for m in GEMINI_UNKNOWN.captures_iter(&text) {
-        let whole = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let index = gemini_index(m.get(2), m.get(3));
-        let mut path = rest_path(m.get(4).map_or("", |g| g.as_str()), true);
-        if path.is_empty() {
-            path.push(Seg::Key("inputSchema".to_owned()));
-        }
-        path.push(Seg::Key(m[1].to_owned()));
-        let clue = Clue {
-            form: Form::Gemini,
+/// The clues found in a text so far, each at its span of the text (a span read once).
+struct Reader {
+    text: String,
+    too_long: bool,
+    found: Vec<(usize, Clue)>,
+    taken: Vec<(usize, usize)>,
+}
+
+/// A clue's fields but its quote, read from one match.
+struct Read {
+    form: Form,
+    index: Option<usize>,
+    counts: Counts,
+    path: Vec<Seg>,
+    name: Option<String>,
+    too_long: bool,
+}
+
+impl Read {
+    /// A clue of `form` at a tool index of the request.
+    fn request(form: Form, index: Option<usize>, path: Vec<Seg>) -> Self {
+        Read {
+            form,
             index,
             counts: Counts::Request,
             path,
             name: None,
             too_long: false,
-            quote: quote(&m[0]),
-        };
-        add(whole, clue, &mut found);
+        }
     }
-    for m in GEMINI.captures_iter(&text) {
-        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let clue = Clue {
-            form: Form::Gemini,
-            index: gemini_index(m.get(1), m.get(2)),
-            counts: Counts::Request,
-            path: rest_path(m.get(3).map_or("", |g| g.as_str()), true),
-            name: None,
+
+    /// A clue of `form` naming a tool, with no index.
+    fn named(form: Form, name: Option<String>, path: Vec<Seg>) -> Self {
+        Read {
+            form,
+            index: None,
+            counts: Counts::Nothing,
+            path,
+            name,
             too_long: false,
-            quote: quote(&m[0]),
-        };
-        add(g, clue, &mut found);
+        }
     }
-    for m in BEDROCK.captures_iter(&text) {
-        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let path = rest_path(m.get(2).map_or("", |g| g.as_str()), false);
-        let clue = Clue {
-            form: Form::Bedrock,
-            index: m[1].parse().ok(),
-            counts: Counts::Request,
-            too_long: too_long && path == [Seg::Key("name".to_owned())],
-            path,
-            name: None,
-            quote: quote(&m[0]),
-        };
-        add(g, clue, &mut found);
+}
+
+fn span(m: &regex::Captures<'_>) -> (usize, usize) {
+    m.get(0).map_or((0, 0), |g| (g.start(), g.end()))
+}
+
+fn group<'t>(m: &regex::Captures<'t>, i: usize) -> &'t str {
+    m.get(i).map_or("", |g| g.as_str())
+}
+
+impl Reader {
+    fn new(text: &str) -> Self {
+        let text = unescape(text);
+        Reader {
+            too_long: TOO_LONG.is_match(&text),
+            text,
+            found: Vec::new(),
+            taken: Vec::new(),
+        }
     }
-    for m in ANTHROPIC.captures_iter(&text) {
-        let Some(all) = m.get(0) else { continue };
-        let start = m.get(1).map_or(all.start(), |g| g.start() - "tools.".len());
-        let kind = &m[2];
-        let rest = m.get(3).map_or("", |g| g.as_str()).trim_end_matches('.');
-        // `tools.3.custom.name`; `tools.3.input_schema` when no kind stands between.
-        let rest = if matches!(kind, "name" | "input_schema" | "description") {
-            format!("{kind}.{rest}")
-        } else {
-            rest.to_owned()
-        };
-        let path = rest_path(&rest, false);
-        let clue = Clue {
-            form: Form::Anthropic,
-            index: m[1].parse().ok(),
-            counts: Counts::Request,
-            too_long: too_long && path == [Seg::Key("name".to_owned())],
-            path,
-            name: None,
-            quote: quote(&text[start..all.end()]),
-        };
-        add((start, all.end()), clue, &mut found);
+
+    /// Keeps `read` at `at`, unless an earlier form read that span; a name's clue says the name
+    /// is too long when the text does.
+    fn add(&mut self, at: (usize, usize), mut read: Read) {
+        if self.taken.iter().any(|&(s, e)| at.0 < e && s < at.1) {
+            return;
+        }
+        self.taken.push(at);
+        if self.too_long
+            && read
+                .path
+                .iter()
+                .all(|seg| *seg == Seg::Key("name".to_owned()))
+        {
+            read.too_long = true;
+        }
+        let quote = self.text[at.0..at.1].trim().to_owned();
+        self.found.push((
+            at.0,
+            Clue {
+                form: read.form,
+                index: read.index,
+                counts: read.counts,
+                path: read.path,
+                name: read.name,
+                too_long: read.too_long,
+                quote,
+            },
+        ));
     }
-    for m in MESSAGES.find_iter(&text) {
-        let clue = Clue {
-            form: Form::Anthropic,
-            index: None,
-            counts: Counts::Nothing,
-            path: vec![Seg::Key("name".to_owned())],
-            name: None,
-            too_long,
-            quote: quote(m.as_str()),
-        };
-        add((m.start(), m.end()), clue, &mut found);
+
+    /// Each match of `pattern`, as `read` makes it a clue.
+    fn each(&mut self, pattern: &Regex, read: impl Fn(&regex::Captures<'_>) -> Option<Read>) {
+        let text = self.text.clone();
+        for m in pattern.captures_iter(&text) {
+            if let Some(r) = read(&m) {
+                self.add(span(&m), r);
+            }
+        }
     }
-    for m in OPENAI.captures_iter(&text) {
-        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let rest = format!("{}{}", &m[2], m.get(3).map_or("", |g| g.as_str()));
-        let path = rest_path(&rest, false);
-        let clue = Clue {
-            form: Form::OpenAi,
-            index: m[1].parse().ok(),
-            counts: Counts::Request,
-            too_long: too_long && path == [Seg::Key("name".to_owned())],
-            path,
-            name: None,
-            quote: quote(&m[0]),
-        };
-        add(g, clue, &mut found);
+
+    fn gemini(&mut self) {
+        self.each(&GEMINI_UNKNOWN, |m| {
+            let mut path = rest_path(group(m, 4), true);
+            if path.is_empty() {
+                path.push(Seg::Key("inputSchema".to_owned()));
+            }
+            path.push(Seg::Key(m[1].to_owned()));
+            Some(Read::request(
+                Form::Gemini,
+                gemini_index(m.get(2), m.get(3)),
+                path,
+            ))
+        });
+        self.each(&GEMINI, |m| {
+            let path = rest_path(group(m, 3), true);
+            Some(Read::request(
+                Form::Gemini,
+                gemini_index(m.get(1), m.get(2)),
+                path,
+            ))
+        });
     }
-    for m in OPENAI_FUNCTION.captures_iter(&text) {
-        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let clue = Clue {
-            form: Form::OpenAi,
-            index: None,
-            counts: Counts::Nothing,
-            path: m.get(2).map_or_else(
+
+    fn bedrock(&mut self) {
+        self.each(&BEDROCK, |m| {
+            let path = rest_path(group(m, 2), false);
+            Some(Read::request(Form::Bedrock, m[1].parse().ok(), path))
+        });
+    }
+
+    fn anthropic(&mut self) {
+        let text = self.text.clone();
+        for m in ANTHROPIC.captures_iter(&text) {
+            let (Some(all), Some(index)) = (m.get(0), m.get(1)) else {
+                continue;
+            };
+            let start = index.start() - "tools.".len();
+            let kind = &m[2];
+            let rest = group(&m, 3).trim_end_matches('.');
+            // `tools.3.custom.name`; `tools.3.input_schema` when no kind stands between.
+            let rest = if matches!(kind, "name" | "input_schema" | "description") {
+                format!("{kind}.{rest}")
+            } else {
+                rest.to_owned()
+            };
+            let read = Read::request(Form::Anthropic, m[1].parse().ok(), rest_path(&rest, false));
+            self.add((start, all.end()), read);
+        }
+        for m in MESSAGES.find_iter(&text) {
+            let read = Read::named(Form::Anthropic, None, vec![Seg::Key("name".to_owned())]);
+            self.add((m.start(), m.end()), read);
+        }
+    }
+
+    fn openai(&mut self) {
+        self.each(&OPENAI, |m| {
+            let path = rest_path(&format!("{}{}", &m[2], group(m, 3)), false);
+            Some(Read::request(Form::OpenAi, m[1].parse().ok(), path))
+        });
+        self.each(&OPENAI_FUNCTION, |m| {
+            let path = m.get(2).map_or_else(
                 || vec![Seg::Key("inputSchema".to_owned())],
                 |c| context_path(c.as_str()),
-            ),
-            name: Some(m[1].to_owned()),
-            too_long: false,
-            quote: quote(&m[0]),
-        };
-        add(g, clue, &mut found);
+            );
+            Some(Read::named(Form::OpenAi, Some(m[1].to_owned()), path))
+        });
     }
-    for m in ZOD.captures_iter(&text) {
-        let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-        let path = m
-            .get(2)
-            .map_or("", |g| g.as_str())
-            .split(',')
-            .map(|p| p.trim().trim_matches('"'))
-            .filter(|p| !p.is_empty())
-            .map(|p| Seg::Key(p.to_owned()))
-            .collect();
-        let clue = Clue {
-            form: Form::Zod,
-            index: m[1].parse().ok(),
-            counts: Counts::Listing,
-            path,
-            name: None,
-            too_long: false,
-            quote: quote(&m[0]),
-        };
-        add(g, clue, &mut found);
+
+    fn zod(&mut self) {
+        self.each(&ZOD, |m| {
+            let path = group(m, 2)
+                .split(',')
+                .map(|p| p.trim().trim_matches('"'))
+                .filter(|p| !p.is_empty())
+                .map(|p| Seg::Key(p.to_owned()))
+                .collect();
+            Some(Read {
+                counts: Counts::Listing,
+                ..Read::request(Form::Zod, m[1].parse().ok(), path)
+            })
+        });
     }
-    for m in CLAUDE_CODE_NAME.find_iter(&text) {
-        let clue = Clue {
-            form: Form::Host,
-            index: None,
-            counts: Counts::Nothing,
-            path: Vec::new(),
-            name: Some(m.as_str().to_owned()),
-            too_long,
-            quote: quote(m.as_str()),
-        };
-        add((m.start(), m.end()), clue, &mut found);
-    }
-    if found.is_empty() {
+
+    fn host_names(&mut self) {
+        self.each(&CLAUDE_CODE_NAME, |m| {
+            Some(Read::named(Form::Host, Some(m[0].to_owned()), Vec::new()))
+        });
+        if !self.found.is_empty() {
+            return;
+        }
         // Only when no form above matched: a tool's name, quoted or after `tool`.
-        for m in NAMED.captures_iter(&text) {
-            let Some(name) = m.get(1).or_else(|| m.get(2)).or_else(|| m.get(3)) else {
-                continue;
-            };
+        self.each(&NAMED, |m| {
+            let name = m.get(1).or_else(|| m.get(2)).or_else(|| m.get(3))?;
             let name = name.as_str().trim_end_matches(['.', ':']);
-            if name.len() < 2 {
-                continue;
-            }
-            let g = m.get(0).map_or((0, 0), |g| (g.start(), g.end()));
-            let clue = Clue {
-                form: Form::Host,
-                index: None,
-                counts: Counts::Nothing,
-                path: Vec::new(),
-                name: Some(name.to_owned()),
-                too_long,
-                quote: quote(&m[0]),
+            (name.len() >= 2).then(|| Read::named(Form::Host, Some(name.to_owned()), Vec::new()))
+        });
+    }
+
+    /// The clues in the order of the text, each place once: the same place said again more
+    /// precisely (Gemini's `field` beside its `Unknown name "X" at '...'`) keeps the more precise.
+    fn clues(mut self) -> Vec<Clue> {
+        self.found.sort_by_key(|(at, _)| *at);
+        let mut clues: Vec<Clue> = Vec::new();
+        for (_, clue) in self.found {
+            let same = |c: &Clue| {
+                c.form == clue.form
+                    && c.index == clue.index
+                    && c.counts == clue.counts
+                    && c.name == clue.name
             };
-            add(g, clue, &mut found);
+            if let Some(c) = clues
+                .iter_mut()
+                .find(|c| same(c) && clue.path.starts_with(&c.path))
+            {
+                *c = clue;
+            } else if !clues
+                .iter()
+                .any(|c| same(c) && c.path.starts_with(&clue.path))
+            {
+                clues.push(clue);
+            }
         }
+        clues
     }
-    found.sort_by_key(|(at, _)| *at);
-    let mut clues: Vec<Clue> = Vec::new();
-    for (_, clue) in found {
-        let same = |c: &Clue| {
-            c.form == clue.form
-                && c.index == clue.index
-                && c.counts == clue.counts
-                && c.name == clue.name
-        };
-        if let Some(c) = clues
-            .iter_mut()
-            .find(|c| same(c) && clue.path.starts_with(&c.path))
-        {
-            // The same place said again more precisely (Gemini's `field` beside its
-            // `Unknown name "X" at '...'`): the more precise is kept.
-            *c = clue;
-        } else if !clues
-            .iter()
-            .any(|c| same(c) && c.path.starts_with(&clue.path))
-        {
-            clues.push(clue);
-        }
-    }
+}
+
+/// The clues of a pasted error, in the order they appear, each place once.
+///
+/// # Errors
+/// A text with no tool index, no tool path and no tool name in it.
+pub fn parse(text: &str) -> Result<Vec<Clue>, String> {
+    let mut reader = Reader::new(text);
+    reader.gemini();
+    reader.bedrock();
+    reader.anthropic();
+    reader.openai();
+    reader.zod();
+    reader.host_names();
+    let clues = reader.clues();
     if clues.is_empty() {
         return Err(
             "the error names no tool: give a provider's error as it was printed (`tools.N.custom...`, \
@@ -646,129 +676,140 @@ fn breaks_at(j: &Judged, place: &Place) -> bool {
     })
 }
 
-/// Maps one clue into one host's request.
-#[must_use]
-pub fn map(clue: &Clue, j: &Judged, own: OwnTools) -> Mapped {
+/// The request's tool at `position`, as a place not yet resolved.
+fn place_at(j: &Judged, position: usize) -> Place {
+    let t = &j.tools[position];
+    Place {
+        server: t.server.clone(),
+        tool: t.tool.clone(),
+        sent_as: Some(t.name.clone()),
+        position: Some(position),
+        pointer: None,
+        resolved: false,
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The tools an index may be: in a server's listing (each server's n-th), or in the request
+/// (after the host's own tools, or up to the index when their count is not known).
+fn by_index(clue: &Clue, j: &Judged, own: OwnTools, out: &mut Mapped) {
     let host = j.host;
-    let mut by = Vec::new();
-    let mut notes = Vec::new();
-    let mut places: Vec<Place> = Vec::new();
-    let sent = |server: &str, tool: &str| {
-        j.tools
-            .iter()
-            .position(|t| t.server == server && t.tool == tool)
-    };
     match (clue.counts, clue.index) {
         (Counts::Listing, Some(n)) => {
-            for s in &j.servers {
-                if let State::Listed(l) = &s.state {
-                    if let Some(t) = l.tools.get(n) {
-                        let own = t.get("name").and_then(Value::as_str).unwrap_or_default();
-                        let position = sent(&s.entry.key, own);
-                        places.push(Place {
-                            server: s.entry.key.clone(),
-                            tool: own.to_owned(),
-                            sent_as: position.map(|p| j.tools[p].name.clone()),
-                            position,
-                            pointer: None,
-                            resolved: false,
-                        });
-                    }
-                }
+            for server in &j.servers {
+                let State::Listed(listing) = &server.state else {
+                    continue;
+                };
+                let Some(listed) = listing.tools.get(n) else {
+                    continue;
+                };
+                let own_name = listed
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let position = j
+                    .tools
+                    .iter()
+                    .position(|t| t.server == server.entry.key && t.tool == own_name);
+                out.places.push(Place {
+                    server: server.entry.key.clone(),
+                    tool: own_name.to_owned(),
+                    sent_as: position.map(|at| j.tools[at].name.clone()),
+                    position,
+                    pointer: None,
+                    resolved: false,
+                });
             }
-            by.push(format!("index {n} of a server's listing"));
-            notes.push(
+            out.by.push(format!("index {n} of a server's listing"));
+            out.notes.push(
                 "a zod path counts the tools of one server's `tools/list`, before the host's \
                  filters and names"
                     .to_owned(),
             );
         }
         (Counts::Request, Some(n)) => {
-            let upto = match own {
+            let (from, to) = match own {
                 OwnTools::Known(k) if n < k => {
-                    notes.push(format!(
+                    out.notes.push(format!(
                         "index {n} is one of {host}'s own {k} tools (`--builtin-tools {k}`), not an MCP tool"
                     ));
-                    None
+                    return;
                 }
                 OwnTools::Known(k) => {
-                    by.push(format!("index {n}, after {k} tools of {host}'s own"));
-                    Some((n - k, n - k))
+                    out.by
+                        .push(format!("index {n}, after {k} tools of {host}'s own"));
+                    (n - k, n - k)
                 }
                 OwnTools::Unknown => {
-                    notes.push(format!(
+                    out.notes.push(format!(
                         "{}: index {n} is at most the MCP tool's place (`--builtin-tools N` says how many come first)",
                         unknown_own_tools(host)
                     ));
-                    Some((0, n))
+                    (0, n)
                 }
             };
-            if let Some((from, to)) = upto {
-                for (p, t) in j.tools.iter().enumerate().skip(from).take(to + 1 - from) {
-                    places.push(Place {
-                        server: t.server.clone(),
-                        tool: t.tool.clone(),
-                        sent_as: Some(t.name.clone()),
-                        position: Some(p),
-                        pointer: None,
-                        resolved: false,
-                    });
-                }
-                if places.is_empty() {
-                    notes.push(format!(
-                        "{host}'s request holds {} MCP tool{}: none at index {n}",
-                        j.tools.len(),
-                        if j.tools.len() == 1 { "" } else { "s" }
-                    ));
-                }
+            out.places.extend(
+                (from..=to)
+                    .take_while(|&at| at < j.tools.len())
+                    .map(|at| place_at(j, at)),
+            );
+            if out.places.is_empty() {
+                out.notes.push(format!(
+                    "{host}'s request holds {} MCP tool{}: none at index {n}",
+                    j.tools.len(),
+                    plural(j.tools.len())
+                ));
             }
         }
-        _ => {
-            for (p, t) in j.tools.iter().enumerate() {
-                places.push(Place {
-                    server: t.server.clone(),
-                    tool: t.tool.clone(),
-                    sent_as: Some(t.name.clone()),
-                    position: Some(p),
-                    pointer: None,
-                    resolved: false,
-                });
-            }
-        }
+        _ => out
+            .places
+            .extend((0..j.tools.len()).map(|at| place_at(j, at))),
     }
-    // The name quoted: the name sent, the tool's own, or Claude Code's `mcp__key__tool`.
+}
+
+/// Keeps the tools the quoted name names (the name sent, the tool's own, or Claude Code's
+/// `mcp__key__tool`), and those whose name is too long when the error says so.
+fn by_name(clue: &Clue, j: &Judged, m: &mut Mapped) {
+    let host = j.host;
     if let Some(name) = &clue.name {
-        let before = places.len();
-        places.retain(|p| {
+        let before = m.places.len();
+        m.places.retain(|p| {
             p.sent_as.as_deref() == Some(name)
                 || p.tool == *name
                 || *name == format!("mcp__{}__{}", p.server, p.tool)
         });
-        if places.is_empty() {
-            notes.push(format!(
+        if m.places.is_empty() {
+            m.notes.push(format!(
                 "no tool of {host}'s request is named `{name}` ({before} looked at)"
             ));
         } else {
-            by.push(format!("the name `{name}`"));
+            m.by.push(format!("the name `{name}`"));
         }
     }
     if clue.too_long && clue.path.iter().all(|s| *s == Seg::Key("name".to_owned())) {
-        let before = places.len();
-        places.retain(|p| {
+        let before = m.places.len();
+        m.places.retain(|p| {
             p.sent_as
                 .as_deref()
                 .is_some_and(|s| s.chars().count() > MAX_NAME)
         });
-        if places.is_empty() {
+        if m.places.is_empty() {
             if before > 0 {
-                notes.push(format!(
+                m.notes.push(format!(
                     "no name {host} sends is over {MAX_NAME} characters"
                 ));
             }
         } else {
-            by.push(format!(
+            m.by.push(format!(
                 "content: {} over {MAX_NAME} characters",
-                if places.len() == 1 {
+                if m.places.len() == 1 {
                     "its name is the only one"
                 } else {
                     "their names are"
@@ -776,50 +817,73 @@ pub fn map(clue: &Clue, j: &Judged, own: OwnTools) -> Mapped {
             ));
         }
     }
-    for p in &mut places {
+}
+
+/// Resolves the error's place in each tool, then narrows to the tools that have it, then to
+/// those with a finding there, each only if some tool is left.
+fn by_content(clue: &Clue, j: &Judged, m: &mut Mapped) {
+    for p in &mut m.places {
         let raw = raw_tool(j, &p.server, &p.tool);
         let (inside, resolved) = resolve(raw, &clue.path);
         p.resolved = resolved;
         p.pointer = p.position.map(|at| format!("/result/tools/{at}{inside}"));
     }
-    // A place only some tools have, then a finding there: each narrows, if any tool is left.
-    if places.len() > 1 && clue.path.len() > 1 {
-        let having: Vec<Place> = places.iter().filter(|p| p.resolved).cloned().collect();
-        if !having.is_empty() && having.len() < places.len() {
-            by.push(format!(
+    if m.places.len() > 1 && clue.path.len() > 1 {
+        let having: Vec<Place> = m.places.iter().filter(|p| p.resolved).cloned().collect();
+        if !having.is_empty() && having.len() < m.places.len() {
+            m.by.push(format!(
                 "content: the only tool{} with `{}`",
-                if having.len() == 1 { "" } else { "s" },
+                plural(having.len()),
                 shown_path(&clue.path)
             ));
-            places = having;
+            m.places = having;
         }
     }
-    if places.len() > 1 && !clue.path.is_empty() {
-        let with: Vec<Place> = places.iter().filter(|p| breaks_at(j, p)).cloned().collect();
-        if !with.is_empty() && with.len() < places.len() {
-            by.push(format!(
+    if m.places.len() > 1 && !clue.path.is_empty() {
+        let with: Vec<Place> = m
+            .places
+            .iter()
+            .filter(|p| breaks_at(j, p))
+            .cloned()
+            .collect();
+        if !with.is_empty() && with.len() < m.places.len() {
+            m.by.push(format!(
                 "content: the only tool{} with a finding at `{}`",
-                if with.len() == 1 { "" } else { "s" },
+                plural(with.len()),
                 shown_path(&clue.path)
             ));
-            places = with;
+            m.places = with;
         }
     }
-    if places.len() == 1 {
+}
+
+/// Maps one clue into one host's request.
+#[must_use]
+pub fn map(clue: &Clue, j: &Judged, own: OwnTools) -> Mapped {
+    let mut m = Mapped {
+        places: Vec::new(),
+        by: Vec::new(),
+        notes: Vec::new(),
+    };
+    by_index(clue, j, own, &mut m);
+    by_name(clue, j, &mut m);
+    by_content(clue, j, &mut m);
+    if let [only] = m.places.as_slice() {
         if let (OwnTools::Unknown, Counts::Request, Some(n), Some(p)) =
-            (own, clue.counts, clue.index, places[0].position)
+            (own, clue.counts, clue.index, only.position)
         {
-            notes.push(format!(
-                "so {host} sent {} tool{} of its own before the MCP tools",
+            m.notes.push(format!(
+                "if this is the tool, {} sent {} tool{} of its own before the MCP tools",
+                j.host,
                 n - p,
-                if n - p == 1 { "" } else { "s" }
+                plural(n - p)
             ));
         }
-        if by.is_empty() {
-            by.push("the only tool of the request".to_owned());
+        if m.by.is_empty() {
+            m.by.push("the only tool of the request".to_owned());
         }
     }
-    Mapped { places, by, notes }
+    m
 }
 
 /// A path as the error's place reads in MCP's terms (`inputSchema.properties[4]`).
@@ -865,7 +929,7 @@ pub fn render(clues: &[Clue], judged: &[Judged], found: &Found, options: &Option
         mapped.retain(|m| !names_none(m));
     }
     let stdout = match options.format {
-        Format::Json => json_of(&mapped),
+        Format::Json => json_of(&mapped, found),
         Format::Human => human(&mapped),
         Format::Markdown => markdown(&mapped),
     };
@@ -899,7 +963,7 @@ fn clue_json(c: &Clue) -> Value {
     })
 }
 
-fn json_of(mapped: &Explained<'_>) -> String {
+fn json_of(mapped: &Explained<'_>, found: &Found) -> String {
     let errors: Vec<Value> = mapped
         .iter()
         .map(|(c, hosts)| {
@@ -948,8 +1012,8 @@ fn json_of(mapped: &Explained<'_>) -> String {
             v
         })
         .collect();
-    let mut text =
-        serde_json::to_string_pretty(&json!({"version": 1, "errors": errors})).unwrap_or_default();
+    let document = json!({"version": 1, "explained": errors, "errors": found.errors});
+    let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
     text.push('\n');
     text
 }
@@ -1039,10 +1103,7 @@ fn human(mapped: &Explained<'_>) -> String {
                             if breaks == 0 {
                                 String::new()
                             } else {
-                                format!(
-                                    ", {breaks} finding{} that break",
-                                    if breaks == 1 { "" } else { "s" }
-                                )
+                                format!(", {breaks} finding{} that break", plural(breaks))
                             }
                         );
                     }
