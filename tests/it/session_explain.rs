@@ -320,6 +320,79 @@ fn claude_codes_own_text_names_the_tool_by_its_prefixed_name() {
         .as_str()
         .unwrap()
         .contains("mcp__gh__search_code"));
+    // anthropics/claude-code#81863: a claude.ai connector's name, from no configuration read.
+    let error = "API Error: 400 Tool reference 'mcp__claude_ai_Indeed__get_company_data' not found in available tools";
+    let h = explain(&dir, error, &[], "claude-code");
+    assert_eq!(h["candidates"], 0);
+    let notes = h["notes"].to_string();
+    assert!(
+        notes.contains("named `mcp__claude_ai_Indeed__get_company_data`")
+            && notes.contains("no server is keyed `claude_ai_Indeed`"),
+        "{h:#}"
+    );
+}
+
+#[test]
+fn a_gemini_answer_with_several_places_explains_each() {
+    let dir = scratch("gemini-many");
+    let gem = server(
+        &dir,
+        "gem",
+        &json!([
+            tool(
+                "one",
+                &json!({"type": "object", "properties": {"n": {"type": "integer", "exclusiveMinimum": 0}}})
+            ),
+            tool(
+                "two",
+                &json!({"type": "object", "properties": {
+                    "a": {"type": "string"},
+                    "mode": {"const": "fast"}
+                }})
+            )
+        ]),
+    );
+    write(
+        &dir.join("home/.gemini/settings.json"),
+        &json!({"mcpServers": {"gem": gem}}).to_string(),
+    );
+    // zed-industries/zed#43231's form: one line per place, each said twice.
+    let error = "Invalid JSON payload received. Unknown name \"exclusiveMinimum\" at 'tools[0].function_declarations[40].parameters.properties[0].value': Cannot find field.\n\
+                 Invalid JSON payload received. Unknown name \"const\" at 'tools[0].function_declarations[41].parameters.properties[1].value': Cannot find field.\n\
+                 {\"field\": \"tools[0].function_declarations[41].parameters.properties[1].value\"}";
+    let (code, out, err) = run(
+        &dir,
+        &[
+            "session",
+            "--output-format",
+            "json",
+            "--explain-error",
+            error,
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let places: Vec<(String, String, String)> = v["explained"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| place(&e["hosts"][0]))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            triple(
+                "gem",
+                "one",
+                "/result/tools/0/inputSchema/properties/n/exclusiveMinimum"
+            ),
+            triple(
+                "gem",
+                "two",
+                "/result/tools/1/inputSchema/properties/mode/const"
+            ),
+        ]
+    );
 }
 
 #[test]

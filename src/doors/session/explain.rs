@@ -789,6 +789,16 @@ fn by_name(clue: &Clue, j: &Judged, m: &mut Mapped) {
             m.notes.push(format!(
                 "no tool of {host}'s request is named `{name}` ({before} looked at)"
             ));
+            // Claude Code's `mcp__key__tool`: say whether the server was read at all.
+            let key = name
+                .strip_prefix("mcp__")
+                .and_then(|rest| rest.split_once("__"))
+                .map(|(key, _)| key);
+            if let Some(key) = key.filter(|k| !j.servers.iter().any(|s| s.entry.key == *k)) {
+                m.notes.push(format!(
+                    "no server is keyed `{key}` in {host}'s configurations read"
+                ));
+            }
         } else {
             m.by.push(format!("the name `{name}`"));
         }
