@@ -563,6 +563,23 @@ fn a_zod_path_counts_one_servers_listing() {
         place(&h),
         triple("beta", "b1", "/result/tools/2/inputSchema/type")
     );
+
+    // A host whose filters leave that tool out: named, and said to be outside its request.
+    let mut beta = b.clone();
+    beta["excludeTools"] = json!(["b1"]);
+    write(
+        &dir.join("home/.gemini/settings.json"),
+        &json!({"mcpServers": {"alpha": a, "beta": beta}}).to_string(),
+    );
+    let (_, out, err) = run(
+        &dir,
+        &["session", "--host", "gemini-cli", "--explain-error", error],
+    );
+    assert!(
+        out.contains("gemini-cli: beta/b1 (left out of the request by the host's filters) (by index 1 of a server's listing)")
+            && out.contains("not in gemini-cli's request: not judged for it"),
+        "{out}{err}"
+    );
 }
 
 #[test]

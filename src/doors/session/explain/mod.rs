@@ -266,6 +266,13 @@ fn at(p: &Place) -> String {
     out
 }
 
+/// ` at `/result/tools/3/name`` for a place in the request, nothing for one left out.
+fn pointer(p: &Place) -> String {
+    p.pointer
+        .as_deref()
+        .map_or_else(String::new, |at| format!(" at `{at}`"))
+}
+
 fn human(mapped: &Explained<'_>) -> String {
     let mut out = String::new();
     for (c, hosts) in mapped {
@@ -278,14 +285,16 @@ fn human(mapped: &Explained<'_>) -> String {
                 [p] => {
                     let _ = writeln!(
                         out,
-                        "  {}: {} at `{}` (by {})",
+                        "  {}: {}{} (by {})",
                         j.host,
                         at(p),
-                        p.pointer.as_deref().unwrap_or("?"),
+                        pointer(p),
                         m.by.join("; ")
                     );
                     let (findings, here) = findings_of(j, p);
-                    if !here {
+                    if p.position.is_none() {
+                        let _ = writeln!(out, "    not in {}'s request: not judged for it", j.host);
+                    } else if !here {
                         let _ = writeln!(out, "    schema-lint has no finding at this place");
                     }
                     for f in findings {
@@ -312,9 +321,9 @@ fn human(mapped: &Explained<'_>) -> String {
                             .count();
                         let _ = writeln!(
                             out,
-                            "    {} at `{}`{}",
+                            "    {}{}{}",
                             at(p),
-                            p.pointer.as_deref().unwrap_or("?"),
+                            pointer(p),
                             if breaks == 0 {
                                 String::new()
                             } else {
