@@ -266,7 +266,8 @@ fn at(p: &Place) -> String {
     out
 }
 
-/// ` at `/result/tools/3/name`` for a place in the request, nothing for one left out.
+/// The words saying where a place is in the request (`at /result/tools/3/name` in backticks),
+/// nothing for a tool the host leaves out.
 fn pointer(p: &Place) -> String {
     p.pointer
         .as_deref()
