@@ -663,4 +663,15 @@ pub struct SessionArgs {
     /// How to print
     #[arg(long, value_enum, default_value_t = SessionFormat::Human)]
     pub output_format: SessionFormat,
+
+    /// An error a host printed (`tools.187.custom.name: ...`, `toolConfig.tools.26...`,
+    /// `function_declarations[3]...`; `-` reads it from standard input): the server, tool and
+    /// place in the request it names, and that tool's findings with their fixes
+    #[arg(long, value_name = "TEXT")]
+    pub explain_error: Option<String>,
+
+    /// With `--explain-error`: how many tools of its own the host sends before the MCP tools,
+    /// when you know it (a provider's index counts them)
+    #[arg(long, value_name = "N", requires = "explain_error")]
+    pub builtin_tools: Option<usize>,
 }

@@ -78,5 +78,15 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
             SessionFormat::Json => Format::Json,
             SessionFormat::Markdown => Format::Markdown,
         },
+        explain: match args.explain_error.as_deref() {
+            Some("-") => {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                    .map_err(|e| format!("`--explain-error -`: standard input: {e}"))?;
+                Some(text)
+            }
+            other => other.map(str::to_owned),
+        },
+        builtin_tools: args.builtin_tools,
     })
 }

@@ -34,4 +34,5 @@ mod rule_docs;
 mod sarif;
 mod server;
 mod session;
+mod session_explain;
 mod sl305;

@@ -15,6 +15,7 @@
 
 pub mod config;
 pub mod consent;
+pub mod explain;
 pub mod jsonc;
 pub mod names;
 pub mod render;
@@ -151,12 +152,29 @@ pub struct Options {
     pub jobs: usize,
     /// How to print.
     pub format: Format,
+    /// `--explain-error TEXT`: an error a user pasted, mapped to its server and tool
+    /// ([`explain`]) in place of the session's report.
+    pub explain: Option<String>,
+    /// `--builtin-tools N`: how many tools of its own the host sends before the MCP tools, for
+    /// [`explain`] (unknown otherwise).
+    pub builtin_tools: Option<usize>,
 }
 
 /// Runs a session: reads the configurations, asks for consent, starts the servers, judges each
 /// host's request, renders.
 #[must_use]
 pub fn run(options: &Options) -> Printed {
+    let clues = match options.explain.as_deref().map(explain::parse) {
+        Some(Err(why)) => {
+            return Printed {
+                stderr: format!("error: `--explain-error`: {why}\n"),
+                code: 2,
+                ..Printed::default()
+            }
+        }
+        Some(Ok(clues)) => Some(clues),
+        None => None,
+    };
     let mut secrets = vars::Secrets::default();
     let found = match config::gather(options, &mut secrets) {
         Ok(found) => found,
@@ -171,7 +189,10 @@ pub fn run(options: &Options) -> Printed {
     let mut found = found;
     let consented = consent::decide(&mut found, options, &secrets);
     let judged = request::judge(&found, options, &secrets);
-    let mut printed = render::render(&judged, &found, options.format);
+    let mut printed = match &clues {
+        Some(clues) => explain::render(clues, &judged, &found, options),
+        None => render::render(&judged, &found, options.format),
+    };
     if !consented.is_empty() {
         printed.stderr.insert_str(0, &consented);
     }

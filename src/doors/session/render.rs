@@ -3,7 +3,7 @@
 //! hands beside the author's (the rule's help). The verdicts are rendered, never decided here.
 
 use super::config::Found;
-use super::request::{Judged, State};
+use super::request::{Finding, Judged, State};
 use super::{Format, Printed};
 use crate::diagnostic::verdict::Verdict;
 use serde_json::{json, Value};
@@ -89,38 +89,7 @@ fn json_of(judged: &[Judged], found: &Found) -> String {
                 .iter()
                 .map(|t| json!({"server": t.server, "tool": t.tool, "name": t.name}))
                 .collect();
-            let findings: Vec<Value> = j
-                .findings
-                .iter()
-                .map(|f| {
-                    let d = &f.diagnostic;
-                    let breaks: Vec<Value> = d
-                        .breaks
-                        .iter()
-                        .filter(|b| j.clients.contains(&b.client))
-                        .map(|b| {
-                            serde_json::to_value(
-                                b.reported(f.sent_as.as_deref(), d.depends_on_output),
-                            )
-                            .unwrap_or(Value::Null)
-                        })
-                        .collect();
-                    json!({
-                        "server": f.server,
-                        "tool": f.tool,
-                        "sent_as": f.sent_as,
-                        "code": d.rule.code,
-                        "rule": d.rule.name,
-                        "severity": d.severity,
-                        "verdict": f.verdict,
-                        "message": d.message,
-                        "pointer": d.pointer,
-                        "user_fix": f.user_fix,
-                        "help": d.help,
-                        "breaks": breaks,
-                    })
-                })
-                .collect();
+            let findings: Vec<Value> = j.findings.iter().map(|f| finding_json(j, f)).collect();
             json!({
                 "host": j.host,
                 "verdict": word(j),
@@ -199,30 +168,65 @@ fn human(judged: &[Judged]) -> String {
             }
         }
         for f in j.findings.iter().filter(|f| f.verdict != Verdict::Works) {
-            let d = &f.diagnostic;
-            let at = match (&f.server, &f.tool) {
-                (Some(s), Some(t)) => format!("{s}/{t}"),
-                _ => "the request".to_owned(),
-            };
-            let _ = writeln!(
-                out,
-                "  {}[{}] {at} ({}): {}",
-                d.severity, d.rule.code, f.verdict, d.message
-            );
-            if let Some(sent) = &f.sent_as {
-                if Some(sent) != f.tool.as_ref() {
-                    let _ = writeln!(out, "    sent as `{sent}`");
-                }
-            }
-            if let Some(fix) = &f.user_fix {
-                let _ = writeln!(out, "    your fix: {fix}");
-            }
-            if let Some(help) = &d.help {
-                let _ = writeln!(out, "    the author's fix: {help}");
-            }
+            finding_lines(&mut out, f, "  ");
         }
     }
     out
+}
+
+/// A finding in JSON, with its `server` and `tool`, the user's fix and the author's, and what
+/// the request's clients do with it.
+pub(super) fn finding_json(j: &Judged, f: &Finding) -> Value {
+    let d = &f.diagnostic;
+    let breaks: Vec<Value> = d
+        .breaks
+        .iter()
+        .filter(|b| j.clients.contains(&b.client))
+        .map(|b| {
+            serde_json::to_value(b.reported(f.sent_as.as_deref(), d.depends_on_output))
+                .unwrap_or(Value::Null)
+        })
+        .collect();
+    json!({
+        "server": f.server,
+        "tool": f.tool,
+        "sent_as": f.sent_as,
+        "code": d.rule.code,
+        "rule": d.rule.name,
+        "severity": d.severity,
+        "verdict": f.verdict,
+        "message": d.message,
+        "pointer": d.pointer,
+        "user_fix": f.user_fix,
+        "help": d.help,
+        "breaks": breaks,
+    })
+}
+
+/// A finding for a terminal, each line after `indent`: the finding, the name sent, the user's
+/// fix, the author's.
+pub(super) fn finding_lines(out: &mut String, f: &Finding, indent: &str) {
+    let d = &f.diagnostic;
+    let at = match (&f.server, &f.tool) {
+        (Some(s), Some(t)) => format!("{s}/{t}"),
+        _ => "the request".to_owned(),
+    };
+    let _ = writeln!(
+        out,
+        "{indent}{}[{}] {at} ({}): {}",
+        d.severity, d.rule.code, f.verdict, d.message
+    );
+    if let Some(sent) = &f.sent_as {
+        if Some(sent) != f.tool.as_ref() {
+            let _ = writeln!(out, "{indent}  sent as `{sent}`");
+        }
+    }
+    if let Some(fix) = &f.user_fix {
+        let _ = writeln!(out, "{indent}  your fix: {fix}");
+    }
+    if let Some(help) = &d.help {
+        let _ = writeln!(out, "{indent}  the author's fix: {help}");
+    }
 }
 
 fn markdown(judged: &[Judged]) -> String {
