@@ -596,8 +596,9 @@ pub struct SessionArgs {
 
     /// The host that reads the files named, where their place and shape do not say it; without
     /// files: judge only these hosts (repeatable): claude-code, claude-desktop, vscode, cursor,
-    /// gemini-cli, codex, windsurf
-    #[arg(long = "host", value_name = "HOST")]
+    /// gemini-cli, codex, windsurf; `NAME@VERSION` judges the host at that version
+    /// (`claude-code@2.1.260`; `@latest`, the default, is the newest known)
+    #[arg(long = "host", value_name = "HOST[@VERSION]")]
     pub hosts: Vec<String>,
 
     /// Start the servers of the project's own configurations without asking (they run commands

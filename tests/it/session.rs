@@ -567,3 +567,116 @@ fn unset_variables_are_said_not_guessed() {
     );
     assert_eq!(h["summary"], "works; 1 server not started");
 }
+
+/// `--host NAME@VERSION` selects the host's client at that version in the client model: one
+/// listing, two versions, two verdicts, each from the claims that hold there.
+#[test]
+fn a_host_named_at_a_version_is_judged_by_the_claims_of_that_version() {
+    let dir = scratch("versions");
+    // A 2026-07-28 server whose `tools/list` result has no `resultType`, `ttlMs` or
+    // `cacheScope`: Claude Code drops its listing from 2.1.228 on (the caching hints) and from
+    // 2.1.260 on (`resultType`); before, it reads the tools.
+    let bare = ("python3".to_owned(), vec![script(), "bare".to_owned()]);
+    write(
+        &dir.join("proj/.mcp.json"),
+        &serde_json::json!({"mcpServers": {"env": stdio(&bare)}}).to_string(),
+    );
+    let (code, v, err) = json(&dir, &["--trust-project", "--host", "claude-code@2.1.200"]);
+    let h = host(&v, "claude-code");
+    assert_eq!(
+        (code, h["summary"].as_str().unwrap()),
+        (0, "works"),
+        "{v:#}\n{err}"
+    );
+    assert_eq!(h["version"], "2.1.200");
+
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "claude-code@2.1.260"]);
+    let h = host(&v, "claude-code");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(h["summary"], "every tool of env lost");
+    // Both on the server's listing, not on a tool.
+    let listing_lost = ("env".to_owned(), String::new(), "SL510".to_owned());
+    assert_eq!(breaking(h), [listing_lost.clone(), listing_lost]);
+    let fix = h["findings"][0]["user_fix"].as_str().unwrap();
+    assert!(fix.contains("use claude-code before 2.1.260"), "{fix}");
+    // A bare host is its newest known version: the same verdict as 2.1.260.
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "claude-code@latest"]);
+    assert_eq!(code, 1);
+    assert_eq!(host(&v, "claude-code")["version"], Value::Null);
+    let (_, human, _) = run(
+        &dir,
+        &[
+            "session",
+            "--trust-project",
+            "--host",
+            "claude-code@2.1.260",
+        ],
+        &[],
+    );
+    assert!(
+        human.starts_with("claude-code@2.1.260: every tool of env lost\n"),
+        "{human}"
+    );
+
+    // gemini-cli before 0.28.0 fails the calls of a tool stamped 2020-12; from 0.28.0 on it
+    // reads it.
+    let stamped = listing(
+        &dir,
+        "stamped",
+        &serde_json::json!([tool(
+            "stamp",
+            &serde_json::json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "properties": {"q": {"type": "string"}}
+            })
+        )]),
+    );
+    write(
+        &dir.join("proj/.gemini/settings.json"),
+        &serde_json::json!({"mcpServers": {"st": stdio(&stamped)}}).to_string(),
+    );
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "gemini-cli@0.27.4"]);
+    let h = host(&v, "gemini-cli");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(h["summary"], "1 tool of st lost");
+    assert_eq!(
+        breaking(h),
+        [("st".to_owned(), "stamp".to_owned(), "SL402".to_owned())]
+    );
+    let fix = h["findings"][0]["user_fix"].as_str().unwrap();
+    assert!(
+        fix.contains("update gemini-cli to 0.28.0 or later"),
+        "{fix}"
+    );
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "gemini-cli@0.28.0"]);
+    assert_eq!(
+        (code, host(&v, "gemini-cli")["summary"].as_str().unwrap()),
+        (0, "works"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn a_host_version_is_checked() {
+    let dir = scratch("bad-versions");
+    for (args, says) in [
+        (vec!["--host", "claude-code@next"], "a version is numbers"),
+        (vec!["--host", "windsurf@1.2"], "no client for windsurf"),
+        (
+            vec![
+                "--host",
+                "claude-code@2.1.200",
+                "--clients",
+                "claude-code@2.1.260",
+            ],
+            "named at two versions",
+        ),
+    ] {
+        let mut all = vec!["session"];
+        all.extend(args);
+        let (code, _, err) = run(&dir, &all, &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}
