@@ -17,6 +17,7 @@ pub mod config;
 pub mod consent;
 pub mod jsonc;
 pub mod names;
+pub mod plugins;
 pub mod render;
 pub mod request;
 pub mod vars;

@@ -355,6 +355,12 @@ impl Judge<'_> {
     fn envelope_fix(&self, entry: &Entry, d: &Diagnostic) -> String {
         let file = self.secrets.redact(&entry.file.display().to_string());
         let key = &entry.key;
+        if let Some(plugin) = &entry.plugin {
+            return format!(
+                "Turn the plugin `{plugin}` off (`/plugin`, or `\"{plugin}\": false` in \
+                 `enabledPlugins` of ~/.claude/settings.json) until its author fixes the listing"
+            );
+        }
         match version_way(self.host, d) {
             Some(way) => format!(
                 "Disable the server `{key}` in {file} until its author fixes the listing, or {way}"
@@ -458,6 +464,12 @@ fn user_fix(
     let file = secrets.redact(&entry.file.display().to_string());
     let key = &entry.key;
     let tool = &sent.tool;
+    if let Some(plugin) = &entry.plugin {
+        return format!(
+            "Turn the plugin `{plugin}` off (`/plugin`, or `\"{plugin}\": false` in \
+             `enabledPlugins` of ~/.claude/settings.json) until its author fixes `{tool}`"
+        );
+    }
     if host == Host::ClaudeCode && d.rule.code == "SL710" && sent.name.chars().count() > MAX_NAME {
         let around = "mcp__".len() + "__".len() + tool.chars().count();
         if around < MAX_NAME {
