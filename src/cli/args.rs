@@ -615,8 +615,9 @@ pub struct SessionArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
 
-    /// How many servers are started at once
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// How many servers are started at once: the session lasts about as long as the slowest
+    /// server's start only while every server of the configuration starts in the first wave
+    #[arg(long, value_name = "N", default_value_t = 16)]
     pub jobs: usize,
 
     /// How to print

@@ -867,3 +867,40 @@ fn claude_code_reads_its_plugins_servers() {
         "{off_why}"
     );
 }
+
+/// Every server of a configuration of 10 starts at once under the default `--jobs`: each waits
+/// until all 10 are running before it answers (a server started in a second wave would leave
+/// the first waiting until they give up), so the session lasts about as long as the slowest
+/// server's start (benches/session.py measures it).
+#[test]
+fn ten_servers_start_at_once_by_default() {
+    let dir = scratch("at-once");
+    let barrier = dir.join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let mode = format!("barrier={}:10", barrier.display());
+    let servers: serde_json::Map<String, Value> = (0..10)
+        .map(|i| {
+            // Each its own command (the same one twice is started once).
+            let server = serde_json::json!({
+                "command": "python3",
+                "args": [script(), mode],
+                "env": {"SERVER_NUMBER": format!("number {i}")},
+            });
+            (format!("s{i}"), server)
+        })
+        .collect();
+    write(
+        &dir.join("home/.claude.json"),
+        &serde_json::json!({ "mcpServers": servers }).to_string(),
+    );
+    let (code, v, err) = json(&dir, &[]);
+    let h = host(&v, "claude-code");
+    let listed = h["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["state"] == "listed")
+        .count();
+    assert_eq!(listed, 10, "{v:#}\n{err}");
+    assert_ne!(code, 2, "{err}");
+}
