@@ -638,8 +638,9 @@ pub struct SessionArgs {
 
     /// The host that reads the files named, where their place and shape do not say it; without
     /// files: judge only these hosts (repeatable): claude-code, claude-desktop, vscode, cursor,
-    /// gemini-cli, codex, windsurf
-    #[arg(long = "host", value_name = "HOST")]
+    /// gemini-cli, codex, windsurf; `NAME@VERSION` judges the host at that version
+    /// (`claude-code@2.1.260`; `@latest`, the default, is the newest known)
+    #[arg(long = "host", value_name = "HOST[@VERSION]")]
     pub hosts: Vec<String>,
 
     /// Start the servers of the project's own configurations without asking (they run commands
@@ -656,8 +657,9 @@ pub struct SessionArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub timeout: f64,
 
-    /// How many servers are started at once
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    /// How many servers are started at once: the session lasts about as long as the slowest
+    /// server's start only while every server of the configuration starts in the first wave
+    #[arg(long, value_name = "N", default_value_t = 16)]
     pub jobs: usize,
 
     /// How to print

@@ -3,6 +3,8 @@
 use super::args::{SessionArgs, SessionFormat};
 use super::live::options_of;
 use super::{exit, Outcome};
+use crate::diagnostic::breaks::Client;
+use crate::diagnostic::client::is_version;
 use crate::doors::session::{self, Format, Host, Options};
 use std::io::IsTerminal as _;
 
@@ -28,22 +30,43 @@ pub(super) fn session(args: &SessionArgs) -> Outcome {
 fn options(args: &SessionArgs) -> Result<Options, String> {
     let timeout = options_of(None, args.timeout)?.timeout.as_secs_f64();
     let mut hosts = Vec::new();
-    for name in &args.hosts {
-        hosts.push(Host::named(name).ok_or_else(|| {
-            format!(
-                "`--host {name}`: no such host (one of {})",
-                Host::ALL.map(Host::name).join(", ")
-            )
-        })?);
+    let mut versions: Vec<(Client, String)> = Vec::new();
+    for asked in &args.hosts {
+        let (host, version) = host_at(asked)?;
+        hosts.push(host);
+        if let Some(version) = version {
+            let client = host.client().ok_or_else(|| {
+                format!(
+                    "`--host {asked}`: the client model has no client for {host}, so no version \
+                     of it"
+                )
+            })?;
+            if let Some((_, other)) = versions.iter().find(|(c, v)| *c == client && *v != version) {
+                return Err(format!(
+                    "`{host}` named at two versions (`{other}` and `{version}`)"
+                ));
+            }
+            versions.push((client, version));
+        }
     }
     if !args.configs.is_empty() && hosts.len() > 1 {
         return Err("with files named, `--host` names the one host that reads them".to_owned());
     }
-    let extra_clients = if args.clients.is_empty() {
-        Vec::new()
-    } else {
-        crate::settings::clients::parse(&args.clients)?.clients
-    };
+    let mut extra_clients = Vec::new();
+    if !args.clients.is_empty() {
+        let chosen = crate::settings::clients::parse(&args.clients)?;
+        extra_clients = chosen.clients;
+        for (client, version) in chosen.versions {
+            if let Some((_, other)) = versions.iter().find(|(c, v)| *c == client && *v != version) {
+                return Err(format!(
+                    "`{client}` named at two versions (`{other}` by `--host`, `{version}` by \
+                     `--clients`)"
+                ));
+            }
+            versions.push((client, version));
+        }
+    }
+    versions.dedup();
     if args.jobs == 0 {
         return Err("`--jobs 0`: at least one server starts at a time".to_owned());
     }
@@ -71,6 +94,7 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
             && std::io::stdin().is_terminal()
             && std::io::stderr().is_terminal(),
         extra_clients,
+        versions,
         timeout,
         jobs: args.jobs,
         format: match args.output_format {
@@ -89,4 +113,27 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
         },
         builtin_tools: args.builtin_tools,
     })
+}
+
+/// The host `asked` names (`claude-code`, `claude-code@2.1.260`, `claude-code@latest`) and the
+/// version it names (`None`: the newest known, as a bare name).
+fn host_at(asked: &str) -> Result<(Host, Option<String>), String> {
+    let (name, version) = match asked.split_once('@') {
+        Some((name, version)) => (name, Some(version)),
+        None => (asked, None),
+    };
+    let host = Host::named(name).ok_or_else(|| {
+        format!(
+            "`--host {asked}`: no such host (one of {}; `NAME@VERSION` for a version)",
+            Host::ALL.map(Host::name).join(", ")
+        )
+    })?;
+    match version {
+        None | Some("latest") => Ok((host, None)),
+        Some(v) if is_version(v) => Ok((host, Some(v.to_owned()))),
+        Some(v) => Err(format!(
+            "`--host {asked}`: a version is numbers separated by dots (`{name}@2.1.260`) or \
+             `latest`, not `{v}`"
+        )),
+    }
 }

@@ -567,3 +567,340 @@ fn unset_variables_are_said_not_guessed() {
     );
     assert_eq!(h["summary"], "works; 1 server not started");
 }
+
+/// `--host NAME@VERSION` selects the host's client at that version in the client model: one
+/// listing, two versions, two verdicts, each from the claims that hold there.
+#[test]
+fn a_host_named_at_a_version_is_judged_by_the_claims_of_that_version() {
+    let dir = scratch("versions");
+    // A 2026-07-28 server whose `tools/list` result has no `resultType`, `ttlMs` or
+    // `cacheScope`: Claude Code drops its listing from 2.1.228 on (the caching hints) and from
+    // 2.1.260 on (`resultType`); before, it reads the tools.
+    let bare = ("python3".to_owned(), vec![script(), "bare".to_owned()]);
+    write(
+        &dir.join("proj/.mcp.json"),
+        &serde_json::json!({"mcpServers": {"env": stdio(&bare)}}).to_string(),
+    );
+    let (code, v, err) = json(&dir, &["--trust-project", "--host", "claude-code@2.1.200"]);
+    let h = host(&v, "claude-code");
+    assert_eq!(
+        (code, h["summary"].as_str().unwrap()),
+        (0, "works"),
+        "{v:#}\n{err}"
+    );
+    assert_eq!(h["version"], "2.1.200");
+
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "claude-code@2.1.260"]);
+    let h = host(&v, "claude-code");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(h["summary"], "every tool of env lost");
+    // Both on the server's listing, not on a tool.
+    let listing_lost = ("env".to_owned(), String::new(), "SL510".to_owned());
+    assert_eq!(breaking(h), [listing_lost.clone(), listing_lost]);
+    let fix = h["findings"][0]["user_fix"].as_str().unwrap();
+    assert!(fix.contains("use claude-code before 2.1.260"), "{fix}");
+    // A bare host is its newest known version: the same verdict as 2.1.260.
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "claude-code@latest"]);
+    assert_eq!(code, 1);
+    assert_eq!(host(&v, "claude-code")["version"], Value::Null);
+    let (_, human, _) = run(
+        &dir,
+        &[
+            "session",
+            "--trust-project",
+            "--host",
+            "claude-code@2.1.260",
+        ],
+        &[],
+    );
+    assert!(
+        human.starts_with("claude-code@2.1.260: every tool of env lost\n"),
+        "{human}"
+    );
+
+    // gemini-cli before 0.28.0 fails the calls of a tool stamped 2020-12; from 0.28.0 on it
+    // reads it.
+    let stamped = listing(
+        &dir,
+        "stamped",
+        &serde_json::json!([tool(
+            "stamp",
+            &serde_json::json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object",
+                "properties": {"q": {"type": "string"}}
+            })
+        )]),
+    );
+    write(
+        &dir.join("proj/.gemini/settings.json"),
+        &serde_json::json!({"mcpServers": {"st": stdio(&stamped)}}).to_string(),
+    );
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "gemini-cli@0.27.4"]);
+    let h = host(&v, "gemini-cli");
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(h["summary"], "1 tool of st lost");
+    assert_eq!(
+        breaking(h),
+        [("st".to_owned(), "stamp".to_owned(), "SL402".to_owned())]
+    );
+    let fix = h["findings"][0]["user_fix"].as_str().unwrap();
+    assert!(
+        fix.contains("update gemini-cli to 0.28.0 or later"),
+        "{fix}"
+    );
+    let (code, v, _) = json(&dir, &["--trust-project", "--host", "gemini-cli@0.28.0"]);
+    assert_eq!(
+        (code, host(&v, "gemini-cli")["summary"].as_str().unwrap()),
+        (0, "works"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn a_host_version_is_checked() {
+    let dir = scratch("bad-versions");
+    for (args, says) in [
+        (vec!["--host", "claude-code@next"], "a version is numbers"),
+        (vec!["--host", "windsurf@1.2"], "no client for windsurf"),
+        (
+            vec![
+                "--host",
+                "claude-code@2.1.200",
+                "--clients",
+                "claude-code@2.1.260",
+            ],
+            "named at two versions",
+        ),
+    ] {
+        let mut all = vec!["session"];
+        all.extend(args);
+        let (code, _, err) = run(&dir, &all, &[]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}
+
+/// VS Code's user folder: `settings.json` (`mcp` → `servers`, where VS Code kept them before
+/// 1.102) and `mcp.json`, a key in both read from `mcp.json`; a `settings.json` without `mcp`
+/// is no configuration.
+#[test]
+fn vscode_reads_the_users_settings_and_mcp_json() {
+    let dir = scratch("vscode-user");
+    let user = dir.join("home/.config/Code/User");
+    // Every VS Code user has settings: without `mcp`, no host to judge.
+    write(
+        &user.join("settings.json"),
+        "{\n  // theme\n  \"editor.fontSize\": 14,\n}\n",
+    );
+    let (code, _, err) = run(&dir, &["session"], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("No MCP configuration found"), "{err}");
+
+    let old = listing(
+        &dir,
+        "old",
+        &serde_json::json!([tool("from_settings", &object())]),
+    );
+    let new = listing(
+        &dir,
+        "new",
+        &serde_json::json!([tool("from_mcp_json", &object())]),
+    );
+    let array = listing(
+        &dir,
+        "arr",
+        &serde_json::json!([tool("rows", &serde_json::json!({"type": "array"}))]),
+    );
+    let settings = serde_json::json!({
+        "editor.fontSize": 14,
+        "mcp": {"servers": {"both": stdio(&old), "legacy": stdio(&array)}},
+    });
+    write(&user.join("settings.json"), &settings.to_string());
+    write(
+        &user.join("mcp.json"),
+        &serde_json::json!({"servers": {"both": stdio(&new)}}).to_string(),
+    );
+    // The user's own files: no consent asked.
+    let (code, v, err) = json(&dir, &[]);
+    let h = host(&v, "vscode");
+    assert_eq!(code, 1, "{v:#}\n{err}");
+    let mut sent = names(h);
+    sent.sort();
+    assert_eq!(sent, ["mcp_both_from_mcp_json", "mcp_legacy_rows"], "{v:#}");
+    let scopes: Vec<&Value> = h["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["scope"])
+        .collect();
+    assert!(scopes.iter().all(|s| *s == "user"), "{v:#}");
+    assert_eq!(
+        breaking(h)[0],
+        ("legacy".to_owned(), "rows".to_owned(), "SL711".to_owned())
+    );
+    let files: Vec<&str> = v["configurations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["file"].as_str().unwrap())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.ends_with("Code/User/settings.json")),
+        "{files:?}"
+    );
+    assert!(
+        files.iter().any(|f| f.ends_with("Code/User/mcp.json")),
+        "{files:?}"
+    );
+
+    // Named on the command line, a user `settings.json` tells its host by its place.
+    let (_, v, _) = json(&dir, &[user.join("settings.json").to_str().unwrap()]);
+    let mut sent = names(host(&v, "vscode"));
+    sent.sort();
+    assert_eq!(sent, ["mcp_both_from_settings", "mcp_legacy_rows"]);
+}
+
+/// Claude Code's plugins: the servers of each installed plugin (its `.mcp.json` and the
+/// `mcpServers` of its `plugin.json`, `${CLAUDE_PLUGIN_ROOT}` its root), named
+/// `mcp__plugin_<plugin>_<server>__<tool>`; a plugin not enabled is said, not started; a plugin
+/// installed for another project is not this project's.
+#[test]
+fn claude_code_reads_its_plugins_servers() {
+    let dir = scratch("plugins");
+    let cache = dir.join("home/.claude/plugins/cache/market");
+    let figma = cache.join("figma/1.0.0");
+    let other = cache.join("other/0.1.0");
+    let off = cache.join("off/2.0.0");
+    // The listing sits inside the plugin, reached through `${CLAUDE_PLUGIN_ROOT}`.
+    std::fs::create_dir_all(&figma).unwrap();
+    let bad = serde_json::json!({"type": "array"});
+    std::fs::write(
+        figma.join("tools.json"),
+        serde_json::json!({"tools": [tool("get_design", &object()), tool("bad", &bad)]})
+            .to_string(),
+    )
+    .unwrap();
+    let in_root = serde_json::json!({
+        "command": "python3",
+        "args": [script(), "listing=${CLAUDE_PLUGIN_ROOT}/tools.json"],
+    });
+    // `.mcp.json` with the servers as the whole file.
+    write(
+        &figma.join(".mcp.json"),
+        &serde_json::json!({"figma": in_root}).to_string(),
+    );
+    let inline = listing(
+        &dir,
+        "inline",
+        &serde_json::json!([tool("ping", &object())]),
+    );
+    write(
+        &figma.join(".claude-plugin/plugin.json"),
+        &serde_json::json!({"name": "figma", "mcpServers": {"api": stdio(&inline)}}).to_string(),
+    );
+    write(
+        &other.join(".mcp.json"),
+        &serde_json::json!({"mcpServers": {"x": stdio(&inline)}}).to_string(),
+    );
+    write(
+        &off.join(".mcp.json"),
+        &serde_json::json!({"mcpServers": {"y": stdio(&inline)}}).to_string(),
+    );
+    let registry = serde_json::json!({
+        "version": 2,
+        "plugins": {
+            "figma@market": [{"scope": "user", "installPath": figma, "version": "1.0.0"}],
+            "other@market": [{"scope": "project", "projectPath": "/somewhere/else", "installPath": other}],
+            "off@market": [{"scope": "user", "installPath": off}],
+        }
+    });
+    write(
+        &dir.join("home/.claude/plugins/installed_plugins.json"),
+        &registry.to_string(),
+    );
+    write(
+        &dir.join("home/.claude/settings.json"),
+        &serde_json::json!({"enabledPlugins": {"figma@market": true, "other@market": true}})
+            .to_string(),
+    );
+    let (code, v, err) = json(&dir, &[]);
+    let h = host(&v, "claude-code");
+    assert_eq!(code, 1, "{v:#}\n{err}");
+    assert_eq!(
+        names(h),
+        [
+            "mcp__plugin_figma_figma__get_design",
+            "mcp__plugin_figma_figma__bad",
+            "mcp__plugin_figma_api__ping",
+        ],
+        "{v:#}"
+    );
+    assert_eq!(h["summary"], "every tool of plugin_figma_figma lost");
+    let f = h["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["verdict"] == "breaks")
+        .unwrap();
+    assert_eq!(f["tool"], "bad");
+    let fix = f["user_fix"].as_str().unwrap();
+    assert!(fix.contains("Turn the plugin `figma@market` off"), "{fix}");
+    let servers: Vec<(&str, &str)> = h["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["key"].as_str().unwrap(), s["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        servers,
+        [
+            ("plugin_figma_figma", "listed"),
+            ("plugin_figma_api", "listed"),
+            ("plugin_off_y", "not-started"),
+        ],
+        "another project's plugin is not this one's: {v:#}"
+    );
+    let off_why = h["servers"][2]["why"].as_str().unwrap();
+    assert!(
+        off_why.contains("`off@market` is installed but not enabled"),
+        "{off_why}"
+    );
+}
+
+/// Every server of a configuration of 10 starts at once under the default `--jobs`: each waits
+/// until all 10 are running before it answers (a server started in a second wave would leave
+/// the first waiting until they give up), so the session lasts about as long as the slowest
+/// server's start (benches/session.py measures it).
+#[test]
+fn ten_servers_start_at_once_by_default() {
+    let dir = scratch("at-once");
+    let barrier = dir.join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let mode = format!("barrier={}:10", barrier.display());
+    let servers: serde_json::Map<String, Value> = (0..10)
+        .map(|i| {
+            // Each its own command (the same one twice is started once).
+            let server = serde_json::json!({
+                "command": "python3",
+                "args": [script(), mode],
+                "env": {"SERVER_NUMBER": format!("number {i}")},
+            });
+            (format!("s{i}"), server)
+        })
+        .collect();
+    write(
+        &dir.join("home/.claude.json"),
+        &serde_json::json!({ "mcpServers": servers }).to_string(),
+    );
+    let (code, v, err) = json(&dir, &[]);
+    let h = host(&v, "claude-code");
+    let listed = h["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["state"] == "listed")
+        .count();
+    assert_eq!(listed, 10, "{v:#}\n{err}");
+    assert_ne!(code, 2, "{err}");
+}

@@ -32,6 +32,9 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
               (every other modern mode sends them, as 2026-07-28 requires)
   env-leak    writes the value of its environment's SECRET_TOKEN to stderr and exits with status 3
               before answering (a server that prints its secrets as it fails)
+  barrier=DIR:N  writes a file named by its pid in DIR and waits until DIR holds N files (N
+              servers running at once) before it reads its input, then behaves as legacy; after
+              10 s without them, says so on stderr and exits with status 3
   listing=PATH  answers initialize with 2025-11-25, and tools/list with the tools of the listing
               file PATH (a `tools/list` result, or the JSON-RPC answer holding it); a tools/call
               of one of them answers `called NAME`, of another name an error
@@ -242,6 +245,19 @@ def stdio(mode, pidfile):
         sys.stderr.write("starting fake server\nboom: API_KEY is not set\n")
         sys.stderr.flush()
         sys.exit(3)
+    if mode.startswith("barrier="):
+        folder, count = mode[len("barrier="):].rsplit(":", 1)
+        with open(os.path.join(folder, str(os.getpid())), "w") as f:
+            f.write("started")
+        deadline = time.time() + 10
+        while len(os.listdir(folder)) < int(count):
+            if time.time() > deadline:
+                sys.stderr.write("only %d of %s servers running at once\n"
+                                 % (len(os.listdir(folder)), count))
+                sys.stderr.flush()
+                sys.exit(3)
+            time.sleep(0.02)
+        mode = "legacy"
     if mode == "log-stdout":
         sys.stdout.write("Starting MCP server on stdio...\n")
         sys.stdout.flush()

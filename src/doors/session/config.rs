@@ -8,7 +8,13 @@
 //!   Support/Claude` (macOS), `%APPDATA%\Claude` (Windows), `~/.config/Claude` (Linux).
 //! - VS Code: `.vscode/mcp.json` and the user's `mcp.json` (`servers`, each with `type` `stdio`,
 //!   `http` or `sse`; `inputs`), JSON with comments (microsoft/vscode,
-//!   `src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts`).
+//!   `src/vs/workbench/contrib/mcp/common/mcpConfiguration.ts`), in the user folder of the
+//!   platform (`~/.config/Code/User`, `~/Library/Application Support/Code/User`,
+//!   `%APPDATA%\Code\User`); and the user's `settings.json` there, key `mcp` → `servers`, where
+//!   VS Code kept them before 1.102 (1.102 moves them into `mcp.json` when it starts, so a key in
+//!   both is read from `mcp.json`; VS Code's 1.102 release notes, "MCP servers as first-class
+//!   resources").
+//! - Claude Code's plugins: the servers of each enabled plugin ([`super::plugins`]).
 //! - Cursor: `.cursor/mcp.json`, `~/.cursor/mcp.json` (`mcpServers`).
 //! - gemini-cli: `.gemini/settings.json`, `~/.gemini/settings.json` (`mcpServers`, each with
 //!   `command`, `url` (SSE), `httpUrl` (Streamable HTTP), `includeTools`, `excludeTools`; the
@@ -91,6 +97,9 @@ pub struct Entry {
     pub exclude: Vec<String>,
     /// What the session says about it without stopping (an option it does not apply).
     pub notes: Vec<String>,
+    /// The Claude Code plugin that brings it (`name@marketplace`); its key is then
+    /// `plugin_<plugin>_<server>`, as Claude Code names it.
+    pub plugin: Option<String>,
 }
 
 /// What the configurations hold.
@@ -107,13 +116,15 @@ pub struct Found {
 
 /// Where a host keeps a configuration, and its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
+pub(super) enum Shape {
     /// `mcpServers` (Claude Code's `.mcp.json`, Claude Desktop, Cursor, Windsurf, gemini-cli).
     McpServers,
     /// `~/.claude.json`: `mcpServers` and `projects[<project>]`.
     ClaudeJson,
     /// VS Code's `servers`.
     Servers,
+    /// VS Code's user `settings.json`: `mcp` → `servers`.
+    VscodeSettings,
     /// Codex's TOML `[mcp_servers.NAME]`.
     CodexToml,
 }
@@ -131,7 +142,9 @@ fn places(host: Host, project: &Path, home: Option<&Path>) -> Vec<(PathBuf, Scop
             vec![desktop_config(home).map(|p| (p, Scope::User, Shape::McpServers))]
         }
         Host::Vscode => vec![
-            vscode_user(home).map(|p| (p, Scope::User, Shape::Servers)),
+            vscode_user(home)
+                .map(|p| (p.join("settings.json"), Scope::User, Shape::VscodeSettings)),
+            vscode_user(home).map(|p| (p.join("mcp.json"), Scope::User, Shape::Servers)),
             here(".vscode/mcp.json", Shape::Servers),
         ],
         Host::Cursor => vec![
@@ -181,20 +194,20 @@ fn desktop_config(home: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
-/// VS Code's user `mcp.json`, per platform.
+/// VS Code's user folder (its `mcp.json` and `settings.json`), per platform.
 fn vscode_user(home: Option<&Path>) -> Option<PathBuf> {
     let home = home?;
     Some(if cfg!(target_os = "macos") {
-        home.join("Library/Application Support/Code/User/mcp.json")
+        home.join("Library/Application Support/Code/User")
     } else if cfg!(windows) {
         std::env::var_os("APPDATA")
             .map_or_else(|| home.join("AppData/Roaming"), PathBuf::from)
-            .join("Code/User/mcp.json")
+            .join("Code/User")
     } else {
         std::env::var_os("XDG_CONFIG_HOME")
             .filter(|v| !v.is_empty())
             .map_or_else(|| home.join(".config"), PathBuf::from)
-            .join("Code/User/mcp.json")
+            .join("Code/User")
     })
 }
 
@@ -212,7 +225,9 @@ fn is_users(host: Host, path: &Path, home: Option<&Path>) -> bool {
     let users: Vec<PathBuf> = match host {
         Host::ClaudeCode => vec![home.join(".claude.json")],
         Host::ClaudeDesktop => desktop_config(Some(home)).into_iter().collect(),
-        Host::Vscode => vscode_user(Some(home)).into_iter().collect(),
+        Host::Vscode => vscode_user(Some(home))
+            .map(|u| vec![u.join("mcp.json"), u.join("settings.json")])
+            .unwrap_or_default(),
         Host::Cursor => vec![home.join(".cursor/mcp.json")],
         Host::GeminiCli => vec![home.join(".gemini/settings.json")],
         Host::Codex => codex_home(Some(home))
@@ -237,7 +252,7 @@ fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape)
         .and_then(|n| n.to_str())
         .unwrap_or("");
     let by_place = match (parent, name) {
-        (".vscode" | "User", "mcp.json") => Some(Host::Vscode),
+        (".vscode" | "User", "mcp.json") | ("User", "settings.json") => Some(Host::Vscode),
         (".cursor", "mcp.json") => Some(Host::Cursor),
         (".gemini", "settings.json") => Some(Host::GeminiCli),
         (".codex", "config.toml") => Some(Host::Codex),
@@ -267,6 +282,7 @@ fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape)
         )
     })?;
     let shape = match host {
+        Host::Vscode if name == "settings.json" => Shape::VscodeSettings,
         Host::Vscode => Shape::Servers,
         Host::Codex => Shape::CodexToml,
         Host::ClaudeCode if name == ".claude.json" => Shape::ClaudeJson,
@@ -299,6 +315,7 @@ pub fn gather_with(
         project: &options.project,
         home,
         lookup,
+        plugin_root: None,
     };
     let mut found = Found::default();
     let mut files: Vec<(Host, PathBuf, Scope, Shape, String)> = Vec::new();
@@ -338,6 +355,12 @@ pub fn gather_with(
                 continue;
             }
         };
+        // The user's VS Code settings are a configuration of MCP servers only when they name
+        // some (every VS Code user has the file).
+        if shape == Shape::VscodeSettings && root.get("mcp").is_none() && options.configs.is_empty()
+        {
+            continue;
+        }
         found.files.push((host, path.clone(), scope));
         let read = Read {
             host,
@@ -351,6 +374,12 @@ pub fn gather_with(
         }
         if shape == Shape::ClaudeJson {
             read.mcpjson_disabled(&root, &mut found.entries);
+        }
+    }
+    let claude_code = options.only.is_empty() || options.only.contains(&Host::ClaudeCode);
+    if options.configs.is_empty() && claude_code {
+        for entry in super::plugins::entries(options, &env, secrets, &mut found) {
+            merge(&mut found.entries, entry);
         }
     }
     Ok(found)
@@ -370,7 +399,7 @@ fn merge(entries: &mut Vec<Entry>, entry: Entry) {
 
 /// The tree of a configuration: JSON with comments and trailing commas (as VS Code and
 /// gemini-cli accept), or TOML.
-fn parse(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
+pub(super) fn parse(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
     if shape == Shape::CodexToml {
         let table: toml::Table = toml::from_str(text).map_err(|e| {
             let at = e
@@ -401,11 +430,15 @@ fn parse(path: &Path, text: &str, shape: Shape) -> Result<Value, String> {
 }
 
 /// Reading one file's servers.
-struct Read<'a> {
-    host: Host,
-    file: &'a Path,
-    env: &'a Env<'a>,
-    project: &'a Path,
+pub(super) struct Read<'a> {
+    /// The host that reads the file.
+    pub(super) host: Host,
+    /// The file.
+    pub(super) file: &'a Path,
+    /// Where its variables come from.
+    pub(super) env: &'a Env<'a>,
+    /// The project folder.
+    pub(super) project: &'a Path,
 }
 
 impl Read<'_> {
@@ -419,6 +452,7 @@ impl Read<'_> {
         let mut out = Vec::new();
         let servers = match shape {
             Shape::Servers => root.get("servers"),
+            Shape::VscodeSettings => root.get("mcp").and_then(|m| m.get("servers")),
             Shape::CodexToml => root.get("mcp_servers"),
             Shape::McpServers | Shape::ClaudeJson => root.get("mcpServers"),
         };
@@ -480,7 +514,14 @@ impl Read<'_> {
         }
     }
 
-    fn entry(&self, key: &str, value: &Value, scope: Scope, secrets: &mut Secrets) -> Entry {
+    /// The entry of the server `key` whose configuration is `value`.
+    pub(super) fn entry(
+        &self,
+        key: &str,
+        value: &Value,
+        scope: Scope,
+        secrets: &mut Secrets,
+    ) -> Entry {
         let mut entry = Entry {
             host: self.host,
             key: key.to_owned(),
@@ -492,6 +533,7 @@ impl Read<'_> {
             include: None,
             exclude: Vec::new(),
             notes: Vec::new(),
+            plugin: None,
         };
         let Some(server) = value.as_object() else {
             entry.not_started = Some("its entry is not an object".to_owned());
@@ -624,13 +666,14 @@ impl Read<'_> {
     }
 }
 
-fn disable(entry: &mut Entry, why: &str) {
+/// Marks `entry` disabled, for `why`.
+pub(super) fn disable(entry: &mut Entry, why: &str) {
     entry.disabled = true;
     entry.not_started = Some(format!("disabled: {why}"));
 }
 
 /// The strings of an array (other items left out).
-fn strings(value: &Value) -> Vec<String> {
+pub(super) fn strings(value: &Value) -> Vec<String> {
     value
         .as_array()
         .map(|a| {

@@ -18,6 +18,7 @@ pub mod consent;
 pub mod explain;
 pub mod jsonc;
 pub mod names;
+pub mod plugins;
 pub mod render;
 pub mod request;
 pub mod vars;
@@ -146,6 +147,9 @@ pub struct Options {
     pub ask: bool,
     /// Providers and other clients judged beside each host's own client (`--clients`).
     pub extra_clients: Vec<Client>,
+    /// The version named for some clients (`--host claude-code@2.1.260`, `--clients
+    /// NAME@VERSION`); the others are at their newest known version, as in `check`.
+    pub versions: Vec<(Client, String)>,
     /// Seconds each server may take to list its tools.
     pub timeout: f64,
     /// How many servers are started at once.

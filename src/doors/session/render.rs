@@ -92,6 +92,7 @@ fn json_of(judged: &[Judged], found: &Found) -> String {
             let findings: Vec<Value> = j.findings.iter().map(|f| finding_json(j, f)).collect();
             json!({
                 "host": j.host,
+                "version": j.version,
                 "verdict": word(j),
                 "summary": j.summary,
                 "fails": j.fails,
@@ -121,13 +122,13 @@ fn json_of(judged: &[Judged], found: &Found) -> String {
 fn human(judged: &[Judged]) -> String {
     let mut out = String::new();
     for j in judged {
-        let _ = writeln!(out, "{}: {}", j.host, j.summary);
+        let _ = writeln!(out, "{}: {}", shown(j), j.summary);
     }
     for j in judged {
         let _ = writeln!(
             out,
             "\n{} ({} tool{} from {} server{}, {} bytes of input schemas; judged for {})",
-            j.host,
+            shown(j),
             j.tools.len(),
             plural(j.tools.len()),
             j.servers.len(),
@@ -209,6 +210,7 @@ pub(super) fn finding_lines(out: &mut String, f: &Finding, indent: &str) {
     let d = &f.diagnostic;
     let at = match (&f.server, &f.tool) {
         (Some(s), Some(t)) => format!("{s}/{t}"),
+        (Some(s), None) => format!("the listing of {s}"),
         _ => "the request".to_owned(),
     };
     let _ = writeln!(
@@ -232,13 +234,13 @@ pub(super) fn finding_lines(out: &mut String, f: &Finding, indent: &str) {
 fn markdown(judged: &[Judged]) -> String {
     let mut out = String::from("| host | verdict |\n|---|---|\n");
     for j in judged {
-        let _ = writeln!(out, "| {} | {} |", j.host, j.summary.replace('|', "\\|"));
+        let _ = writeln!(out, "| {} | {} |", shown(j), j.summary.replace('|', "\\|"));
     }
     for j in judged {
         let _ = writeln!(
             out,
             "\n### {}\n\n{} tools from {} servers, {} bytes of input schemas.\n",
-            j.host,
+            shown(j),
             j.tools.len(),
             j.servers.len(),
             j.schema_bytes
@@ -269,6 +271,15 @@ fn markdown(judged: &[Judged]) -> String {
         }
     }
     out
+}
+
+/// The host as the verdict line names it: `claude-code`, or `claude-code@2.1.260` when a version
+/// was named.
+fn shown(j: &Judged) -> String {
+    match &j.version {
+        Some(v) => format!("{}@{v}", j.host),
+        None => j.host.to_string(),
+    }
 }
 
 fn plural(n: usize) -> &'static str {

@@ -83,6 +83,8 @@ pub struct Judged {
     pub host: Host,
     /// The clients that judge it (the host's own, then `--clients`).
     pub clients: Vec<Client>,
+    /// The host's version named (`--host claude-code@2.1.260`); `None`: its newest known.
+    pub version: Option<String>,
     /// Its servers, in its order.
     pub servers: Vec<ServerOf>,
     /// The request's tools, in order.
@@ -232,15 +234,35 @@ fn judge_host(
             sent,
         });
     }
-    let findings = if clients.is_empty() || request_tools.is_empty() {
-        Vec::new()
-    } else {
-        lint(host, &clients, &request_tools, &tools, &servers, secrets)
+    let judge = Judge {
+        host,
+        clients: &clients,
+        versions: &options.versions,
+        secrets,
     };
+    let mut findings = Vec::new();
+    if !clients.is_empty() {
+        for s in &servers {
+            if let State::Listed(listing) = &s.state {
+                findings.extend(judge.envelope(&s.entry, listing));
+            }
+        }
+        if !request_tools.is_empty() {
+            findings.extend(judge.lint(&request_tools, &tools, &servers));
+        }
+    }
+    let version = host.client().and_then(|c| {
+        options
+            .versions
+            .iter()
+            .find(|(v, _)| *v == c)
+            .map(|(_, v)| v.clone())
+    });
     let (summary, fails) = summary(host, &clients, &servers, &findings);
     Judged {
         host,
         clients,
+        version,
         servers,
         tools,
         schema_bytes,
@@ -250,65 +272,171 @@ fn judge_host(
     }
 }
 
-/// Lints the request as one `tools/list` document for `clients`.
-fn lint(
+/// How a host's request is judged: for its clients, at the versions named.
+struct Judge<'a> {
     host: Host,
-    clients: &[Client],
-    request_tools: &[Value],
-    sent: &[Sent],
-    servers: &[ServerOf],
-    secrets: &Secrets,
-) -> Vec<Finding> {
-    let document = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": request_tools}});
-    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
-    let settings = Settings {
-        clients: clients.to_vec(),
-        ..Settings::default()
-    };
-    let file = SourceFile::new(FileId(0), format!("<{host} request>"), None, &text, true);
-    let linted = crate::engine::lint_source(file, &settings, true);
-    linted
-        .diagnostics
-        .into_iter()
-        .map(|d| {
-            let at = tool_index(&d.pointer).and_then(|i| sent.get(i));
-            let verdict = clients
-                .iter()
-                .map(|&c| Verdict::of_client(&d.breaks, d.depends_on_output, c))
-                .max()
-                .unwrap_or(Verdict::Works);
-            let mut effects: Vec<(Client, Effect)> = Vec::new();
-            for b in d.breaks.iter() {
-                if clients.contains(&b.client)
-                    && Verdict::of(b.effect, d.depends_on_output) == Verdict::Breaks
-                    && !effects.contains(&(b.client, b.effect))
-                {
-                    effects.push((b.client, b.effect));
-                }
+    clients: &'a [Client],
+    versions: &'a [(Client, String)],
+    secrets: &'a Secrets,
+}
+
+impl Judge<'_> {
+    /// The settings the engine lints with: the host's clients, at the versions named.
+    fn settings(&self) -> Settings {
+        Settings {
+            clients: self.clients.to_vec(),
+            versions: self.versions.to_vec(),
+            ..Settings::default()
+        }
+    }
+
+    /// The verdict of the host's clients on `d`, and what those that break do (each once).
+    fn verdict(&self, d: &Diagnostic) -> (Verdict, Vec<(Client, Effect)>) {
+        let verdict = self
+            .clients
+            .iter()
+            .map(|&c| Verdict::of_client(&d.breaks, d.depends_on_output, c))
+            .max()
+            .unwrap_or(Verdict::Works);
+        let mut effects: Vec<(Client, Effect)> = Vec::new();
+        for b in d.breaks.iter() {
+            if self.clients.contains(&b.client)
+                && Verdict::of(b.effect, d.depends_on_output) == Verdict::Breaks
+                && !effects.contains(&(b.client, b.effect))
+            {
+                effects.push((b.client, b.effect));
             }
-            let entry = at.and_then(|s| {
-                servers
-                    .iter()
-                    .find(|v| v.entry.key == s.server)
-                    .map(|v| &v.entry)
-            });
-            let user_fix = match (at, entry) {
-                (Some(s), Some(e)) if verdict == Verdict::Breaks => {
-                    Some(user_fix(host, e, s, &d, &effects, secrets))
+        }
+        (verdict, effects)
+    }
+
+    /// The findings on the envelope of one server's listing (SL510: the members protocol
+    /// revision 2026-07-28 requires beside the tools), which a host meets per server, before
+    /// any of its tools: the server's listing as `dump` writes it, without its tools (the
+    /// request's linting judges them), linted for its protocol.
+    fn envelope(&self, entry: &Entry, listing: &Listing) -> Vec<Finding> {
+        let bare = Listing {
+            tools: Vec::new(),
+            ..listing.clone()
+        };
+        let server = Server {
+            label: entry.key.clone(),
+            endpoint: Endpoint::Command {
+                argv: Vec::new(),
+                env: Vec::new(),
+            },
+        };
+        let text = live::dump(&server, &bare);
+        let name = format!("<{} listing of {}>", self.host, entry.key);
+        let file = SourceFile::new(FileId(0), name, None, &text, true);
+        let linted = crate::engine::lint_source(file, &self.settings(), true);
+        linted
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.rule.code == "SL510")
+            .map(|d| {
+                let (verdict, effects) = self.verdict(&d);
+                let user_fix = (verdict == Verdict::Breaks).then(|| self.envelope_fix(entry, &d));
+                Finding {
+                    server: Some(entry.key.clone()),
+                    tool: None,
+                    sent_as: None,
+                    diagnostic: d,
+                    verdict,
+                    effects,
+                    user_fix,
                 }
-                _ => None,
-            };
-            Finding {
-                server: at.map(|s| s.server.clone()),
-                tool: at.map(|s| s.tool.clone()),
-                sent_as: at.map(|s| s.name.clone()),
-                diagnostic: d,
-                verdict,
-                effects,
-                user_fix,
+            })
+            .collect()
+    }
+
+    /// What the user can do about a server's listing that the host drops: use a version of the
+    /// host the claim does not hold for (from the client model's ranges), or disable the server.
+    fn envelope_fix(&self, entry: &Entry, d: &Diagnostic) -> String {
+        let file = self.secrets.redact(&entry.file.display().to_string());
+        let key = &entry.key;
+        if let Some(plugin) = &entry.plugin {
+            return format!(
+                "Turn the plugin `{plugin}` off (`/plugin`, or `\"{plugin}\": false` in \
+                 `enabledPlugins` of ~/.claude/settings.json) until its author fixes the listing"
+            );
+        }
+        match version_way(self.host, d) {
+            Some(way) => format!(
+                "Disable the server `{key}` in {file} until its author fixes the listing, or {way}"
+            ),
+            None => {
+                format!("Disable the server `{key}` in {file} until its author fixes the listing")
             }
-        })
-        .collect()
+        }
+    }
+
+    /// Lints the request as one `tools/list` document for the host's clients.
+    fn lint(&self, request_tools: &[Value], sent: &[Sent], servers: &[ServerOf]) -> Vec<Finding> {
+        let host = self.host;
+        let document = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": request_tools}});
+        let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        let file = SourceFile::new(FileId(0), format!("<{host} request>"), None, &text, true);
+        let linted = crate::engine::lint_source(file, &self.settings(), true);
+        linted
+            .diagnostics
+            .into_iter()
+            .map(|d| {
+                let at = tool_index(&d.pointer).and_then(|i| sent.get(i));
+                let (verdict, effects) = self.verdict(&d);
+                let entry = at.and_then(|s| {
+                    servers
+                        .iter()
+                        .find(|v| v.entry.key == s.server)
+                        .map(|v| &v.entry)
+                });
+                let user_fix = match (at, entry) {
+                    (Some(s), Some(e)) if verdict == Verdict::Breaks => {
+                        let fix = user_fix(host, e, s, &d, &effects, self.secrets);
+                        Some(match version_way(host, &d) {
+                            Some(way) => format!("{fix}; or {way}"),
+                            None => fix,
+                        })
+                    }
+                    _ => None,
+                };
+                Finding {
+                    server: at.map(|s| s.server.clone()),
+                    tool: at.map(|s| s.tool.clone()),
+                    sent_as: at.map(|s| s.name.clone()),
+                    diagnostic: d,
+                    verdict,
+                    effects,
+                    user_fix,
+                }
+            })
+            .collect()
+    }
+}
+
+/// A version of `host` that `d`'s claims on it do not hold for, from the client model's ranges
+/// (`use claude-code before 2.1.260`, `update gemini-cli to 0.28.0 or later`): `None` when a
+/// claim holds for every version.
+fn version_way(host: Host, d: &Diagnostic) -> Option<String> {
+    let client = host.client()?;
+    let mut ways = Vec::new();
+    for b in d.breaks.iter().filter(|b| b.client == client) {
+        let way = match (b.versions.from, b.versions.until) {
+            (Some(from), None) => format!("use {host} before {from}"),
+            (None, Some(until)) => format!("update {host} to {until} or later"),
+            _ => return None,
+        };
+        if !ways.contains(&way) {
+            ways.push(way);
+        }
+    }
+    if ways.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} (`--host {host}@VERSION` judges another version)",
+        ways.join(" and ")
+    ))
 }
 
 /// The index of the tool a pointer into the request is in (`/result/tools/3/...`).
@@ -336,6 +464,12 @@ fn user_fix(
     let file = secrets.redact(&entry.file.display().to_string());
     let key = &entry.key;
     let tool = &sent.tool;
+    if let Some(plugin) = &entry.plugin {
+        return format!(
+            "Turn the plugin `{plugin}` off (`/plugin`, or `\"{plugin}\": false` in \
+             `enabledPlugins` of ~/.claude/settings.json) until its author fixes `{tool}`"
+        );
+    }
     if host == Host::ClaudeCode && d.rule.code == "SL710" && sent.name.chars().count() > MAX_NAME {
         let around = "mcp__".len() + "__".len() + tool.chars().count();
         if around < MAX_NAME {
@@ -391,6 +525,7 @@ fn summary(
     for f in findings {
         let at = match (&f.server, &f.tool) {
             (Some(s), Some(t)) => format!("{s}/{t}"),
+            (Some(s), None) => format!("the listing of {s}"),
             _ => "the request".to_owned(),
         };
         match f.verdict {

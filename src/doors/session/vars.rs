@@ -79,6 +79,9 @@ pub struct Env<'a> {
     pub home: Option<&'a Path>,
     /// Looks a variable up (the process environment; tests give their own).
     pub lookup: &'a dyn Fn(&str) -> Option<String>,
+    /// The root of the Claude Code plugin whose configuration is read (`${CLAUDE_PLUGIN_ROOT}`):
+    /// a path, not a secret.
+    pub plugin_root: Option<&'a Path>,
 }
 
 /// `text` with its variables expanded; `Err` says the first that cannot be (unset, or an
@@ -127,6 +130,11 @@ fn value_of(inner: &str, env: &Env<'_>, secrets: &mut Secrets) -> Result<String,
                 return Ok(home.to_string_lossy().into_owned());
             }
         }
+        "CLAUDE_PLUGIN_ROOT" => {
+            if let Some(root) = env.plugin_root {
+                return Ok(root.to_string_lossy().into_owned());
+            }
+        }
         _ => {}
     }
     let inner = inner.strip_prefix("env:").unwrap_or(inner);
@@ -155,6 +163,7 @@ mod tests {
             project: Path::new("/p"),
             home: Some(Path::new("/h")),
             lookup,
+            plugin_root: None,
         }
     }
 
