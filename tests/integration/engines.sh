@@ -29,7 +29,8 @@
 #                      and 0.27.4's SchemaValidator, what each call ran before 0.28.0
 # and the hosts that compile a tool's input schema with Ajv of their own before each call, each
 # as it constructed Ajv before its fix (ajv.mjs: qwen-code, llxprt-code, openclaude, openclaw,
-# pi-mcp-adapter, mastra), their breaks holding for those versions only
+# pi-mcp-adapter, mastra), their breaks holding for those versions only (also on the cases that
+# ask for them, `"hosts": true`: how they read a schema without `$schema`)
 # and the plain-schema cases (`"target": "json-schema"`: a schema file, as SchemaStore holds them)
 # also through the consumers of plain schemas (tests/integration/plain/):
 #   vscode-json        vscode-json-languageservice 5.7.2 (VS Code's JSON language service), its

@@ -271,6 +271,96 @@ fn dropping_a_2020_12_stamp_changes_no_verdict() {
     }
 }
 
+/// SL402's fix of a draft-07 `$schema` respells in 2020-12 what 2020-12 spells otherwise (a
+/// tuple's `items` array and `additionalItems`, `dependencies`) and removes the stamp, so that
+/// neither side of the trap refuses it: Claude's 2020-12-only validator, and the hosts whose
+/// Ajv's default class has no 2020-12 meta-schema. The tier's case pair is the original and what
+/// the fix writes of it; on instances generated to cover what the tuple and the dependencies
+/// distinguish, the draft-07 reading of the original (the TS v1 client's Ajv, and each SDK engine
+/// that reads `$schema`) and the 2020-12 reading of the fixed schema (TS v2's Ajv2020, Python's
+/// `jsonschema`, the crate) give the same verdicts, the case's. The hosts' own Ajv compiles the
+/// fixed schema and refuses no instance the original accepts; reading a schema without
+/// `$schema` as draft-07, it does not check the respelled keywords, and accepts some instances
+/// the original refuses (what rules/SL402.md says of the fix's safety).
+#[test]
+fn respelling_a_draft_07_schema_changes_no_verdict() {
+    let observed = observed();
+    let cases: std::collections::BTreeMap<String, Value> =
+        case_files("cases").into_iter().collect();
+    let (original, respelled) = (
+        &cases["sl402-draft7-respellable"],
+        &cases["sl402-draft7-respelled"],
+    );
+    // The case is what the fix writes.
+    let text = serde_json::to_string_pretty(&original["schema"]).unwrap();
+    let settings = settings_of(original);
+    let source = SourceFile::new(FileId(0), "case.json".into(), None, &text, true);
+    let run = schema_lint::engine::lint_loaded(
+        vec![schema_lint::workspace::load_source(source, true)],
+        &settings,
+    );
+    let outcome = schema_lint::fix::fix_run(
+        run,
+        &settings,
+        schema_lint::fix::Offer { unsafe_fixes: true },
+        &|_| Ok(()),
+    );
+    let fixed: Value = serde_json::from_str(&outcome.run.files[0].file.text).unwrap();
+    assert_eq!(fixed, respelled["schema"], "the fix writes another schema");
+    assert_eq!(original["instances"], respelled["instances"]);
+    let want: Vec<&str> = original["instances"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            if i["valid"] == true {
+                "valid"
+            } else {
+                "invalid"
+            }
+        })
+        .collect();
+    assert!(want.contains(&"valid") && want.contains(&"invalid"));
+    let verdicts = |row: &Value, engine: &str| -> Vec<String> {
+        assert_eq!(row[engine]["compile"], "ok", "{engine}: {}", row[engine]);
+        row[engine]["instances"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{engine}: no verdicts"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (before, after) = (
+        &observed["sl402-draft7-respellable"],
+        &observed["sl402-draft7-respelled"],
+    );
+    for engine in SDK_ENGINES {
+        assert_eq!(verdicts(before, engine), want, "{engine} on the original");
+        if engine != "ts-sdk-v1" {
+            assert_eq!(
+                verdicts(after, engine),
+                want,
+                "{engine} on the fixed schema"
+            );
+        }
+    }
+    let mut unchecked = 0;
+    for (host, _) in AJV_HOSTS {
+        let got = verdicts(after, host);
+        for (n, (w, g)) in want.iter().zip(&got).enumerate() {
+            assert!(
+                *w == "invalid" || g == "valid",
+                "{host} refuses instance {n}, which the original accepts"
+            );
+            unchecked += usize::from(*w == "invalid" && g == "valid");
+        }
+    }
+    assert!(
+        unchecked > 0,
+        "the hosts' Ajv now checks the respelled keywords: rules/SL402.md says otherwise"
+    );
+}
+
 /// The hosts and providers whose own conversions the tier runs on input-role cases
 /// (tests/integration/providers/): what each did with a case, its effect, is claimed by a
 /// finding's measured break on it. (A finding may claim more: a class's breaks come from its

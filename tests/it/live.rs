@@ -208,9 +208,9 @@ fn a_live_run_offers_no_fix_and_names_the_change_in_the_server() {
     }
 }
 
-/// A cause some tools' schemas cannot take the fix of (a draft-07 tuple's `items` means another
-/// thing in 2020-12) gets the same help live as in the file: the help of the tool that cannot
-/// take it, not "no keyword whose meaning differs", which Ajv2020 (TS v2) then refutes with
+/// A cause some tools' schemas cannot take the fix of (a draft-07 tuple's `items` and
+/// `additionalItems` mean another thing in 2020-12, and SL402 does not respell them) gets the
+/// same help live as in the file: the help of the tool that cannot take it, not "no keyword whose meaning differs", which Ajv2020 (TS v2) then refutes with
 /// `items value must be ["object","boolean"]`.
 #[test]
 fn a_live_cause_that_not_every_tool_can_take_says_what_the_file_says() {

@@ -11,6 +11,7 @@ mod audit_live;
 mod cli;
 mod containment;
 mod corpus;
+mod dialect_fixes;
 mod diff;
 mod diff_props;
 mod doc_commands;

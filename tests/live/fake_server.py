@@ -8,7 +8,7 @@ stdio modes (python3 fake_server.py MODE [PIDFILE]):
               closed objects)
   draft7      legacy, and lists a tool with a hand-written draft-07 output schema
   draft7-tuple  legacy, and lists two: a draft-07 output schema, and one with a tuple's `items`
-              array (which 2020-12 reads otherwise)
+              array and `additionalItems` (which 2020-12 reads otherwise, and SL402 does not respell)
   unknown     answers server/discover with -32022 and only a future revision
   exit        writes to stderr and exits with status 3 before answering
   hang        reads requests and never answers
@@ -75,7 +75,8 @@ TS_V1_TOOLS = [
 ]
 PLAIN_DRAFT_07 = {"$schema": DRAFT_07, "type": "object", "properties": {"n": {"type": "number"}}}
 TUPLE_DRAFT_07 = {"$schema": DRAFT_07, "type": "object", "properties": {
-    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]}}}
+    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}],
+             "additionalItems": False}}}
 
 
 def tool(name, output):

@@ -12,7 +12,7 @@ use crate::rules::edits::members::removal_span;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::dialect::Draft;
 use crate::schema::units::Role;
-use crate::syntax::document::{Member, Node, NodeKind};
+use crate::syntax::document::{escape_pointer_token, Member, Node, NodeKind};
 use crate::syntax::literal::literal;
 
 pub struct UnknownDialect;
@@ -351,17 +351,9 @@ fn legacy(
         )
     };
     let note = STRICT_HOSTS_NOTE;
-    let fix = reads_the_same_in_2020_12(root, draft).then(|| Fix {
-        title: format!("Declare 2020-12 instead of {draft}"),
-        applicability: Applicability::Unsafe,
-        edits: vec![Edit {
-            file: cx.file.id,
-            span: member.value.span,
-            content: literal(Draft::Draft202012.uri()),
-        }],
-        moves: Vec::new(),
-    });
-    let help = legacy_help(cx, draft, fix.is_some());
+    let respelled = respelling(cx, root, draft);
+    let fix = respelled.as_ref().and_then(|r| without_stamp(cx, root, r));
+    let help = legacy_help(cx, draft, respelled.as_ref().filter(|_| fix.is_some()));
     let diagnostic = cx
         .report(member.value.span, message)
         .severity(severity)
@@ -376,14 +368,14 @@ fn legacy(
 }
 
 /// What to do about a legacy dialect on an MCP target: where the schema shows the TS SDK v1
-/// server (zod's draft-07 stamp), what to change in the server; where the stamp can simply be
-/// changed, that (by `--unsafe-fixes` on a file; in the server on a live run, which takes no
-/// fix). Checked with `@modelcontextprotocol/sdk` 1.32.2 (`McpServer` lists every schema with
-/// `"$schema": "http://json-schema.org/draft-07/schema#"`; a `tools/list` handler set with
-/// `server.server.setRequestHandler(ListToolsRequestSchema, ...)` after `registerTool` replaces
-/// its listing, and calls still reach the tool) and `@modelcontextprotocol/server` 2.4.0 (stamps
-/// 2020-12).
-fn legacy_help(cx: &UnitContext<'_>, draft: Draft, fixable: bool) -> String {
+/// server (zod's draft-07 stamp), what to change in the server; where the schema can be
+/// respelled in 2020-12 and left unstamped, that (by `--unsafe-fixes` on a file; in the server on
+/// a live run, which takes no fix). Checked with `@modelcontextprotocol/sdk` 1.32.2 (`McpServer`
+/// lists every schema with `"$schema": "http://json-schema.org/draft-07/schema#"`; a
+/// `tools/list` handler set with `server.server.setRequestHandler(ListToolsRequestSchema, ...)`
+/// after `registerTool` replaces its listing, and calls still reach the tool) and
+/// `@modelcontextprotocol/server` 2.4.0 (stamps 2020-12).
+fn legacy_help(cx: &UnitContext<'_>, draft: Draft, fixable: Option<&Respelling>) -> String {
     let declare = Draft::Draft202012.uri();
     let ts_v1 = draft == Draft::Draft7 && cx.generator() == Some(Generator::Zod);
     if ts_v1 {
@@ -392,26 +384,291 @@ fn legacy_help(cx: &UnitContext<'_>, draft: Draft, fixable: bool) -> String {
              re-emit the schemas in a `tools/list` handler of your own \
              (`server.server.setRequestHandler(ListToolsRequestSchema, ...)`, each schema from \
              `z.toJSONSchema(schema, { target: \"draft-2020-12\" })`)";
-        return if fixable && !cx.live() {
-            format!("{server}. In this file, `--unsafe-fixes` declares `{declare}`")
+        return if fixable.is_some() && !cx.live() {
+            format!(
+                "{server}. In this file, `--unsafe-fixes` removes the draft-07 `$schema`{}",
+                fixable.map_or(String::new(), Respelling::also)
+            )
         } else {
             server.to_owned()
         };
     }
     match (fixable, cx.live()) {
-        (true, false) => format!(
+        (Some(r), false) if r.renames.is_empty() => format!(
             "The schema uses no keyword whose meaning differs between {draft} and 2020-12: \
-             declare `{declare}` (`--unsafe-fixes` does it)"
+             remove `$schema`, and MCP reads it as 2020-12, its default dialect \
+             (`--unsafe-fixes` does it)"
         ),
-        (true, true) => format!(
+        (Some(r), false) => format!(
+            "Respelled in 2020-12 ({}), the schema means what it means in {draft}: respell it \
+             and remove `$schema`, and MCP reads it as 2020-12, its default dialect \
+             (`--unsafe-fixes` does it)",
+            r.list()
+        ),
+        (Some(r), true) if r.renames.is_empty() => format!(
             "The schema uses no keyword whose meaning differs between {draft} and 2020-12: \
              declare `{declare}` where the server writes the schema's `$schema`"
         ),
-        (false, _) => format!(
+        _ => format!(
             "Generate 2020-12 schemas in the server (a tuple's `items` array is \
              `prefixItems` there, `dependencies` is `dependentRequired`/`dependentSchemas`) and \
              declare `{declare}`"
         ),
+    }
+}
+
+/// The keys a draft-06/07 schema must have renamed to mean the same in 2020-12, if it can be
+/// respelled exactly: [`respelling`].
+struct Respelling {
+    /// The edits, each a key renamed, in document order.
+    edits: Vec<Edit>,
+    /// The renames, each once (`items` to `prefixItems`), in the order first met.
+    renames: Vec<(&'static str, &'static str)>,
+}
+
+impl Respelling {
+    /// `` `items` as `prefixItems`, `dependencies` as `dependentRequired` ``.
+    fn list(&self) -> String {
+        self.renames
+            .iter()
+            .map(|(old, new)| format!("`{old}` as `{new}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What the fix does beside removing `$schema`, as the end of a sentence.
+    fn also(&self) -> String {
+        if self.renames.is_empty() {
+            String::new()
+        } else {
+            format!(" and respells {}", self.list())
+        }
+    }
+}
+
+/// The fix of a draft-06/07 `$schema` on an MCP target: the schema respelled in 2020-12, and the
+/// stamp removed, so that hosts that read 2020-12 only (Claude) and hosts that compile with Ajv's
+/// draft-07 class (which has no 2020-12 meta-schema) both take it; MCP reads a schema without
+/// `$schema` as 2020-12. None where the root has `$schema` twice.
+fn without_stamp(cx: &UnitContext<'_>, root: &Node, respelled: &Respelling) -> Option<Fix> {
+    let members = root.as_object()?;
+    let stamps: Vec<usize> = (0..members.len())
+        .filter(|&i| members[i].key == "$schema")
+        .collect();
+    let [i] = stamps.as_slice() else {
+        return None;
+    };
+    let mut edits = respelled.edits.clone();
+    edits.push(Edit {
+        file: cx.file.id,
+        span: removal_span(root, members, *i),
+        content: String::new(),
+    });
+    let title = if respelled.renames.is_empty() {
+        "Remove `$schema` (2020-12, MCP's default)".to_owned()
+    } else {
+        format!(
+            "Respell {} for 2020-12 and remove `$schema`",
+            respelled.list()
+        )
+    };
+    Some(Fix {
+        title,
+        // What goes over the wire changes, and so does what an engine that reads every schema
+        // as draft-07 (the TS v1 client, the hosts' Ajv) checks of a respelled keyword.
+        applicability: Applicability::Unsafe,
+        edits,
+        moves: Vec::new(),
+    })
+}
+
+/// How a draft-06/07 schema reads the same in 2020-12: the keys to rename (a tuple's `items`
+/// array to `prefixItems`, where it has no `additionalItems`; `dependencies` to
+/// `dependentRequired` where every entry lists property names, to `dependentSchemas` where every
+/// entry is a schema), each at a subschema of the walk, given once there, with no reference into
+/// it; and otherwise what [`reads_the_same_in_2020_12`] asks. `#/definitions/...` references
+/// resolve the same in 2020-12 (a JSON pointer), and are left alone. None where the schema cannot
+/// be respelled so: a keyword of [`DIFFERING`] anywhere else (data included, `additionalItems`
+/// too), an embedded `$schema` below a key to rename, mixed `dependencies`. An engine that reads
+/// the unstamped result as draft-07 does not check a respelled keyword, and refuses nothing the
+/// original accepts.
+fn respelling(cx: &UnitContext<'_>, root: &Node, draft: Draft) -> Option<Respelling> {
+    if draft != Draft::Draft7 && draft != Draft::Draft6 {
+        return None;
+    }
+    let schemas: std::collections::HashSet<&str> =
+        cx.subschemas.iter().map(|s| s.pointer.as_str()).collect();
+    let mut out = Respelling {
+        edits: Vec::new(),
+        renames: Vec::new(),
+    };
+    let mut walk = Respeller {
+        cx,
+        draft,
+        schemas: &schemas,
+        root: &cx.unit.pointer,
+        nested_schema: false,
+        out: &mut out,
+    };
+    if !walk.node(root, &cx.unit.pointer) {
+        return None;
+    }
+    let nested_schema = walk.nested_schema;
+    // An embedded `$schema` keeps its subtree in its own dialect for the engines that honour it:
+    // respelled keys there would change its meaning.
+    (out.renames.is_empty() || !nested_schema).then_some(out)
+}
+
+/// The walk of [`respelling`].
+struct Respeller<'c, 'a, 'b> {
+    cx: &'c UnitContext<'a>,
+    draft: Draft,
+    /// The pointers of the unit's subschemas: where a key is a keyword.
+    schemas: &'b std::collections::HashSet<&'c str>,
+    root: &'b str,
+    /// Whether a subschema below the root has a `$schema`.
+    nested_schema: bool,
+    out: &'b mut Respelling,
+}
+
+impl Respeller<'_, '_, '_> {
+    fn node(&mut self, node: &Node, pointer: &str) -> bool {
+        match &node.kind {
+            NodeKind::Array(items) => items
+                .iter()
+                .enumerate()
+                .all(|(i, n)| self.node(n, &format!("{pointer}/{i}"))),
+            NodeKind::Object(members) => {
+                let is_schema = self.schemas.contains(pointer);
+                let has_ref = members.iter().any(|m| m.key == "$ref");
+                for m in members {
+                    let key = m.key.as_str();
+                    let child = format!("{pointer}/{}", escape_pointer_token(key));
+                    if is_schema && key == "$schema" && pointer != self.root {
+                        self.nested_schema = true;
+                    }
+                    if has_ref
+                        && !INERT_BESIDE_REF.contains(&key)
+                        && !(key == "type" && self.same_type_as_target(node, &m.value))
+                    {
+                        return false;
+                    }
+                    let rename = if is_schema { renamed(node, m) } else { None };
+                    if let Some(new) = rename {
+                        if !self.rename(node, m, new, &child) {
+                            return false;
+                        }
+                    } else if DIFFERING.contains(&key)
+                        || (self.draft == Draft::Draft6 && NOT_IN_DRAFT6.contains(&key))
+                        || (key == "items" && m.value.as_array().is_some())
+                    {
+                        return false;
+                    }
+                    if !self.node(&m.value, &child) {
+                        return false;
+                    }
+                }
+                true
+            }
+            _ => true,
+        }
+    }
+}
+
+impl Respeller<'_, '_, '_> {
+    /// Renames the key of `member` (at `pointer`) of the subschema `schema` to `new`, unless it
+    /// is given twice, `new` is there already, or a reference lands below it.
+    fn rename(&mut self, schema: &Node, member: &Member, new: &'static str, pointer: &str) -> bool {
+        let key = member.key.as_str();
+        let once = schema
+            .as_object()
+            .is_some_and(|ms| ms.iter().filter(|o| o.key == key).count() == 1);
+        if !once || schema.get(new).is_some() || super::ancestry::referenced_below(self.cx, pointer)
+        {
+            return false;
+        }
+        self.out.edits.push(Edit {
+            file: self.cx.file.id,
+            span: member.key_span,
+            content: literal(new),
+        });
+        let pair = (keyword(key), new);
+        if !self.out.renames.contains(&pair) {
+            self.out.renames.push(pair);
+        }
+        true
+    }
+
+    /// Whether a `type` beside a `$ref` says what the `$ref`'s target says (its `type`, the same
+    /// value): draft-07 ignores it, 2020-12 applies it to no effect. SL501's fix writes `"type":
+    /// "object"` beside a root `$ref` to an object. Only a `#/` pointer into the unit is
+    /// followed.
+    fn same_type_as_target(&self, holder: &Node, value: &Node) -> bool {
+        let Some(fragment) = holder
+            .get("$ref")
+            .and_then(Node::as_str)
+            .and_then(|r| r.strip_prefix('#'))
+            .filter(|f| f.starts_with('/') && !f.contains('%'))
+        else {
+            return false;
+        };
+        let Some(unit) = self.cx.root.pointer(&self.cx.unit.pointer) else {
+            return false;
+        };
+        let Some(target) = unit.pointer(fragment).and_then(|t| t.get("type")) else {
+            return false;
+        };
+        let names = |n: &Node| -> Option<Vec<String>> {
+            match n.as_str() {
+                Some(one) => Some(vec![one.to_owned()]),
+                None => n
+                    .as_array()?
+                    .iter()
+                    .map(|t| t.as_str().map(str::to_owned))
+                    .collect(),
+            }
+        };
+        names(value).is_some_and(|v| names(target) == Some(v))
+    }
+}
+
+/// The `'static` spelling of a keyword [`renamed`] renames.
+fn keyword(key: &str) -> &'static str {
+    if key == "items" {
+        "items"
+    } else {
+        "dependencies"
+    }
+}
+
+/// The 2020-12 name of a member of a draft-06/07 subschema, where 2020-12 spells it otherwise and
+/// the respelling is exact.
+fn renamed(schema: &Node, member: &Member) -> Option<&'static str> {
+    match member.key.as_str() {
+        // Not with `additionalItems`, which 2020-12 spells `items`: an engine that reads the
+        // unstamped schema as draft-07 (the TS v1 client, the hosts' Ajv) applies that `items`
+        // to every element, and refuses tuples the original accepts (measured).
+        "items" if member.value.as_array().is_some() && schema.get("additionalItems").is_none() => {
+            Some("prefixItems")
+        }
+        "dependencies" => {
+            let entries = member.value.as_object()?;
+            let names = |n: &Node| {
+                n.as_array()
+                    .is_some_and(|a| a.iter().all(|v| v.as_str().is_some()))
+            };
+            let schema_like = |n: &Node| n.as_object().is_some() || n.as_bool().is_some();
+            if entries.is_empty() {
+                None
+            } else if entries.iter().all(|e| names(&e.value)) {
+                Some("dependentRequired")
+            } else if entries.iter().all(|e| schema_like(&e.value)) {
+                Some("dependentSchemas")
+            } else {
+                None
+            }
+        }
+        _ => None,
     }
 }
 

@@ -191,8 +191,9 @@ for (const host of Object.keys(HOSTS)) out[host] = {};
 for (const c of cases) {
     out["ts-sdk-v1"][c.name] = run(client(() => Ajv), c);
     out["ts-sdk-v2"][c.name] = run(client(v2Class), c);
-    // The hosts compile a tool's input schema only (observe.py counts them on input-role cases).
-    if (c.role === "input") {
+    // The hosts compile a tool's input schema only (observe.py counts them on input-role cases,
+    // and records them on a case that asks for them, `"hosts": true`).
+    if (c.role === "input" || c.hosts === true) {
         for (const [host, make] of Object.entries(HOSTS)) out[host][c.name] = run(make(), c);
     }
 }

@@ -45,7 +45,7 @@ offers the tool), and `loses-tool-list` / `loses-tool` for gemini-cli's discover
 client's row holds one result per code path (`python`, `js`, `FunctionDeclaration`, ...).
 
 The hosts' own Ajv (`AJV_HOSTS`, tests/integration/engines/ajv.mjs) also run on the input-role
-cases, each row the host before the version that changed it (`gemini-cli<0.28.0`): judged like a
+cases and on those that ask for them (`"hosts": true`), each row the host before the version that changed it (`gemini-cli<0.28.0`): judged like a
 schema case, their breaks name the client with `versions` (`{"from": null, "until": "0.28.0"}`).
 
 `breaks`: for each case class (`SL201/malformed-scheme`), the clients its cases break and how:
@@ -138,9 +138,13 @@ def engines_of(case):
     """The engines whose results count for a case: for a tool's input schema (`"role": "input"`)
     the hosts' and providers' conversions (no SDK client compiles an input schema: the SDK
     engines' results on it are left out), for a plain schema file (`"target": "json-schema"`)
-    the SDK engines and the plain-schema consumers, for any other the SDK engines."""
+    the SDK engines and the plain-schema consumers, for a case that asks for the hosts' own Ajv too
+    (`"hosts": true`: how they read a schema they would compile as an input schema, observed
+    beside the SDK engines) those as well, for any other the SDK engines."""
     if case.get("role") == "input":
         return PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS)
+    if case.get("hosts"):
+        return ENGINES + list(AJV_HOSTS)
     if case.get("target") == "json-schema":
         return ENGINES + PLAIN
     return ENGINES
@@ -171,6 +175,8 @@ def observed(cases_path, listings_path, result_paths):
     wanted = set(ENGINES)
     if any(c.get("role") == "input" for c in cases.values()):
         wanted.update(PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS))
+    if any(c.get("hosts") for c in cases.values()):
+        wanted.update(AJV_HOSTS)
     if any(c.get("target") == "json-schema" for c in cases.values()):
         wanted.update(PLAIN)
     missing = [e for e in ENGINES + PROVIDERS + OBSERVED_ONLY + list(AJV_HOSTS) + PLAIN
