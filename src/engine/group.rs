@@ -263,13 +263,14 @@ mod tests {
 
     #[test]
     fn a_cause_whose_fix_fits_some_tools_is_one_finding_with_that_fix() {
-        // Three tools stamped draft-07; the second uses `dependencies`, which 2020-12 reads
-        // differently, so only the first and third can be declared 2020-12.
+        // Three tools stamped draft-07; the second holds a tuple with `additionalItems`, which
+        // 2020-12 spells otherwise and an unstamped schema cannot say to every engine, so only
+        // the first and third can drop the stamp.
         let text = listing(3);
         let tools: Vec<&str> = text.split("{\"name\"").collect();
         let t1 = tools[2].replacen(
             "\"required\": [\"result\"]",
-            "\"required\": [\"result\"], \"dependencies\": {\"result\": [\"result\"]}",
+            "\"required\": [\"result\"], \"items\": [{\"type\": \"integer\"}], \"additionalItems\": false",
             1,
         );
         let text = format!(
@@ -294,7 +295,7 @@ mod tests {
             "{help}"
         );
         assert!(
-            help.ends_with("applies \"Declare 2020-12 instead of draft7\" to 2 of the 3 tools (`t0`, `t2`): the others' schemas cannot take it"),
+            help.ends_with("applies \"Remove `$schema` (2020-12, MCP's default)\" to 2 of the 3 tools (`t0`, `t2`): the others' schemas cannot take it"),
             "{help}"
         );
     }
