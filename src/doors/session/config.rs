@@ -14,7 +14,7 @@
 //!   VS Code kept them before 1.102 (1.102 moves them into `mcp.json` when it starts, so a key in
 //!   both is read from `mcp.json`; VS Code's 1.102 release notes, "MCP servers as first-class
 //!   resources").
-//! - Claude Code's plugins: the servers of each enabled plugin ([`super::plugins`]).
+//! - Claude Code's plugins: the servers of each enabled plugin (`super::plugins`).
 //! - Cursor: `.cursor/mcp.json`, `~/.cursor/mcp.json` (`mcpServers`).
 //! - gemini-cli: `.gemini/settings.json`, `~/.gemini/settings.json` (`mcpServers`, each with
 //!   `command`, `url` (SSE), `httpUrl` (Streamable HTTP), `includeTools`, `excludeTools`; the
@@ -30,7 +30,7 @@
 //! A configuration is only read, never written.
 
 use super::vars::{self, Env, Secrets, Syntax};
-use super::{Host, Options};
+use super::Host;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -130,7 +130,11 @@ pub(super) enum Shape {
 }
 
 /// The configuration files a host reads: (path, scope, shape), lowest precedence first.
-fn places(host: Host, project: &Path, home: Option<&Path>) -> Vec<(PathBuf, Scope, Shape)> {
+pub(super) fn places(
+    host: Host,
+    project: &Path,
+    home: Option<&Path>,
+) -> Vec<(PathBuf, Scope, Shape)> {
     let user = |rel: &str, shape| home.map(|h| (h.join(rel), Scope::User, shape));
     let here = |rel: &str, shape| Some((project.join(rel), Scope::Project, shape));
     let list = match host {
@@ -220,7 +224,7 @@ fn codex_home(home: Option<&Path>) -> Option<PathBuf> {
 }
 
 /// Whether `path` is one of the user's own configurations of `host`.
-fn is_users(host: Host, path: &Path, home: Option<&Path>) -> bool {
+pub(super) fn is_users(host: Host, path: &Path, home: Option<&Path>) -> bool {
     let Some(home) = home else { return false };
     let users: Vec<PathBuf> = match host {
         Host::ClaudeCode => vec![home.join(".claude.json")],
@@ -244,7 +248,11 @@ fn is_users(host: Host, path: &Path, home: Option<&Path>) -> bool {
 /// `.cursor/mcp.json`, `.gemini/settings.json`, `.codex/config.toml`, `.mcp.json`,
 /// `.claude.json`, `claude_desktop_config.json`, `windsurf/mcp_config.json`), else from `--host`,
 /// else from its shape (`servers`: VS Code; `mcp_servers`: Codex).
-fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape), String> {
+pub(super) fn host_of(
+    path: &Path,
+    text: &str,
+    asked: Option<Host>,
+) -> Result<(Host, Shape), String> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let parent = path
         .parent()
@@ -289,112 +297,6 @@ fn host_of(path: &Path, text: &str, asked: Option<Host>) -> Result<(Host, Shape)
         _ => Shape::McpServers,
     };
     Ok((host, shape))
-}
-
-/// Reads the configurations `options` names (or finds them), each server with its variables
-/// expanded and its secrets remembered.
-///
-/// # Errors
-/// A file named on the command line that does not exist or whose host cannot be told.
-pub fn gather(options: &Options, secrets: &mut Secrets) -> Result<Found, String> {
-    let lookup = |name: &str| std::env::var(name).ok();
-    gather_with(options, secrets, &lookup)
-}
-
-/// [`gather`] with the variables of `lookup`.
-///
-/// # Errors
-/// As [`gather`].
-pub fn gather_with(
-    options: &Options,
-    secrets: &mut Secrets,
-    lookup: &dyn Fn(&str) -> Option<String>,
-) -> Result<Found, String> {
-    let home = options.home.as_deref();
-    let env = Env {
-        project: &options.project,
-        home,
-        lookup,
-        plugin_root: None,
-    };
-    let mut found = Found::default();
-    let mut files: Vec<(Host, PathBuf, Scope, Shape, String)> = Vec::new();
-    if options.configs.is_empty() {
-        for host in Host::ALL {
-            if !options.only.is_empty() && !options.only.contains(&host) {
-                continue;
-            }
-            for (path, scope, shape) in places(host, &options.project, home) {
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => files.push((host, path, scope, shape, text)),
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => found
-                        .errors
-                        .push(format!("{}: cannot be read: {e}", path.display())),
-                }
-            }
-        }
-    } else {
-        for path in &options.configs {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot be read: {e}", path.display()))?;
-            let (host, shape) = host_of(path, &text, options.host)?;
-            let scope = if is_users(host, path, home) {
-                Scope::User
-            } else {
-                Scope::Project
-            };
-            files.push((host, path.clone(), scope, shape, text));
-        }
-    }
-    for (host, path, scope, shape, text) in files {
-        let root = match parse(&path, &text, shape) {
-            Ok(root) => root,
-            Err(why) => {
-                found.errors.push(why);
-                continue;
-            }
-        };
-        // The user's VS Code settings are a configuration of MCP servers only when they name
-        // some (every VS Code user has the file).
-        if shape == Shape::VscodeSettings && root.get("mcp").is_none() && options.configs.is_empty()
-        {
-            continue;
-        }
-        found.files.push((host, path.clone(), scope));
-        let read = Read {
-            host,
-            file: &path,
-            env: &env,
-            project: &options.project,
-        };
-        let entries = read.entries(&root, scope, shape, secrets);
-        for entry in entries {
-            merge(&mut found.entries, entry);
-        }
-        if shape == Shape::ClaudeJson {
-            read.mcpjson_disabled(&root, &mut found.entries);
-        }
-    }
-    let claude_code = options.only.is_empty() || options.only.contains(&Host::ClaudeCode);
-    if options.configs.is_empty() && claude_code {
-        for entry in super::plugins::entries(options, &env, secrets, &mut found) {
-            merge(&mut found.entries, entry);
-        }
-    }
-    Ok(found)
-}
-
-/// Adds `entry`, replacing in place a server of the same host and key (the later file has
-/// precedence).
-fn merge(entries: &mut Vec<Entry>, entry: Entry) {
-    match entries
-        .iter_mut()
-        .find(|e| e.host == entry.host && e.key == entry.key)
-    {
-        Some(old) => *old = entry,
-        None => entries.push(entry),
-    }
 }
 
 /// The tree of a configuration: JSON with comments and trailing commas (as VS Code and
@@ -442,7 +344,7 @@ pub(super) struct Read<'a> {
 }
 
 impl Read<'_> {
-    fn entries(
+    pub(super) fn entries(
         &self,
         root: &Value,
         scope: Scope,
@@ -495,7 +397,7 @@ impl Read<'_> {
 
     /// Claude Code's `projects[<project>].disabledMcpjsonServers`: `.mcp.json` servers the user
     /// turned off.
-    fn mcpjson_disabled(&self, root: &Value, entries: &mut [Entry]) {
+    pub(super) fn mcpjson_disabled(&self, root: &Value, entries: &mut [Entry]) {
         let Some(off) = root
             .get("projects")
             .and_then(|p| p.get(self.project.to_string_lossy().as_ref()))

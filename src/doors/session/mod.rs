@@ -16,6 +16,7 @@
 pub mod config;
 pub mod consent;
 pub mod explain;
+pub mod gather;
 pub mod jsonc;
 pub mod names;
 pub mod plugins;
@@ -180,7 +181,7 @@ pub fn run(options: &Options) -> Printed {
         None => None,
     };
     let mut secrets = vars::Secrets::default();
-    let found = match config::gather(options, &mut secrets) {
+    let found = match gather::gather(options, &mut secrets) {
         Ok(found) => found,
         Err(why) => {
             return Printed {
