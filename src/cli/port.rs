@@ -60,7 +60,7 @@ pub(super) fn port(args: &PortArgs) -> Outcome {
     } else {
         let _ = writeln!(
             stderr,
-            "error: {} finding(s) could not be ported; {} still refuses the document",
+            "error: {} place(s) could not be ported; {} still refuses the document",
             ported.left.len(),
             args.client
         );

@@ -60,7 +60,8 @@ pub struct Ported {
     pub schema: Value,
     /// Each rewrite, in the order the loop applied them.
     pub changes: Vec<Change>,
-    /// What could not be ported: each finding that still breaks the client, as
+    /// What could not be ported: each place of a finding that still breaks the client (a finding
+    /// of several tools once per tool), as
     /// `POINTER: MESSAGE` (with its tool).
     pub left: Vec<String>,
     /// The tools renamed because the client refuses their names.
@@ -157,7 +158,13 @@ pub fn port_source(file: SourceFile, settings: &Settings) -> Result<Ported, Stri
     let left = found
         .iter()
         .filter(|d| names(d, client) && d.severity == crate::Severity::Error)
-        .map(|d| format!("{}: {} ({})", d.pointer, d.message, d.rule.code))
+        // A finding that groups one cause in several tools is left at each of its places.
+        .flat_map(|d| {
+            std::iter::once(&d.pointer)
+                .chain(d.related.iter().map(|r| &r.pointer))
+                .map(|at| format!("{at}: {} ({})", d.message, d.rule.code))
+                .collect::<Vec<_>>()
+        })
         .collect();
     let meanings: Vec<Unit> = units(
         &crate::syntax::document::parse(&text).map_err(|e| e.message)?,
