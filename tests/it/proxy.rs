@@ -84,6 +84,13 @@ fn a_listing_is_ported_and_a_renamed_tool_still_reaches_the_server() {
             &json!({"name": "weather_get", "arguments": {}}),
         ),
         request(4, "tools/call", &json!({"name": "search", "arguments": {}})),
+        // The host lists again: the same listing, ported as before without a second port.
+        request(5, "tools/list", &json!({})),
+        request(
+            6,
+            "tools/call",
+            &json!({"name": "weather_get", "arguments": {}}),
+        ),
     ];
     let (answers, code) = converse(&args, &requests);
     assert_eq!(code, 0);
@@ -107,10 +114,19 @@ fn a_listing_is_ported_and_a_renamed_tool_still_reaches_the_server() {
     assert_eq!(called["result"]["content"][0]["text"], "called weather.get");
     let called: Value = serde_json::from_str(&answers[3]).unwrap();
     assert_eq!(called["result"]["content"][0]["text"], "called search");
+    let again: Value = serde_json::from_str(&answers[4]).unwrap();
+    assert_eq!(again["id"], 5);
+    assert_eq!(again["result"], listed["result"]);
+    let called: Value = serde_json::from_str(&answers[5]).unwrap();
+    assert_eq!(called["result"]["content"][0]["text"], "called weather.get");
     let logged = std::fs::read_to_string(&log).unwrap();
     assert!(
         logged.contains("Rename `weather.get` to `weather_get`")
-            && logged.contains("Ported for openai-strict: 3 change(s)"),
+            && logged
+                .matches("Ported for openai-strict: 3 change(s)")
+                .count()
+                == 1
+            && logged.contains("tools/list 5: the listing as before, ported as before"),
         "{logged}"
     );
 }

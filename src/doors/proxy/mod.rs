@@ -49,11 +49,21 @@ struct Names {
     renamed: HashMap<String, String>,
 }
 
-/// [`Names`], and the signal that a listing was answered.
+/// [`Names`], the signal that a listing was answered, and the last listing ported.
 #[derive(Default)]
 struct Shared {
     names: Mutex<Names>,
     answered: Condvar,
+    last: Mutex<Option<Listing>>,
+}
+
+/// A listing the server sent and what was sent for it: a host lists the tools again and again
+/// (each session, each `list_changed`), and the same listing is ported the same way.
+struct Listing {
+    /// The server's `result`, as text.
+    result: String,
+    /// The `result` sent instead; `None` where the port changed nothing.
+    sent: Option<Value>,
 }
 
 /// How long a `tools/call` sent before the listing it follows was answered waits for it (a host
@@ -240,9 +250,37 @@ fn to_client_line(
     if !shared.names.lock().ok()?.pending.contains(&id) {
         return None;
     }
-    let rewritten = message
-        .get("result")
-        .and_then(|_| port_answer(line, &id, settings, client, sink, shared));
+    let rewritten = message.get("result").and_then(|result| {
+        let text = result.to_string();
+        let cached = shared.last.lock().ok().and_then(|last| {
+            last.as_ref()
+                .filter(|last| last.result == text)
+                .map(|last| last.sent.clone())
+        });
+        match cached {
+            Some(sent) => {
+                if let Ok(mut sink) = sink.lock() {
+                    sink.say(&format!(
+                        "schema-lint proxy: tools/list {id}: the listing as before, ported as before\n"
+                    ));
+                }
+                let mut message = message.clone();
+                message["result"] = sent?;
+                serde_json::to_vec(&message).ok()
+            }
+            None => {
+                let out = port_answer(line, &id, settings, client, sink, shared);
+                let sent = out
+                    .as_ref()
+                    .and_then(|out| serde_json::from_slice::<Value>(out).ok())
+                    .and_then(|mut v| v.get_mut("result").map(Value::take));
+                if let Ok(mut last) = shared.last.lock() {
+                    *last = Some(Listing { result: text, sent });
+                }
+                out
+            }
+        }
+    });
     // The answer is in hand: a call waiting for it may go.
     if let Ok(mut names) = shared.names.lock() {
         names.pending.remove(&id);
