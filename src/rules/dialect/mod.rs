@@ -2,6 +2,7 @@
 
 pub(crate) mod ancestry;
 pub(super) mod sl401_schema_invalid;
+mod sl402_respell;
 pub(super) mod sl402_unknown_dialect;
 pub(super) mod sl403_dialect_keyword_mismatch;
 pub(super) mod sl404_nested_schema_keyword;
