@@ -40,6 +40,14 @@ impl Target {
         matches!(self, Target::Mcp20250618 | Target::Mcp20251125)
     }
 
+    /// Whether the revision's `tools/list` result types the root `required` of a tool's input
+    /// schema (an array of names), which its SDK clients check before they use any tool: the
+    /// 2025 revisions. The clients of 2026-07-28 read a listing where it is not (measured).
+    #[must_use]
+    pub fn types_input_required(self) -> bool {
+        matches!(self, Target::Mcp20250618 | Target::Mcp20251125)
+    }
+
     /// The target of an MCP protocol revision (`2025-11-25` -> `mcp-2025-11-25`).
     #[must_use]
     pub fn of_protocol(revision: &str) -> Option<Self> {

@@ -1,6 +1,7 @@
 //! SL401 schema-invalid: the schema fails its dialect's meta-schema, reported at the keyword
 //! whose value is wrong.
 
+use super::sl401_root_required as root_required;
 use crate::diagnostic::breaks::{classes, Class};
 use crate::diagnostic::meta::SL401 as META;
 use crate::diagnostic::Diagnostic;
@@ -402,33 +403,18 @@ fn diagnostic(
             (value_span(cx, root, &tokens), label, text, help)
         }
     };
+    let note = format!(
+        "The {draft} meta-schema rejects it, and MCP 2025-11-25 requires schemas to be valid in \
+         their dialect"
+    );
     let found = cx
         .report(span, message)
         .label(label)
         .help(help)
-        .note(format!(
-            "The {draft} meta-schema rejects it, and MCP 2025-11-25 requires schemas to be valid in \
-             their dialect"
-        ))
-        .class(class_of(&tokens, error))
         .pointer(format!("{base_pointer}{path}"));
-    with_listing_shape(cx, base_pointer, &tokens, found)
-}
-
-/// The root `required` of a tool's input schema is part of the `tools/list` shape hosts check
-/// with zod before any engine compiles it: Cursor drops the server's whole batch over it.
-fn with_listing_shape(
-    cx: &UnitContext<'_>,
-    base_pointer: &str,
-    tokens: &[String],
-    found: Diagnostic,
-) -> Diagnostic {
-    let root_required =
-        tokens.len() == 1 && tokens[0] == "required" && base_pointer == cx.unit.pointer;
-    if root_required && cx.unit.role == crate::schema::units::Role::InputSchema {
-        found.also(classes::SL401_ROOT_REQUIRED)
-    } else {
-        found
+    match root_required::value(cx, base_pointer, &tokens, root) {
+        Some(value) => root_required::finding(cx, found, &note, value),
+        None => found.note(note).class(class_of(&tokens, error)),
     }
 }
 

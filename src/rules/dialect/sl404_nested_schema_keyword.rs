@@ -143,7 +143,7 @@ fn dependencies_only(node: &crate::syntax::document::Node) -> bool {
 /// draft-06 and draft-07; for draft-04, draft-06's, without the keywords draft-04 reads
 /// otherwise or does not have (measured: a nested draft-04 `$schema` over `type` breaks nothing).
 fn reads_the_same(node: &crate::syntax::document::Node, draft: Draft) -> bool {
-    use super::sl402_unknown_dialect::reads_the_same_in_2020_12;
+    use super::sl402_respell::reads_the_same_in_2020_12;
     const DRAFT4_DIFFERS: [&str; 6] = [
         "exclusiveMinimum",
         "exclusiveMaximum",
@@ -165,7 +165,7 @@ fn reads_the_same(node: &crate::syntax::document::Node, draft: Draft) -> bool {
 /// included), every client reads it the same (measured: `type` and `maxLength` under a nested
 /// draft-04 or draft-07 `$schema`).
 fn uses_no_differing_keyword(node: &crate::syntax::document::Node) -> bool {
-    use super::sl402_unknown_dialect::{DIFFERING, NOT_IN_DRAFT6};
+    use super::sl402_respell::{DIFFERING, NOT_IN_DRAFT6};
     const DRAFT4_DIFFERS: [&str; 6] = [
         "exclusiveMinimum",
         "exclusiveMaximum",
