@@ -14,8 +14,9 @@ Measured, each the median of --runs:
   tools/list    a client (this script) sends `tools/list` to a server (this script in `serve`
                 mode, standard library only) and reads the answer: directly, and through
                 `schema-lint proxy --for CLIENT -- python3 benches/port.py serve`; each round trip
-                timed after `initialize`, --runs times per connection; the proxy's cost is the
-                difference of the medians
+                timed after `initialize`: the first of a connection (the proxy ports it), and the
+                same listing asked again --runs times (sent as it was ported); the proxy's cost is
+                the difference of the medians
 
 Use a release build (`cargo build --release`; --bin defaults to target/release/schema-lint).
 Prints a Markdown table (paste it into BENCHMARKS.md) and exits 1 when a bound is not met.
@@ -142,12 +143,18 @@ def main():
             client, len(report["changes"]), len(report["left"]), median, min(times) * 1000))
     server = [sys.executable, os.path.abspath(__file__), "serve", path]
     direct = round_trips(server, args.runs)
+    d = statistics.median(direct) * 1000
     for client in ("gemini", "openai-strict"):
-        proxied = round_trips([args.bin, "proxy", "--for", client, "--"] + server, args.runs)
-        d, p = statistics.median(direct) * 1000, statistics.median(proxied) * 1000
-        ok &= p - d < 5
-        rows.append("| tools/list through proxy --for %s | direct %.2f ms, proxied %.2f ms | +%.2f ms | 5 ms |"
-                    % (client, d, p, p - d))
+        proxy = [args.bin, "proxy", "--for", client, "--"] + server
+        # The first listing of a connection is ported; the same listing again is sent as ported.
+        first = [round_trips(proxy, 1)[0] for _ in range(min(args.runs, 7))]
+        again = round_trips(proxy, args.runs + 1)[1:]
+        f, a = statistics.median(first) * 1000, statistics.median(again) * 1000
+        ok &= a - d < 5
+        rows.append("| first tools/list through proxy --for %s | direct %.2f ms, proxied %.2f ms | +%.2f ms | |"
+                    % (client, d, f, f - d))
+        rows.append("| the same tools/list again through proxy --for %s | direct %.2f ms, proxied %.2f ms | +%.2f ms | 5 ms |"
+                    % (client, d, a, a - d))
     print("%d tools, %d bytes; %s; medians of %d runs\n" % (TOOLS, size, args.bin, args.runs))
     print("| what | | time | bound |\n|---|---|---|---|")
     print("\n".join(rows))

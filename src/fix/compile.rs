@@ -481,11 +481,23 @@ impl<'r> Compiler<'r> {
             .cloned()
             .unwrap_or_default();
         let neutral = self.neutral(file);
+        // Each tool schema of a `tools/list` is a root of its own: where the file reaches no
+        // other, a tool schema the fix left as it was compiles as it did (a fix to one tool of
+        // a listing of 100 compiled the 99 others again).
+        let alone = kind == FileKind::ToolsList && reachable.iter().all(|&f| f == file);
+        let earlier = before.files[file.0].root();
         for unit in units(root, kind, self.default_draft) {
             let Some(node) = root.pointer(&unit.pointer) else {
                 continue;
             };
             let mut value = node.to_value();
+            if alone
+                && earlier
+                    .and_then(|r| r.pointer(&unit.pointer))
+                    .is_some_and(|n| n.to_value() == value)
+            {
+                continue;
+            }
             let inside = format!("{}/", unit.pointer);
             let strip: Vec<Neutral> = neutral
                 .iter()
