@@ -41,6 +41,7 @@ openai-agents). Prints a Markdown table per client.
 """
 import argparse
 import copy
+import datetime
 import json
 import os
 import subprocess
@@ -212,7 +213,8 @@ def constraints(schema):
         if isinstance(node.get("enum"), list):
             found.add((place, "enum", canon(sorted(canon(v) for v in node["enum"]))))
         if "const" in node:
-            found.add((place, "const", canon(node["const"])))
+            # `const: X` is `enum: [X]`: a port that writes one for the other keeps it.
+            found.add((place, "enum", canon([canon(node["const"])])))
         if node.get("additionalProperties") is False:
             found.add((place, "additionalProperties", "false"))
         if node.get("uniqueItems") is True:
@@ -255,11 +257,13 @@ def mentions(text, key, value):
 
 def judge_constraints(original, sent):
     before = constraints(original)
-    after = constraints(sent) if isinstance(sent, dict) else set()
+    if not isinstance(sent, dict):
+        return {"kept": [], "altered": [], "described": [], "silent": [], "unsent": sorted(before)}
+    after = constraints(sent)
     after_keys = {(p, k) for p, k, _ in after}
     said_before = descriptions(original)
-    said_after = descriptions(sent) if isinstance(sent, dict) else {}
-    result = {"kept": [], "altered": [], "described": [], "silent": []}
+    said_after = descriptions(sent)
+    result = {"kept": [], "altered": [], "described": [], "silent": [], "unsent": []}
     for place, key, value in sorted(before):
         c = (place, key, value)
         if c in after:
@@ -297,9 +301,25 @@ def accepted_openai_strict(sent):
         strict = ensure_strict_json_schema(copy.deepcopy(sent))
     except Exception as e:  # noqa: BLE001  (the SDK raises UserError, TypeError, ValueError)
         return False, f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
-    if strict != sent:
+    if strict_normal(strict) != strict_normal(sent):
         return False, "ensure_strict_json_schema rewrites it"
     return True, None
+
+
+def strict_normal(schema):
+    """A schema with the rewrites of `ensure_strict_json_schema` that change nothing OpenAI
+    reads undone: `required` is a set, an object without properties has `required: []`, and
+    `default: null` is dropped (the SDK removes it)."""
+    if isinstance(schema, list):
+        return [strict_normal(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: strict_normal(v) for k, v in schema.items() if not (k == "default" and v is None)}
+    if isinstance(out.get("required"), list):
+        out["required"] = sorted(map(str, out["required"]))
+    if out.get("properties") == {} and "required" not in out:
+        out["required"] = []
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -310,7 +330,8 @@ def evaluate(tools, outputs, peers, accept):
     rows = {}
     detail = {}
     for peer in peers:
-        counts = {"tools": 0, "accepted": 0, "constraints": 0, "kept": 0, "altered": 0, "described": 0, "silent": 0}
+        counts = {"tools": 0, "accepted": 0, "failed": 0, "constraints": 0, "kept": 0, "altered": 0,
+                  "described": 0, "silent": 0, "unsent": 0}
         detail[peer] = {}
         for _, t in tools:
             counts["tools"] += 1
@@ -325,9 +346,10 @@ def evaluate(tools, outputs, peers, accept):
             else:
                 entry["accepted"] = False
                 entry["refused"] = f"the peer failed: {result.get('error')}"
+                counts["failed"] += 1
                 judged = judge_constraints(t["inputSchema"], None)
             counts["accepted"] += entry["accepted"]
-            for k in ("kept", "altered", "described", "silent"):
+            for k in ("kept", "altered", "described", "silent", "unsent"):
                 counts[k] += len(judged[k])
                 counts["constraints"] += len(judged[k])
                 if k != "kept" and judged[k]:
@@ -343,10 +365,12 @@ def table(rows, peers):
     c = rows[peers[0]]["constraints"]
     lines = [head, sep]
     lines.append("| tools accepted | " + " | ".join(f"{rows[p]['accepted']} / {rows[p]['tools']}" for p in peers) + " |")
+    lines.append("| tools the transform failed on | " + " | ".join(str(rows[p]["failed"]) for p in peers) + " |")
     for key, label in [("kept", "constraints kept in the schema"),
                        ("altered", "constraints altered in the schema"),
                        ("described", "constraints moved to a description"),
-                       ("silent", "constraints lost without a word")]:
+                       ("silent", "constraints lost without a word"),
+                       ("unsent", "constraints of tools the transform failed on")]:
         lines.append(f"| {label} (of {c}) | " + " | ".join(str(rows[p][key]) for p in peers) + " |")
     return "\n".join(lines)
 
@@ -373,7 +397,7 @@ def main():
     counts = {}
     for label, _ in tools:
         counts[label] = counts.get(label, 0) + 1
-    print(f"{len(tools)} tools: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    print(f"{datetime.date.today().isoformat()}, {len(tools)} tools: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
     print(f"{lint_version}; @mastra/schema-compat {node_version('@mastra/schema-compat')}, "
           f"@google/gemini-cli-core {node_version('@google/gemini-cli-core')}, "
           f"@ai-sdk/google {node_version('@ai-sdk/google')}, opencode {OPENCODE_COMMIT[:12]} "

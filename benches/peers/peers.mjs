@@ -29,7 +29,7 @@ import * as mastra from "@mastra/schema-compat";
 import { sanitizeGemini } from "./opencode_sanitize_gemini.mjs";
 
 const oneLine = (text) => {
-    const line = String(text).split("\n")[0].split(/\s+/).join(" ").trim();
+    const line = String(text).split(/\s+/).join(" ").trim();
     return line.length <= 300 ? line : `${line.slice(0, 297)}...`;
 };
 const errorText = (e) => oneLine(e instanceof Error ? e.message : e);
