@@ -91,12 +91,29 @@ fn fixes_join(group: &[Diagnostic], d: &Diagnostic) -> bool {
             if !fixes().all(|x| x.title == y.title && x.applicability == y.applicability) {
                 return false;
             }
+            // Two findings of one tool whose fixes edit the same bytes (each optional key of an
+            // object lists them all in `required`) would make one fix that cannot be applied:
+            // the second goes to a group of its own, and the fix loop takes one, then re-lints.
+            if fixes().any(|x| overlap(x, y)) {
+                return false;
+            }
             group.iter().any(|g| g.fix.is_none())
         }
         None => fixes().next().is_some(),
     };
     // With and without a fix, the findings are one cause only when they say the same.
     !mixed || group.iter().all(|g| g.message == d.message)
+}
+
+/// Whether two fixes edit the same bytes of a file, or insert at the same place.
+fn overlap(x: &Fix, y: &Fix) -> bool {
+    x.edits.iter().any(|a| {
+        y.edits.iter().any(|b| {
+            a.file == b.file
+                && (a.span.start < b.span.end && b.span.start < a.span.end
+                    || a.span.start == b.span.start)
+        })
+    })
 }
 
 /// The one finding of a group of two or more.
