@@ -6,13 +6,15 @@
 //! worked out once per proof, not once per fixed file: a batch that touches every file of a
 //! `$ref` cycle would otherwise build every file's value once per file of the cycle (#24 item 21).
 
+use super::compiled::{
+    dynamic, engine_draft, in_tools, meta_errors, proven, ref_holders, remember,
+};
 use crate::diagnostic::fix::Fix;
 use crate::engine::Run;
 use crate::index::Resolution;
 use crate::schema::dialect::Draft;
 use crate::schema::units::{units, FileKind};
 use crate::schema::walk::declared_draft;
-use crate::syntax::document::escape_pointer_token;
 use crate::syntax::source::FileId;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
@@ -41,74 +43,6 @@ static COMPILED_AGAINST: AtomicUsize = AtomicUsize::new(0);
 #[must_use]
 pub fn documents_compiled_against() -> usize {
     COMPILED_AGAINST.load(Ordering::Relaxed)
-}
-
-/// The pointers of the objects holding a `$ref` that the crate compiles when it compiles
-/// `root`: reached from the root through `properties`, `additionalProperties`, `items` (one
-/// schema), `allOf`, `anyOf`, `oneOf` and `not`, which every draft compiles, and never through
-/// an object that holds a `$ref` (whose other keywords drafts 4 to 7 ignore) or, below the root,
-/// a `$schema`. Less than what the crate compiles, never more.
-fn ref_holders(root: &serde_json::Value) -> HashSet<String> {
-    use serde_json::Value;
-    let mut out = HashSet::new();
-    let mut stack = vec![(root, String::new())];
-    while let Some((value, pointer)) = stack.pop() {
-        let Some(map) = value.as_object() else {
-            continue;
-        };
-        if !pointer.is_empty() && map.contains_key("$schema") {
-            continue;
-        }
-        if map.get("$ref").is_some_and(Value::is_string) {
-            out.insert(pointer);
-            continue;
-        }
-        for (keyword, child) in map {
-            match (keyword.as_str(), child) {
-                ("properties", Value::Object(properties)) => {
-                    for (name, schema) in properties {
-                        let token = escape_pointer_token(name);
-                        stack.push((schema, format!("{pointer}/properties/{token}")));
-                    }
-                }
-                ("additionalProperties" | "items" | "not", schema) => {
-                    stack.push((schema, format!("{pointer}/{keyword}")));
-                }
-                ("allOf" | "anyOf" | "oneOf", Value::Array(schemas)) => {
-                    for (i, schema) in schemas.iter().enumerate() {
-                        stack.push((schema, format!("{pointer}/{keyword}/{i}")));
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    out
-}
-
-/// Whether a schema holds a dynamic reference or anchor anywhere (a crude but safe look: data
-/// that only looks like one counts too).
-fn dynamic(value: &serde_json::Value) -> bool {
-    const KEYWORDS: [&str; 4] = [
-        "$dynamicRef",
-        "$dynamicAnchor",
-        "$recursiveRef",
-        "$recursiveAnchor",
-    ];
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            serde_json::Value::Object(map) => {
-                if KEYWORDS.iter().any(|k| map.contains_key(*k)) {
-                    return true;
-                }
-                stack.extend(map.values());
-            }
-            serde_json::Value::Array(items) => stack.extend(items),
-            _ => {}
-        }
-    }
-    false
 }
 
 /// The state of Tarjan's walk over the files' references.
@@ -162,6 +96,9 @@ pub(super) struct Compiler<'r> {
     neutral: HashMap<FileId, Rc<Vec<Neutral>>>,
     /// Per schema file, its `file://` URI and its value as registered.
     documents: HashMap<FileId, Rc<(String, serde_json::Value)>>,
+    /// Per `tools/list` file, the tools (their pointers) whose schemas are compiled; the file's
+    /// every tool where it is not named.
+    within: BTreeMap<FileId, Vec<String>>,
 }
 
 impl<'r> Compiler<'r> {
@@ -178,7 +115,16 @@ impl<'r> Compiler<'r> {
             reach: HashMap::new(),
             neutral: HashMap::new(),
             documents: HashMap::new(),
+            within: BTreeMap::new(),
         }
+    }
+
+    /// Compiles, of each `tools/list` file of `within`, only the schemas of the tools listed
+    /// there (the tools a fix edits: the others' schemas are roots of their own, and other fixes
+    /// of its batch may have changed them).
+    pub(super) fn within(mut self, within: &BTreeMap<FileId, Vec<String>>) -> Self {
+        self.within.clone_from(within);
+        self
     }
 
     /// The files `start`'s references reach, transitively, by the index of `after` (itself
@@ -486,16 +432,24 @@ impl<'r> Compiler<'r> {
         // a listing of 100 compiled the 99 others again).
         let alone = kind == FileKind::ToolsList && reachable.iter().all(|&f| f == file);
         let earlier = before.files[file.0].root();
+        let only_tools = self
+            .within
+            .get(&file)
+            .filter(|_| kind == FileKind::ToolsList);
         for unit in units(root, kind, self.default_draft) {
+            if only_tools.is_some_and(|tools| !in_tools(&unit.pointer, tools)) {
+                continue;
+            }
             let Some(node) = root.pointer(&unit.pointer) else {
                 continue;
             };
             let mut value = node.to_value();
-            if alone
-                && earlier
+            let unchanged = || {
+                earlier
                     .and_then(|r| r.pointer(&unit.pointer))
                     .is_some_and(|n| n.to_value() == value)
-            {
+            };
+            if alone && unchanged() {
                 continue;
             }
             let inside = format!("{}/", unit.pointer);
@@ -528,6 +482,10 @@ impl<'r> Compiler<'r> {
                 }
                 continue;
             }
+            let key = alone.then(|| (unit.draft as u8, base.clone(), value.to_string()));
+            if key.as_ref().is_some_and(proven) {
+                continue;
+            }
             let mut builder = jsonschema::Registry::new().draft(draft);
             for document in &documents {
                 let (uri, doc) = &**document;
@@ -548,6 +506,9 @@ impl<'r> Compiler<'r> {
                 .should_validate_formats(false)
                 .build(&value)
                 .map_err(|e| format!("the fixed `{}` does not compile: {e}", linted.file.name))?;
+            if let Some(key) = key {
+                remember(key);
+            }
         }
         Ok(())
     }
@@ -565,37 +526,6 @@ fn holder(run: &Run, r: &crate::index::RefEntry) -> String {
 fn resolve(run: &Run, r: &crate::index::RefEntry) -> Resolution {
     run.index
         .resolve(r, |f| run.files.get(f.0).and_then(|f| f.tree()))
-}
-
-fn engine_draft(draft: Draft) -> jsonschema::Draft {
-    match draft {
-        Draft::Draft4 => jsonschema::Draft::Draft4,
-        Draft::Draft6 => jsonschema::Draft::Draft6,
-        Draft::Draft7 => jsonschema::Draft::Draft7,
-        Draft::Draft201909 => jsonschema::Draft::Draft201909,
-        Draft::Draft202012 => jsonschema::Draft::Draft202012,
-    }
-}
-
-/// The meta-schema errors of a schema, as (instance path, failing keyword): messages quote the
-/// instance, which a fix may have changed elsewhere in the same subtree.
-fn meta_errors(draft: Draft, value: &serde_json::Value) -> BTreeSet<(String, String)> {
-    let validator = match draft {
-        Draft::Draft4 => jsonschema::draft4::meta::validator(),
-        Draft::Draft6 => jsonschema::draft6::meta::validator(),
-        Draft::Draft7 => jsonschema::draft7::meta::validator(),
-        Draft::Draft201909 => jsonschema::draft201909::meta::validator(),
-        Draft::Draft202012 => jsonschema::draft202012::meta::validator(),
-    };
-    validator
-        .iter_errors(value)
-        .map(|e| {
-            (
-                e.instance_path().as_str().to_owned(),
-                e.kind().keyword().to_owned(),
-            )
-        })
-        .collect()
 }
 
 /// Takes out of (or replaces in) the copy that is compiled what `neutral` lists.

@@ -5,6 +5,7 @@
 
 pub mod commit;
 mod compile;
+mod compiled;
 mod inlined;
 mod keep;
 pub mod port;

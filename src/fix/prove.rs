@@ -3,7 +3,7 @@
 //! [`lint_changed`]), and check with [`verify`] that each rewritten schema
 //! parses, lints, resolves and compiles as before.
 
-use super::verify::verify;
+use super::verify::{verify, verify_alone};
 use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
 use crate::engine::{lint_changed, HeldRun, Run};
 use crate::settings::Settings;
@@ -93,7 +93,7 @@ fn failures(before: &Run, after: &Run, fixes: &[&Fix], settings: &Settings) -> V
         .iter()
         .enumerate()
         .filter_map(|(i, fix)| {
-            verify(before, after, fix, settings.default_draft)
+            verify_alone(before, after, fix, settings.default_draft)
                 .err()
                 .map(|e| failure(i, e))
         })
@@ -158,6 +158,34 @@ mod tests {
         // Edits that overlap cannot be applied at all.
         let overlaps = edit(1, 0, 2, "{");
         assert!(prove(&run, &[&breaks, &overlaps], &Settings::default()).is_err());
+    }
+
+    #[test]
+    fn in_a_listing_a_new_finding_sinks_only_the_fix_of_its_tool() {
+        let text = r#"{"tools": [
+  {"name": "a", "inputSchema": {"type": "object"}},
+  {"name": "b", "inputSchema": {"type": "object", "$id": "b input"}}
+]}"#;
+        let run = run_of(&[text]);
+        let renames = run.files[0]
+            .diagnostics
+            .iter()
+            .find(|d| d.rule.code == "SL201")
+            .and_then(|d| d.fix.clone())
+            .expect("the fix of tool b's `$id`");
+        // A fix of tool `a` that brings an invalid `$id` of its own.
+        let at = text.find(r#""type": "object"}}"#).unwrap();
+        let brings = edit(0, at, at, r#""$id": "a input", "#);
+        let proof = prove(&run, &[&renames, &brings], &Settings::default()).unwrap();
+        assert_eq!(proof.failures.len(), 1, "{:?}", proof.failures);
+        assert_eq!(proof.failures[0].fix, 1);
+        assert!(
+            proof.failures[0]
+                .reason
+                .contains("it would introduce SL201"),
+            "{:?}",
+            proof.failures
+        );
     }
 
     /// Each file's findings, as the run has them.

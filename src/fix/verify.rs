@@ -20,6 +20,64 @@ const IDENTITY_KEYWORDS: [&str; 3] = ["$id", "id", "$anchor"];
 /// # Errors
 /// Which check failed and why, in one sentence.
 pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Result<(), String> {
+    verify_in(before, after, fix, default_draft, &BTreeMap::new())
+}
+
+/// Checks `fix` as [`verify`] does, where `after` holds the other fixes of its batch too: in a
+/// `tools/list`, a new finding counts against `fix` only in the tools it edits (each tool's
+/// schemas are roots of their own), so that the finding one fix brings does not sink the others
+/// of the batch with it. A finding outside every tool (of the listing itself) counts as before.
+///
+/// # Errors
+/// As [`verify`].
+pub fn verify_alone(
+    before: &Run,
+    after: &Run,
+    fix: &Fix,
+    default_draft: Draft,
+) -> Result<(), String> {
+    let (mut within, whole) = edited_tools(before, fix);
+    for file in whole {
+        within.remove(&file);
+    }
+    verify_in(before, after, fix, default_draft, &within)
+}
+
+/// The tools of a `tools/list` whose objects hold `fix`'s edits (their pointers in `run`, per
+/// file), and the files where an edit is outside every tool (or that hold no listing).
+pub(super) fn edited_tools(
+    run: &Run,
+    fix: &Fix,
+) -> (BTreeMap<FileId, Vec<String>>, BTreeSet<FileId>) {
+    let mut within: BTreeMap<FileId, Vec<String>> = BTreeMap::new();
+    let mut whole: BTreeSet<FileId> = BTreeSet::new();
+    for e in &fix.edits {
+        let Some(root) = run.files.get(e.file.0).and_then(|f| f.tree()) else {
+            whole.insert(e.file);
+            continue;
+        };
+        let tool = crate::schema::units::tools(root).into_iter().find(|t| {
+            root.pointer(&t.pointer)
+                .is_some_and(|n| n.span.start <= e.span.start && e.span.end <= n.span.end)
+        });
+        match tool {
+            Some(t) => within.entry(e.file).or_default().push(t.pointer),
+            None => {
+                whole.insert(e.file);
+            }
+        }
+    }
+    (within, whole)
+}
+
+/// [`verify`], the new findings of each file of `within` counted only in its tools listed.
+fn verify_in(
+    before: &Run,
+    after: &Run,
+    fix: &Fix,
+    default_draft: Draft,
+    within: &BTreeMap<FileId, Vec<String>>,
+) -> Result<(), String> {
     let touched: BTreeSet<FileId> = fix.edits.iter().map(|e| e.file).collect();
     for &file in &touched {
         let f = &after.files[file.0];
@@ -31,7 +89,7 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
             return Err(format!("the fixed `{}` does not parse: {why}", f.file.name));
         }
     }
-    check_no_new_findings(before, after, fix, &touched)?;
+    check_no_new_findings(before, after, fix, &touched, within)?;
     check_written_values(after, fix)?;
     check_references(before, after, fix, &touched)?;
     if let Some(anchor) = after
@@ -45,7 +103,9 @@ pub fn verify(before: &Run, after: &Run, fix: &Fix, default_draft: Draft) -> Res
             anchor.name, after.files[anchor.file.0].file.name
         ));
     }
-    super::compile::Compiler::new(before, after, fix, default_draft).compile_files(&touched)
+    super::compile::Compiler::new(before, after, fix, default_draft)
+        .within(within)
+        .compile_files(&touched)
 }
 
 /// The rules that say a reference leads nowhere: not a URI (SL301), nothing there (SL302), a
@@ -102,6 +162,7 @@ fn check_no_new_findings(
     after: &Run,
     fix: &Fix,
     touched: &BTreeSet<FileId>,
+    within: &BTreeMap<FileId, Vec<String>>,
 ) -> Result<(), String> {
     // A finding is known by its rule and the JSON pointer it is at (before pointers follow the
     // fix's moves); the three unresolved-reference rules count as one. Counting per rule alone
@@ -137,7 +198,20 @@ fn check_no_new_findings(
                 *known.entry((class(d.rule.code), pointer)).or_default() += 1;
             }
         }
-        for d in &after.files[file.0].diagnostics {
+        let counts = |d: &crate::diagnostic::Diagnostic| {
+            within.get(&file).is_none_or(|tools| {
+                let grouped = d.related.iter().filter(|_| d.rule.scope.grouped);
+                std::iter::once(&d.pointer)
+                    .chain(grouped.map(|l| &l.pointer))
+                    .any(|p| {
+                        tools.iter().any(|t| {
+                            p.strip_prefix(t.as_str())
+                                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                        })
+                    })
+            })
+        };
+        for d in after.files[file.0].diagnostics.iter().filter(|d| counts(d)) {
             let key = (class(d.rule.code), d.pointer.clone());
             match known.get_mut(&key) {
                 Some(n) if *n > 0 => *n -= 1,
