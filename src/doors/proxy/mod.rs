@@ -257,28 +257,25 @@ fn to_client_line(
                 .filter(|last| last.result == text)
                 .map(|last| last.sent.clone())
         });
-        match cached {
-            Some(sent) => {
-                if let Ok(mut sink) = sink.lock() {
-                    sink.say(&format!(
-                        "schema-lint proxy: tools/list {id}: the listing as before, ported as before\n"
-                    ));
-                }
-                let mut message = message.clone();
-                message["result"] = sent?;
-                serde_json::to_vec(&message).ok()
+        if let Some(sent) = cached {
+            if let Ok(mut sink) = sink.lock() {
+                sink.say(&format!(
+                    "schema-lint proxy: tools/list {id}: the listing as before, ported as before\n"
+                ));
             }
-            None => {
-                let out = port_answer(line, &id, settings, client, sink, shared);
-                let sent = out
-                    .as_ref()
-                    .and_then(|out| serde_json::from_slice::<Value>(out).ok())
-                    .and_then(|mut v| v.get_mut("result").map(Value::take));
-                if let Ok(mut last) = shared.last.lock() {
-                    *last = Some(Listing { result: text, sent });
-                }
-                out
+            let mut message = message.clone();
+            message["result"] = sent?;
+            serde_json::to_vec(&message).ok()
+        } else {
+            let out = port_answer(line, &id, settings, client, sink, shared);
+            let sent = out
+                .as_ref()
+                .and_then(|out| serde_json::from_slice::<Value>(out).ok())
+                .and_then(|mut v| v.get_mut("result").map(Value::take));
+            if let Ok(mut last) = shared.last.lock() {
+                *last = Some(Listing { result: text, sent });
             }
+            out
         }
     });
     // The answer is in hand: a call waiting for it may go.
