@@ -2,10 +2,12 @@
 //! providers or an MCP gateway refuses outright, each as its users quote it: Moonshot (a keyword
 //! beside a `$ref` that its target holds too, `type` beside a `$ref`, a `$ref` outside
 //! `#/$defs/`), xAI (`pattern`, `format`), LM Studio's grammar conversion (a boolean
-//! subschema), the Kuadrant gateway (a `type` array).
+//! subschema), the Kuadrant gateway (a `type` array); and what Codex, before 0.131.0, sends the
+//! model in place of an `anyOf` that has no `type` beside it (`{"type": "string"}`).
 
 use crate::diagnostic::breaks::{classes, Class, Client};
 use crate::diagnostic::meta::SL712 as META;
+use crate::diagnostic::verdict;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{Rule, RuleMeta, UnitContext};
 use crate::schema::walk::Subschema;
@@ -35,6 +37,7 @@ impl Rule for ProviderRefusedShape {
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
         let on = |c: Client| cx.clients.contains(&c);
+        let codex = codex_flattens(cx);
         for sub in cx.subschemas {
             if on(Client::Lmstudio) && sub.depth > 0 {
                 boolean(cx, sub, out);
@@ -52,6 +55,9 @@ impl Rule for ProviderRefusedShape {
             }
             if on(Client::Kuadrant) {
                 type_array(cx, sub, members, out);
+            }
+            if codex {
+                codex_any_of(cx, sub, members, out);
             }
         }
     }
@@ -311,6 +317,113 @@ fn type_array(
         .help(
             "Give `type` one string: `[\"T\", \"null\"]` becomes `\"T\"` (the argument left out \
              stands for null), other unions an `anyOf` of one-type branches",
+        ),
+    );
+}
+
+/// Whether Codex is selected at a version that turns an untyped `anyOf` into a string
+/// (`SL712/codex-any-of-string`): by default, Codex is its newest known version, which keeps the
+/// `anyOf`, and nothing is reported.
+fn codex_flattens(cx: &UnitContext<'_>) -> bool {
+    cx.clients.contains(&Client::Codex)
+        && verdict::holding(
+            std::borrow::Cow::Borrowed(classes::SL712_CODEX_ANY_OF_STRING.breaks),
+            &cx.settings.versions,
+        )
+        .iter()
+        .any(|b| b.client == Client::Codex)
+}
+
+/// What lets Codex's old sanitizer (`sanitize_json_schema`, before its `JsonSchema` kept
+/// `anyOf`) infer a type for a schema without `type`: with none of them, it wrote `"string"`.
+const INFERS_TYPE: [&str; 14] = [
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "enum",
+    "const",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// The `type` names a branch says (`"array"`, or each of `["array", "null"]`).
+fn branch_types(node: &Node) -> Vec<&str> {
+    match node.get("type") {
+        Some(t) => t.as_str().map_or_else(
+            || {
+                t.as_array()
+                    .map(|a| a.iter().filter_map(Node::as_str).collect())
+                    .unwrap_or_default()
+            },
+            |s| vec![s],
+        ),
+        None => Vec::new(),
+    }
+}
+
+/// Codex before 0.131.0: a property's or an item's `anyOf` with nothing beside it that names a
+/// type, one of whose branches takes a value that is not a string. Codex sent the model
+/// `{"type": "string"}` in its place, so the model sends a string (`"me"`, or the array written
+/// out as JSON text) where the server wants an array or an object.
+fn codex_any_of(
+    cx: &UnitContext<'_>,
+    sub: &Subschema<'_>,
+    members: &[Member],
+    out: &mut Vec<Diagnostic>,
+) {
+    if sub.depth == 0 || !matches!(sub.keyword, Some("properties" | "items")) {
+        return;
+    }
+    let Some(any_of) = members.iter().find(|m| m.key == "anyOf") else {
+        return;
+    };
+    if members
+        .iter()
+        .any(|m| INFERS_TYPE.contains(&m.key.as_str()))
+    {
+        return;
+    }
+    let Some(branches) = any_of.value.as_array() else {
+        return;
+    };
+    let mut lost: Vec<&str> = Vec::new();
+    for t in branches.iter().flat_map(branch_types) {
+        if t != "string" && t != "null" && !lost.contains(&t) {
+            lost.push(t);
+        }
+    }
+    if lost.is_empty() {
+        return;
+    }
+    let lost = lost
+        .iter()
+        .map(|t| format!("`{t}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    out.push(
+        report(
+            cx,
+            any_of,
+            sub,
+            format!(
+                "`anyOf` without a `type` beside it, which Codex before 0.131.0 sends the model \
+                 as `{{\"type\": \"string\"}}`: its {lost} is lost"
+            ),
+            classes::SL712_CODEX_ANY_OF_STRING,
+        )
+        .label("sent as `{\"type\": \"string\"}`")
+        .help(
+            "Write a nullable union as a `type` array beside the branch's keywords (`{\"type\": \
+             [\"array\", \"null\"], \"items\": {...}}` means what `anyOf` of the array and \
+             `null` means, and those Codex versions keep it as an array), or use Codex 0.131.0 \
+             or later",
         ),
     );
 }
