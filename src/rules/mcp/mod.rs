@@ -12,3 +12,4 @@ pub(super) mod sl508_format_asserted_by_ts_clients;
 mod sl508_values;
 pub(super) mod sl509_required_with_default;
 pub(super) mod sl510_listing_envelope;
+pub(super) mod sl511_constructor_property;
