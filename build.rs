@@ -448,7 +448,7 @@ const ROLES: [(&str, &str); 3] = [
     ("schema", "Schema"),
 ];
 /// Every client, as `src/diagnostic/breaks.rs` lists them (`Client::ALL`), with its variant.
-const CLIENTS: [(&str, &str); 35] = [
+const CLIENTS: [(&str, &str); 36] = [
     ("ts-sdk-v1", "TsSdkV1"),
     ("ts-sdk-v2", "TsSdkV2"),
     ("python-sdk", "PythonSdk"),
@@ -481,6 +481,7 @@ const CLIENTS: [(&str, &str); 35] = [
     ("xai", "Xai"),
     ("lmstudio", "Lmstudio"),
     ("dashscope", "Dashscope"),
+    ("deepseek", "Deepseek"),
     ("kuadrant", "Kuadrant"),
     ("visual-studio", "VisualStudio"),
     ("vscode-json", "VscodeJson"),

@@ -110,6 +110,10 @@ pub enum Client {
     /// Alibaba's DashScope (Qwen), which reserves tool names.
     #[serde(rename = "dashscope")]
     Dashscope,
+    /// DeepSeek's API (and gateways that forward to it), which compiles every tool's `pattern`
+    /// with a regex engine that has no look-around.
+    #[serde(rename = "deepseek")]
+    Deepseek,
     /// The Kuadrant mcp-gateway, a broker that validates each upstream tool before listing it.
     #[serde(rename = "kuadrant")]
     Kuadrant,
@@ -154,7 +158,7 @@ impl Kind {
 impl Client {
     /// Every client, in the order reports list them: the SDK engines, the hosts, the providers
     /// (then the gateways and hosts opted into like them), the consumers of plain schema files.
-    pub const ALL: [Client; 35] = [
+    pub const ALL: [Client; 36] = [
         Client::TsSdkV1,
         Client::TsSdkV2,
         Client::PythonSdk,
@@ -187,6 +191,7 @@ impl Client {
         Client::Xai,
         Client::Lmstudio,
         Client::Dashscope,
+        Client::Deepseek,
         Client::Kuadrant,
         Client::VisualStudio,
         Client::VscodeJson,
@@ -255,6 +260,7 @@ impl Client {
             Client::Xai => "xai",
             Client::Lmstudio => "lmstudio",
             Client::Dashscope => "dashscope",
+            Client::Deepseek => "deepseek",
             Client::Kuadrant => "kuadrant",
             Client::VisualStudio => "visual-studio",
             Client::VscodeJson => "vscode-json",

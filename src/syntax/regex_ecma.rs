@@ -45,6 +45,9 @@ pub struct EcmaPattern {
     pub backreferences: bool,
     /// Each pattern modifier group's opening (`(?i:`), which Node 20 and 22 refuse.
     pub modifiers: Vec<Range<usize>>,
+    /// Each look-around group's opening (`(?=`, `(?!`, `(?<=`, `(?<!`), which engines without
+    /// look-around (Go's `regexp`, RE2) refuse.
+    pub lookarounds: Vec<Range<usize>>,
 }
 
 /// Parses `pattern` as V8 does with the `u` flag.
@@ -294,8 +297,14 @@ impl Parser {
         if self.eat('?') {
             match self.bump() {
                 Some(':') => {}
-                Some('=' | '!') => quantifiable = false,
-                Some('<') if self.eat('=') || self.eat('!') => quantifiable = false,
+                Some('=' | '!') => {
+                    quantifiable = false;
+                    self.out.lookarounds.push(start..self.pos());
+                }
+                Some('<') if self.eat('=') || self.eat('!') => {
+                    quantifiable = false;
+                    self.out.lookarounds.push(start..self.pos());
+                }
                 Some('<') => {
                     // V8 counts the group before it reads the name.
                     self.captured(start)?;
@@ -547,5 +556,24 @@ impl Parser {
             }
             Some(c) => Ok(Some(u32::from(c))),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+
+    #[test]
+    fn records_each_lookaround_and_nothing_escaped_or_in_a_class() {
+        let at = |p: &str| {
+            check(p)
+                .map(|parsed| parsed.lookarounds)
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            at("^(?!\\.)(?=a)(?<=b)(?<!c)x"),
+            vec![1..4, 7..10, 12..16, 18..22]
+        );
+        assert!(at("^\\(\\?=[(?!](?:a)(?<name>b)$").is_empty());
     }
 }

@@ -4,7 +4,7 @@
 //! ([`regex_python`]). An ECMA-invalid pattern that the draft-04/06/07 meta-schema's
 //! `format: regex` already rejects is left to SL401.
 
-use crate::diagnostic::breaks::{classes, Class};
+use crate::diagnostic::breaks::{classes, Class, Client};
 use crate::diagnostic::fix::{Applicability, Edit, Fix, Move};
 use crate::diagnostic::meta::SL406 as META;
 use crate::diagnostic::Diagnostic;
@@ -174,10 +174,16 @@ fn check(
 ) {
     let ecma = regex_ecma::check(pattern);
     let python = regex_python::check(pattern);
+    let lookaround = ecma
+        .as_ref()
+        .ok()
+        .filter(|_| cx.clients.contains(&Client::Deepseek))
+        .and_then(|parsed| parsed.lookarounds.first().cloned());
     let finding = match (&ecma, &python) {
-        (Ok(parsed), Ok(())) => match parsed.modifiers.first() {
-            Some(range) => modifiers_finding(pattern, range.clone(), place.what),
-            None => return,
+        (Ok(parsed), Ok(())) => match (parsed.modifiers.first(), &lookaround) {
+            (Some(range), _) => modifiers_finding(pattern, range.clone(), place.what),
+            (None, Some(range)) => lookaround_finding(pattern, range.clone(), place.what),
+            (None, None) => return,
         },
         (Ok(parsed), Err(refusal)) => python_finding(pattern, parsed, refusal, place.what),
         (Err(refusal), py) => {
@@ -216,15 +222,23 @@ fn check(
             finding.help
         )
     };
-    let mut diagnostic = cx.report(span, finding.message)
+    let mut diagnostic = cx
+        .report(span, finding.message)
         .label(finding.label)
         .help(help)
-        .note(
-            "Ajv, in the TypeScript SDKs, compiles patterns as ECMA-262 regular expressions with the \
-             `u` flag; the Python SDK's `check_schema` compiles them with Python's `re`",
-        )
+        .note(if finding.class == classes::SL406_DEEPSEEK_LOOKAROUND {
+            "DeepSeek validates every tool's schema before the model runs and compiles `pattern` \
+             with an engine that has no look-around; Ajv, Python's `re` and the Rust crate \
+             compile the pattern"
+        } else {
+            "Ajv, in the TypeScript SDKs, compiles patterns as ECMA-262 regular expressions with \
+             the `u` flag; the Python SDK's `check_schema` compiles them with Python's `re`"
+        })
         .class(finding.class)
         .pointer(place.pointer.clone());
+    if lookaround.is_some() && finding.class != classes::SL406_DEEPSEEK_LOOKAROUND {
+        diagnostic = diagnostic.also(classes::SL406_DEEPSEEK_LOOKAROUND);
+    }
     let offsets = offsets.filter(|_| fixable);
     if let (Some(offsets), Ok(parsed)) = (&offsets, &ecma) {
         if let Some(fix) = unnamed_groups(cx, place, offsets, pattern, parsed, finding.class) {
@@ -383,6 +397,21 @@ fn modifiers_finding(pattern: &str, range: Range<usize>, what: &str) -> Finding 
         label: "Node 20 and 22: `Invalid group`".to_owned(),
         help: "Write the pattern without modifiers (both cases in a class, `[Aa]`, for `(?i:a)`): \
                the TS clients compile it with the Node they run on"
+            .to_owned(),
+        range,
+    }
+}
+
+/// A look-around, which the tier's engines compile and `deepseek` refuses (documented).
+fn lookaround_finding(pattern: &str, range: Range<usize>, what: &str) -> Finding {
+    let text = &pattern[range.clone()];
+    Finding {
+        class: classes::SL406_DEEPSEEK_LOOKAROUND,
+        message: format!("{what} uses the look-around `{text}`, which DeepSeek refuses"),
+        label: "DeepSeek: `is not a \"regex\"`".to_owned(),
+        help: "Write the pattern without look-around (`^[^.][^@]*@...` for a `(?!\\.)` at the \
+               start), or leave the rule to the server's own validation and drop `pattern`: \
+               DeepSeek compiles it with an engine that has no look-around"
             .to_owned(),
         range,
     }
