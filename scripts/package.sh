@@ -52,7 +52,12 @@ fi
 echo "package: the wheel"
 mkdir -p dist
 rm -f dist/schema_lint-*.whl
-CARGO_NET_OFFLINE=true "$venv/bin/maturin" build --profile dist --locked --out dist
+# The source paths of the dependencies are written into the binary (panic locations): mapped to
+# one short prefix, the binary neither names the builder's folders nor grows with where cargo
+# keeps its crates (CI's lanes keep them under the clone: 8 KB more than under ~/.cargo).
+registry="${CARGO_HOME:-$HOME/.cargo}/registry/src"
+RUSTFLAGS="${RUSTFLAGS:-} --remap-path-prefix=$registry=/registry" \
+  CARGO_NET_OFFLINE=true "$venv/bin/maturin" build --profile dist --locked --out dist
 wheels=(dist/schema_lint-"$version"-*.whl)
 [ "${#wheels[@]}" -eq 1 ] && [ -f "${wheels[0]}" ] || fail "expected one wheel in dist/, found: ${wheels[*]}"
 wheel=${wheels[0]}
