@@ -6,16 +6,14 @@
 //! name. Every other line passes byte for byte. Each rewrite is logged (standard error, or
 //! `--log FILE`). The server's standard error passes through; its exit status is the proxy's.
 
-use super::record::{install_handlers, pass_status, GROUP};
+pub use super::record::Outcome;
+use super::record::{between, pass_status};
 use crate::fix::port::port_source;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
-use crate::workspace::live::children;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -30,15 +28,6 @@ pub struct Options {
     pub command: Vec<String>,
     /// Where the log goes; `None`: standard error.
     pub log: Option<std::path::PathBuf>,
-}
-
-/// How the proxy ended: what to say on standard error, and the exit status.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// What goes to standard error.
-    pub stderr: String,
-    /// The server's exit status, 2 when it could not be started or the log not opened.
-    pub code: u8,
 }
 
 /// What one direction tells the other: the `tools/list` requests waiting for their answer (by
@@ -103,68 +92,26 @@ pub fn proxy(options: &Options) -> Outcome {
             Err(e) => return error(format!("{}: cannot open the log: {e}", path.display())),
         },
     };
-    let Some((program, arguments)) = options.command.split_first() else {
-        return error("`proxy` needs the server's command line after `--`".to_owned());
-    };
-    let mut command = Command::new(program);
-    command
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    children::own_group(&mut command);
-    install_handlers();
-    let mut child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => return error(format!("`{program}` could not be started: {e}")),
-    };
-    let group = child.id();
-    GROUP.store(i32::try_from(group).unwrap_or(0), Ordering::SeqCst);
-    let watchdog = children::Watchdog::start(group);
-    let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
-        return error("the server's standard input and output could not be opened".to_owned());
-    };
     let shared = Arc::new(Shared::default());
     let sink = Arc::new(Mutex::new(sink));
-    let to_server = {
-        let shared = Arc::clone(&shared);
-        std::thread::spawn(move || {
+    let up = Arc::clone(&shared);
+    let (settings, client) = (options.settings.clone(), options.client.clone());
+    let status = between(
+        "proxy",
+        &options.command,
+        move |server_in| {
             let _ = lines(std::io::stdin(), server_in, |line| {
-                to_server_line(line, &shared)
+                to_server_line(line, &up)
             });
-        })
-    };
-    let to_client = {
-        let (shared, sink) = (Arc::clone(&shared), Arc::clone(&sink));
-        let (settings, client) = (options.settings.clone(), options.client.clone());
-        std::thread::spawn(move || {
+        },
+        move |server_out| {
             let rewrite = |line: &[u8]| to_client_line(line, &shared, &settings, &client, &sink);
-            if lines(server_out, std::io::stdout(), rewrite).is_err() {
-                children::signal_group(group, libc::SIGTERM);
-            }
-        })
-    };
-    let status = child.wait();
-    let deadline = std::time::Instant::now() + Duration::from_secs(2);
-    while !to_client.is_finished() && std::time::Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    children::signal_group(group, libc::SIGKILL);
-    children::reap_group(group);
-    if let Some(w) = watchdog {
-        w.disarm();
-    }
-    drop(to_server);
-    let _ = std::io::stdout().flush();
+            lines(server_out, std::io::stdout(), rewrite)
+        },
+    );
     match status {
-        Ok(status) => {
-            let ended = pass_status(status);
-            Outcome {
-                stderr: ended.stderr,
-                code: ended.code,
-            }
-        }
-        Err(e) => error(format!("waiting for `{program}` failed: {e}")),
+        Ok(status) => pass_status(status),
+        Err(why) => error(why),
     }
 }
 

@@ -58,7 +58,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The server's process group, for the signal handler (0: none yet).
-pub(crate) static GROUP: AtomicI32 = AtomicI32::new(0);
+static GROUP: AtomicI32 = AtomicI32::new(0);
 
 extern "C" fn pass_on(signal: libc::c_int) {
     let group = GROUP.load(Ordering::SeqCst);
@@ -95,7 +95,7 @@ pub(super) fn survive_file_limit() {
     }
 }
 
-pub(crate) fn install_handlers() {
+fn install_handlers() {
     survive_file_limit();
     for signal in PASSED_ON {
         // SAFETY: the handler only reads an atomic and calls kill(2).
@@ -165,8 +165,45 @@ pub fn record(args: &Options) -> Outcome {
         Ok(log) => Arc::new(log),
         Err(why) => return error(why),
     };
-    let Some((program, arguments)) = args.command.split_first() else {
-        return error("`record` needs the server's command line after `--`".to_owned());
+    let (up, down) = (Arc::clone(&log), Arc::clone(&log));
+    let status = between(
+        "record",
+        &args.command,
+        // Our input ended (the host closed it), or the server stopped reading: either way the
+        // server's input is closed when `server_in` drops.
+        move |server_in| {
+            let _ = pump(std::io::stdin(), server_in, &up, "to-server");
+        },
+        move |server_out| pump(server_out, std::io::stdout(), &down, "to-client"),
+    );
+    if let Some(why) = log.failure() {
+        return error(why);
+    }
+    match status {
+        Ok(status) => pass_status(status),
+        Err(why) => error(why),
+    }
+}
+
+/// Starts the server `command` in a process group of its own and stands between it and this
+/// process's standard input and output, for the door `door` (`record`, `proxy`): `up` copies the
+/// host's lines to the server's input, `down` the server's output to the host, each on a thread
+/// of its own (`down` failing means the host is gone: the server is asked to stop). Returns when
+/// the server has exited and what it wrote is passed on (2 s at most, should something it started
+/// keep its output open), its group killed and reaped.
+///
+/// # Errors
+/// No command, a server that cannot be started or waited for: why, in one sentence.
+pub(crate) fn between(
+    door: &str,
+    command: &[String],
+    up: impl FnOnce(std::process::ChildStdin) + Send + 'static,
+    down: impl FnOnce(std::process::ChildStdout) -> std::io::Result<()> + Send + 'static,
+) -> Result<std::process::ExitStatus, String> {
+    let Some((program, arguments)) = command.split_first() else {
+        return Err(format!(
+            "`{door}` needs the server's command line after `--`"
+        ));
     };
     let mut command = Command::new(program);
     command
@@ -176,33 +213,22 @@ pub fn record(args: &Options) -> Outcome {
         .stderr(Stdio::inherit());
     children::own_group(&mut command);
     install_handlers();
-    let mut child = match command.spawn() {
-        Ok(c) => c,
-        Err(e) => return error(format!("`{program}` could not be started: {e}")),
-    };
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("`{program}` could not be started: {e}"))?;
     let group = child.id();
     GROUP.store(i32::try_from(group).unwrap_or(0), Ordering::SeqCst);
     let watchdog = children::Watchdog::start(group);
     let (Some(server_in), Some(server_out)) = (child.stdin.take(), child.stdout.take()) else {
-        return error("the server's standard input and output could not be opened".to_owned());
+        return Err("the server's standard input and output could not be opened".to_owned());
     };
-    let to_server = {
-        let log = Arc::clone(&log);
-        std::thread::spawn(move || {
-            // Our input ended (the host closed it), or the server stopped reading: either way
-            // the server's input is closed when `server_in` drops here.
-            let _ = pump(std::io::stdin(), server_in, &log, "to-server");
-        })
-    };
-    let to_client = {
-        let log = Arc::clone(&log);
-        std::thread::spawn(move || {
-            if pump(server_out, std::io::stdout(), &log, "to-client").is_err() {
-                // The host is gone: nobody reads the server any more.
-                children::signal_group(group, libc::SIGTERM);
-            }
-        })
-    };
+    let to_server = std::thread::spawn(move || up(server_in));
+    let to_client = std::thread::spawn(move || {
+        if down(server_out).is_err() {
+            // The host is gone: nobody reads the server any more.
+            children::signal_group(group, libc::SIGTERM);
+        }
+    });
     let status = child.wait();
     // What the server wrote before it exited is still forwarded, unless something it started
     // keeps its output open.
@@ -217,13 +243,7 @@ pub fn record(args: &Options) -> Outcome {
     }
     drop(to_server);
     let _ = std::io::stdout().flush();
-    if let Some(why) = log.failure() {
-        return error(why);
-    }
-    match status {
-        Ok(status) => pass_status(status),
-        Err(e) => error(format!("waiting for `{program}` failed: {e}")),
-    }
+    status.map_err(|e| format!("waiting for `{program}` failed: {e}"))
 }
 
 /// Ends this process as the server ended: with its code, or by its signal.
