@@ -12,6 +12,14 @@ use crate::syntax::source::Span;
 
 pub use crate::rules::analysis::node::{opening, type_names};
 
+/// The members of the root `properties` of the unit's schema, where it is an object.
+pub fn root_properties<'a>(cx: &'a UnitContext<'_>) -> Option<&'a [Member]> {
+    cx.subschemas
+        .first()
+        .and_then(|root| root.node.get("properties"))
+        .and_then(|p| p.as_object())
+}
+
 /// Whether the schema's `type` allows objects (no `type` allows everything).
 #[must_use]
 pub fn may_be_object(node: &Node) -> bool {

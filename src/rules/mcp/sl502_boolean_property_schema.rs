@@ -20,12 +20,7 @@ impl Rule for BooleanPropertySchema {
     }
 
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        let Some(properties) = cx
-            .subschemas
-            .first()
-            .and_then(|root| root.node.get("properties"))
-            .and_then(|p| p.as_object())
-        else {
+        let Some(properties) = mcp::root_properties(cx) else {
             return;
         };
         for member in properties {

@@ -3,6 +3,7 @@
 //! object that is not plain, so Claude Code cannot read the server's `tools/list` result
 //! (documented: anthropics/claude-code#17742).
 
+use super::shape as mcp;
 use crate::diagnostic::breaks::classes;
 use crate::diagnostic::meta::SL511 as META;
 use crate::diagnostic::Diagnostic;
@@ -28,12 +29,7 @@ impl Rule for ConstructorProperty {
     // Roles: input (the scope line of rules/SL511.md): only the root `properties` of an input
     // schema is reported refused.
     fn check_unit(&self, cx: &UnitContext<'_>, out: &mut Vec<Diagnostic>) {
-        let Some(properties) = cx
-            .subschemas
-            .first()
-            .and_then(|root| root.node.get("properties"))
-            .and_then(|p| p.as_object())
-        else {
+        let Some(properties) = mcp::root_properties(cx) else {
             return;
         };
         for member in properties.iter().filter(|m| m.key == "constructor") {
