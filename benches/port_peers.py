@@ -96,8 +96,9 @@ def setup():
             with open(os.path.join(PEERS, name)) as src, open(os.path.join(WORK, name), "w") as dst:
                 dst.write(src.read())
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=WORK, check=True)
-    for name in ("peers.mjs", "opencode_sanitize_gemini.mjs"):
-        with open(os.path.join(PEERS, name)) as src, open(os.path.join(WORK, name), "w") as dst:
+    shared = os.path.join(ROOT, "tests", "integration", "providers", "fake_peer.mjs")
+    for path in (os.path.join(PEERS, "peers.mjs"), os.path.join(PEERS, "opencode_sanitize_gemini.mjs"), shared):
+        with open(path) as src, open(os.path.join(WORK, os.path.basename(path)), "w") as dst:
             dst.write(src.read())
     if not os.path.exists(VENV_PY):
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)

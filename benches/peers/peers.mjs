@@ -27,6 +27,7 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import * as mastra from "@mastra/schema-compat";
 
 import { sanitizeGemini } from "./opencode_sanitize_gemini.mjs";
+import { FakePeer } from "./fake_peer.mjs";
 
 const oneLine = (text) => {
     const line = String(text).split(/\s+/).join(" ").trim();
@@ -34,33 +35,6 @@ const oneLine = (text) => {
 };
 const errorText = (e) => oneLine(e instanceof Error ? e.message : e);
 
-/** A peer in this process that answers `initialize` and lists the one tool. */
-class FakePeer {
-    constructor(listing) {
-        this.listing = listing;
-    }
-    async start() {}
-    async close() {
-        this.onclose?.();
-    }
-    async send(message) {
-        if (message.id === undefined || message.method === undefined) return;
-        const reply = (result) => ({ jsonrpc: "2.0", id: message.id, result });
-        let response;
-        if (message.method === "initialize") {
-            response = reply({
-                protocolVersion: "2025-06-18",
-                capabilities: { tools: {} },
-                serverInfo: { name: "peer", version: "1.0.0" },
-            });
-        } else if (message.method === "tools/list") {
-            response = reply(this.listing);
-        } else {
-            response = { jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "method not found" } };
-        }
-        setImmediate(() => this.onmessage?.(response));
-    }
-}
 
 async function geminiCli(tool) {
     const client = new Client({ name: "gemini-cli-mcp-client", version: "0.61.0" });

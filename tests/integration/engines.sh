@@ -147,7 +147,7 @@ done
 cp "$HERE/ajv.mjs" "$OUT/js/ajv.mjs"
 cp "$LIST/ts_clients.mjs" "$OUT/listing-js/ts_clients.mjs"
 cp "$LIST/zod_default.mjs" "$OUT/listing-js/zod_default.mjs"
-cp "$PROV/hosts.mjs" "$OUT/providers-js/hosts.mjs"
+cp "$PROV/hosts.mjs" "$PROV/fake_peer.mjs" "$OUT/providers-js/"
 cp "$PLAIN/vscode_json.mjs" "$OUT/plain-js/vscode_json.mjs"
 echo "engines: set up ($((SECONDS - start)) s)"
 
