@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_schema-lint");
 
-fn script() -> String {
+pub(crate) fn script() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/live/fake_server.py")
         .display()
@@ -19,7 +19,7 @@ fn script() -> String {
 }
 
 /// A fresh folder with a project (`proj`) and a home (`home`).
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("schema-lint-session-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -28,13 +28,13 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn write(path: &Path, text: &str) {
+pub(crate) fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
 
 /// A listing file of `tools` in `dir`, and the stdio command (program, args) serving it.
-fn listing(dir: &Path, name: &str, tools: &Value) -> (String, Vec<String>) {
+pub(crate) fn listing(dir: &Path, name: &str, tools: &Value) -> (String, Vec<String>) {
     let path = dir.join(format!("{name}.json"));
     std::fs::write(&path, serde_json::json!({ "tools": tools }).to_string()).unwrap();
     (
@@ -43,22 +43,22 @@ fn listing(dir: &Path, name: &str, tools: &Value) -> (String, Vec<String>) {
     )
 }
 
-fn tool(name: &str, input: &Value) -> Value {
+pub(crate) fn tool(name: &str, input: &Value) -> Value {
     serde_json::json!({"name": name, "inputSchema": input})
 }
 
-fn object() -> Value {
+pub(crate) fn object() -> Value {
     serde_json::json!({"type": "object", "properties": {"q": {"type": "string"}}})
 }
 
 /// A JSON `mcpServers`-style entry for a stdio command.
-fn stdio(command: &(String, Vec<String>)) -> Value {
+pub(crate) fn stdio(command: &(String, Vec<String>)) -> Value {
     serde_json::json!({"command": command.0, "args": command.1})
 }
 
 /// Runs schema-lint in `dir/proj` with `HOME` at `dir/home`, killing it should it outlive a
 /// minute; (code, stdout, stderr).
-fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+pub(crate) fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut command = Command::new(BIN);
     command
         .args(args)
@@ -135,7 +135,7 @@ fn breaking(h: &Value) -> Vec<(String, String, String)> {
 }
 
 /// A tool name of `n` characters.
-fn long_name(n: usize) -> String {
+pub(crate) fn long_name(n: usize) -> String {
     let mut s = String::from("get_");
     while s.len() < n {
         s.push('x');

@@ -7,85 +7,23 @@
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_schema-lint");
-
-fn script() -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/live/fake_server.py")
-        .display()
-        .to_string()
-}
+use crate::common::BIN;
+use crate::session::{listing, long_name, object, stdio, tool, write};
 
 /// A fresh folder with a project (`proj`) and a home (`home`).
 fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("schema-lint-explain-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("proj")).unwrap();
-    std::fs::create_dir_all(dir.join("home")).unwrap();
-    dir
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
+    crate::session::scratch(&format!("explain-{name}"))
 }
 
 /// A stdio server (an `mcpServers` entry) listing `tools`, its listing kept in `dir`.
 fn server(dir: &Path, name: &str, tools: &Value) -> Value {
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, json!({ "tools": tools }).to_string()).unwrap();
-    json!({"command": "python3", "args": [script(), format!("listing={}", path.display())]})
-}
-
-fn tool(name: &str, input: &Value) -> Value {
-    json!({"name": name, "inputSchema": input})
-}
-
-fn object() -> Value {
-    json!({"type": "object", "properties": {"q": {"type": "string"}}})
-}
-
-/// A tool name of `n` characters.
-fn long_name(n: usize) -> String {
-    let mut s = String::from("get_");
-    while s.len() < n {
-        s.push('x');
-    }
-    s
+    stdio(&listing(dir, name, tools))
 }
 
 /// Runs schema-lint in `dir/proj` with `HOME` at `dir/home`; (code, stdout, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir.join("proj"))
-        .env("HOME", dir.join("home"))
-        .env("NO_COLOR", "1")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("CODEX_HOME")
-        .env_remove("APPDATA")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("schema-lint {args:?} ran for a minute");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::session::run(dir, args, &[])
 }
 
 /// `session --explain-error ERROR ARGS... --output-format json`: the explanation of its one
