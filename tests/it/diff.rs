@@ -10,14 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/diff");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    out.sort();
-    out
+    crate::common::case_dirs("diff")
 }
 
 fn read_json(path: &Path) -> Value {

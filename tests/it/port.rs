@@ -9,13 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/port");
-    let mut out: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    out.sort();
+    let out = crate::common::case_dirs("port");
     assert!(out.len() >= 4, "testdata/port holds the cases");
     out
 }

@@ -11,6 +11,21 @@ use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_schema-lint");
 
+/// The case folders of `testdata/<under>`, sorted.
+#[must_use]
+pub fn case_dirs(under: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata")
+        .join(under);
+    let mut out: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    out.sort();
+    out
+}
+
 /// A fresh folder under the temp dir, removed when dropped (unless the test failed, so that
 /// what it left can be looked at).
 pub struct Scratch {
