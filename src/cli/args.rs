@@ -77,9 +77,9 @@ pub enum Command {
     /// Rewrite a schema, a tool or a `tools/list` for one client: the document on standard
     /// output, every change proven as `--fix` proves it and said (`kept` or `changed`)
     Port(PortArgs),
-    /// Put between a host and a stdio MCP server: passes the traffic and rewrites each
-    /// `tools/list` answer for one client as `port` does (a call of a renamed tool reaches its
-    /// own name); each rewrite logged
+    /// Put between a host and an MCP server (a stdio command, or a Streamable HTTP `--url`):
+    /// passes the traffic and rewrites each `tools/list` answer for one client as `port` does
+    /// (a call of a renamed tool reaches its own name); each rewrite logged
     Proxy(ProxyArgs),
     /// List the clients `--clients` selects from (MCP SDKs, hosts, model providers), or print
     /// one client's page
@@ -441,6 +441,7 @@ pub struct PortArgs {
 
 /// The options of `schema-lint proxy`.
 #[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("server").args(["command", "url"]).required(true))]
 pub struct ProxyArgs {
     /// The client the host forwards the tools to (`gemini`, `openai-strict`)
     #[arg(long = "for", value_name = "CLIENT")]
@@ -450,9 +451,18 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
-    /// The server's command line, after `--`
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    /// The server's command line, after `--` (stdio); or `--url`
+    #[arg(last = true, value_name = "COMMAND")]
     pub command: Vec<String>,
+
+    /// The remote server's Streamable HTTP endpoint, instead of a command: the host speaks
+    /// stdio to the proxy, the proxy HTTP to the server
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// Send a header to the `--url` server (for authentication; never logged); repeatable
+    #[arg(long = "header", value_name = "NAME: VALUE", requires = "url")]
+    pub headers: Vec<String>,
 }
 
 /// The options of `schema-lint matrix`.

@@ -73,7 +73,7 @@ pub(super) fn port(args: &PortArgs) -> Outcome {
     }
 }
 
-/// `schema-lint proxy --for CLIENT -- CMD ARGS...` ([`crate::doors::proxy`]).
+/// `schema-lint proxy --for CLIENT -- CMD ARGS...` or `--url URL` ([`crate::doors::proxy`]).
 #[cfg(unix)]
 pub(super) fn proxy(args: &ProxyArgs) -> Outcome {
     let chosen = match crate::settings::clients::parse(&[args.client.as_str()]) {
@@ -86,6 +86,14 @@ pub(super) fn proxy(args: &ProxyArgs) -> Outcome {
             }
         }
     };
+    if !args.headers.is_empty() && args.url.is_none() {
+        return Outcome {
+            stderr: "error: `--header` is sent to the `--url` server; a command gets none\n"
+                .to_owned(),
+            code: exit::ERROR,
+            ..Outcome::default()
+        };
+    }
     let options = crate::doors::proxy::Options {
         settings: Settings {
             clients: chosen.clients,
@@ -94,6 +102,8 @@ pub(super) fn proxy(args: &ProxyArgs) -> Outcome {
         },
         client: args.client.clone(),
         command: args.command.clone(),
+        url: args.url.clone(),
+        headers: args.headers.clone(),
         log: args.log.clone(),
     };
     let ended = crate::doors::proxy::proxy(&options);

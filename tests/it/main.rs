@@ -29,6 +29,7 @@ mod port;
 mod project;
 mod properties;
 mod proxy;
+mod proxy_http;
 mod readme_options;
 mod record;
 mod rule_docs;

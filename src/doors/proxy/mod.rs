@@ -5,6 +5,12 @@
 //! proven), and a `tools/call` of a tool the port renamed reaches the server under the tool's own
 //! name. Every other line passes byte for byte. Each rewrite is logged (standard error, or
 //! `--log FILE`). The server's standard error passes through; its exit status is the proxy's.
+//!
+//! With `--url URL` instead of a command, the server is a remote one over Streamable HTTP
+//! ([`http`]): the host still speaks stdio to the proxy, and the listings are ported the same way.
+
+#[cfg(feature = "http")]
+pub mod http;
 
 pub use super::record::Outcome;
 use super::record::{between, pass_status};
@@ -24,8 +30,12 @@ pub struct Options {
     pub settings: Settings,
     /// The client's name as given (for the log).
     pub client: String,
-    /// The server's command line.
+    /// The server's command line (empty with `url`).
     pub command: Vec<String>,
+    /// The server's Streamable HTTP endpoint, instead of a command.
+    pub url: Option<String>,
+    /// `Name: value` headers sent with every request to `url` (secrets: never said).
+    pub headers: Vec<String>,
     /// Where the log goes; `None`: standard error.
     pub log: Option<std::path::PathBuf>,
 }
@@ -92,6 +102,12 @@ pub fn proxy(options: &Options) -> Outcome {
             Err(e) => return error(format!("{}: cannot open the log: {e}", path.display())),
         },
     };
+    if let Some(url) = &options.url {
+        #[cfg(feature = "http")]
+        return http::proxy_http(options, url, sink);
+        #[cfg(not(feature = "http"))]
+        return error(format!("`--url {url}`: this build has no HTTP client"));
+    }
     let shared = Arc::new(Shared::default());
     let sink = Arc::new(Mutex::new(sink));
     let up = Arc::clone(&shared);
@@ -123,6 +139,28 @@ fn lines(
     mut to: impl Write,
     rewrite: impl Fn(&[u8]) -> Option<Vec<u8>>,
 ) -> std::io::Result<()> {
+    each_line(from, |line| {
+        let (body, end) = match line.strip_suffix(b"\n") {
+            Some(body) => (body, &b"\n"[..]),
+            None => (line, &b""[..]),
+        };
+        match rewrite(body) {
+            Some(new) => {
+                to.write_all(&new)?;
+                to.write_all(end)?;
+            }
+            None => to.write_all(line)?,
+        }
+        to.flush()
+    })
+}
+
+/// Hands each line of `from` (its `\n` included, when it has one) to `each`, until `from` ends
+/// (or cannot be read) or `each` fails (then `Err`).
+fn each_line(
+    from: impl Read,
+    mut each: impl FnMut(&[u8]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let mut from = BufReader::with_capacity(64 << 10, from);
     let mut line = Vec::new();
     loop {
@@ -133,18 +171,7 @@ fn lines(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => return Ok(()),
         }
-        let (body, end) = match line.strip_suffix(b"\n") {
-            Some(body) => (body, &b"\n"[..]),
-            None => (&line[..], &b""[..]),
-        };
-        match rewrite(body) {
-            Some(new) => {
-                to.write_all(&new)?;
-                to.write_all(end)?;
-            }
-            None => to.write_all(&line)?,
-        }
-        to.flush()?;
+        each(&line)?;
     }
 }
 

@@ -18,6 +18,10 @@ use serde_json::Value;
 use std::io::{BufReader, Read};
 use std::time::{Duration, Instant};
 
+/// Per tool, the arguments mirrored into `Mcp-Param-*` headers on 2026-07-28: the property path
+/// and the header's token (from `x-mcp-header` in its `inputSchema`).
+pub(crate) type ParamHeaders = std::collections::HashMap<String, Vec<(Vec<String>, String)>>;
+
 /// A server reached over HTTP.
 pub struct HttpServer {
     agent: ureq::Agent,
@@ -29,7 +33,7 @@ pub struct HttpServer {
     received: usize,
     /// Per tool, the arguments mirrored into `Mcp-Param-*` headers: the property path and the
     /// header's token (from `x-mcp-header` in its `inputSchema`).
-    param_headers: std::collections::HashMap<String, Vec<(Vec<String>, String)>>,
+    param_headers: ParamHeaders,
     /// The messages both ways, when kept.
     tape: super::Tape,
 }
@@ -172,10 +176,7 @@ const NAME_BEARING: [(&str, &str); 3] = [
 /// The routing headers of a 2026-07-28 request: `Mcp-Method`, `Mcp-Name` where the method
 /// names something, and a `tools/call`'s `Mcp-Param-*` headers (`params` gives, per tool, the
 /// arguments to mirror).
-fn routing_headers(
-    message: &Value,
-    params: &std::collections::HashMap<String, Vec<(Vec<String>, String)>>,
-) -> Vec<(String, String)> {
+pub(crate) fn routing_headers(message: &Value, params: &ParamHeaders) -> Vec<(String, String)> {
     let Some(method) = message.get("method").and_then(Value::as_str) else {
         return Vec::new();
     };
@@ -245,10 +246,7 @@ fn base64(bytes: &[u8]) -> String {
 /// Learns from a `tools/list` answer which arguments of each tool go into `Mcp-Param-*`
 /// headers: the properties reached from the root of its `inputSchema` through `properties`
 /// alone whose `x-mcp-header` is a token (RFC 9110), as the Python SDK's client mirrors them.
-fn learn_param_headers(
-    answer: &Value,
-    into: &mut std::collections::HashMap<String, Vec<(Vec<String>, String)>>,
-) {
+pub(crate) fn learn_param_headers(answer: &Value, into: &mut ParamHeaders) {
     let tools = answer.pointer("/result/tools").and_then(Value::as_array);
     for tool in tools.into_iter().flatten() {
         let Some(name) = tool.get("name").and_then(Value::as_str) else {
@@ -372,7 +370,7 @@ fn body_failure(why: &str) -> Failure {
 }
 
 /// What an HTTP status other than 2xx means here.
-fn status_failure(
+pub(crate) fn status_failure(
     status: u16,
     location: Option<&str>,
     content_type: &str,
@@ -450,7 +448,7 @@ fn reason_phrase(status: u16) -> Option<&'static str> {
 }
 
 /// A failure below HTTP: no connection, no such host, no answer in time.
-fn transport_error(url: &str, error: &ureq::Error) -> Failure {
+pub(crate) fn transport_error(url: &str, error: &ureq::Error) -> Failure {
     match error {
         ureq::Error::Timeout(_) => Failure::timeout(),
         ureq::Error::HostNotFound => Failure::broken(format!("the host of `{url}` was not found")),

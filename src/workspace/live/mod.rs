@@ -11,7 +11,7 @@ pub mod children;
 #[cfg(feature = "http")]
 pub mod forward;
 #[cfg(feature = "http")]
-mod http;
+pub(crate) mod http;
 mod session;
 pub mod sse;
 mod stderr;
