@@ -8,7 +8,8 @@
 # call `audit` must then find in the capture. For each: the live check finds the
 # `weather_station:output` id the server advertises (SL201, exit 1), the dump lints with the same
 # findings (codes, pointers, messages), the protocol is the expected one, and no server process
-# is left behind. Then `schema-lint proxy` between the real Python SDK client and server.
+# is left behind. Then `schema-lint proxy` between the real Python SDK client and server, over
+# stdio and over Streamable HTTP (`--url`).
 #
 # Installs the pinned `mcp` into target/ci-venv and the pinned npm packages with `npm ci`, as
 # tests/integration/audit.sh does (and shares both with it).
@@ -172,5 +173,34 @@ for revision in 2025-11-25 2026-07-28; do
         || { cat "$OUT/proxy-$revision.out"; fail "proxy: the Python SDK client failed through schema-lint proxy on $revision"; }
     grep -q 'Rename `station.history` to `station_history`' "$log" || fail "proxy: the log does not say the rename"
     tail -n 1 "$OUT/proxy-$revision.out"
+done
+
+# `schema-lint proxy --for gemini --url` between the real Python SDK client (`stdio_client` and
+# `ClientSession` on 2025-11-25, `Client` on 2026-07-28) and the same server over Streamable HTTP
+# (event-stream answers, then JSON answers): the client lists what Gemini takes (`forecast`'s
+# `$ref` inlined), its calls return the server's results, the header and the URL's query never
+# reach the log, and the session is closed with DELETE.
+for answers in sse json; do
+    port="$(free_port)"
+    flags=(--http "$port")
+    [ "$answers" = json ] && flags+=(--json)
+    "$PY" tests/integration/live/proxy_server.py "${flags[@]}" >"$OUT/proxy-http-$answers.server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 100); do
+        "$PY" -c "import socket,sys; socket.create_connection(('127.0.0.1', $port), 0.2)" 2>/dev/null && break
+        sleep 0.1
+    done
+    for revision in 2025-11-25 2026-07-28; do
+        log="$OUT/proxy-http-$answers-$revision.log"
+        rm -f "$log"
+        timeout 120 "$PY" tests/integration/live/proxy_http_client.py "$linter_abs" "$revision" "$log" \
+            "http://127.0.0.1:$port/mcp?key=s3cret-query" >"$OUT/proxy-http-$answers-$revision.out" 2>&1 \
+            || { cat "$OUT/proxy-http-$answers-$revision.out"; fail "proxy --url: the Python SDK client failed through schema-lint proxy on $revision ($answers)"; }
+        tail -n 1 "$OUT/proxy-http-$answers-$revision.out"
+    done
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    grep -q "DELETE /mcp" "$OUT/proxy-http-$answers.server.log" \
+        || fail "proxy --url ($answers): the session was not closed with DELETE"
 done
 echo "live integration: passed"

@@ -34,7 +34,7 @@ async def run(linter: str, revision: str, log: str, server: list[str]) -> None:
             raise SystemExit(f"proxy client: asked for {revision}, negotiated {client.protocol_version}")
         tools = {t.name: t for t in (await client.list_tools()).tools}
         bad = [n for n in tools if not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", n)]
-        if bad or set(tools) != {"station_history", "get_weather"}:
+        if bad or set(tools) != {"station_history", "get_weather", "forecast"}:
             raise SystemExit(f"proxy client: the listing's names are {sorted(tools)}")
         open_ones = [n for n, t in tools.items() if not closed(t.input_schema)]
         if open_ones:
