@@ -474,3 +474,22 @@ fn a_server_out_of_reach_answers_each_request_and_a_bad_url_is_refused() {
         .unwrap();
     assert_eq!(neither.status.code(), Some(2));
 }
+
+#[test]
+fn a_proxy_stopped_by_a_signal_closes_the_session() {
+    let server = fake(false);
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let mut host = Host::start(&["proxy", "--for", "gemini", "--url", &url]);
+    host.send(&request(1, "initialize", &json!({})));
+    assert!(host.answer(1)["result"].is_object());
+    let killed = Command::new("kill")
+        .args(["-TERM", &host.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let code = host.child.wait().unwrap().code();
+    assert_eq!(code, Some(130));
+    let seen = server.seen.lock().unwrap().clone();
+    let delete = seen.iter().find(|s| s.method == "DELETE").expect("DELETE");
+    assert_eq!(delete.header("mcp-session-id"), Some(SESSION));
+}

@@ -18,7 +18,7 @@
 //! order. After `notifications/initialized`, the server's own stream is opened with `GET` (a
 //! server without one answers `405`, and that is all). When the host closes standard input, the
 //! requests under way get [`DRAIN_WITHIN`] to end, the session is closed with `DELETE`, and the
-//! proxy exits 0.
+//! proxy exits 0; stopped by `SIGINT` or `SIGTERM`, it closes the session and exits 130.
 //!
 //! The headers and the URL's user information and query are secrets: the log and the errors say
 //! them as `[secret]`.
@@ -123,6 +123,12 @@ pub(super) fn proxy_http(options: &super::Options, url: &str, sink: Sink) -> Out
         out: Mutex::new(Box::new(std::io::stdout())),
         in_flight: Mutex::new(0),
         ended: Condvar::new(),
+    });
+    // A host that stops the proxy with a signal (`SIGINT`, `SIGTERM`) ends the session too.
+    let stopped = Arc::clone(&up);
+    let _ = ctrlc::set_handler(move || {
+        stopped.close();
+        std::process::exit(130);
     });
     let _ = each_line(std::io::stdin(), |line| {
         from_host(&up, line);
