@@ -173,6 +173,7 @@ fn from_host(up: &Arc<Upstream>, line: &[u8]) {
     }
     up.take_slot();
     let worker = Arc::clone(up);
+    let (asked, named) = (id.clone(), method.clone());
     let spawned = std::thread::Builder::new().spawn(move || {
         worker.post(&Sent {
             body: &body,
@@ -182,9 +183,15 @@ fn from_host(up: &Arc<Upstream>, line: &[u8]) {
         });
         worker.free_slot();
     });
-    if spawned.is_err() {
+    if let Err(e) = spawned {
         up.free_slot();
-        up.say("no thread for a request: it is refused");
+        let refused = Sent {
+            body: b"",
+            message: None,
+            id: asked.as_ref(),
+            method: &named,
+        };
+        up.unanswered(&refused, &format!("no thread to send it on: {e}"), None);
     }
 }
 
