@@ -15,11 +15,13 @@
 
 pub mod config;
 pub mod consent;
+mod edit;
 pub mod explain;
 pub mod gather;
 pub mod jsonc;
 pub mod names;
 pub mod plugins;
+pub mod proxied;
 pub mod render;
 pub mod request;
 pub mod vars;
