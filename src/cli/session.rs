@@ -112,6 +112,8 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
             other => other.map(str::to_owned),
         },
         builtin_tools: args.builtin_tools,
+        fix: args.fix,
+        unfix: args.unfix,
     })
 }
 

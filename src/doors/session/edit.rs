@@ -49,8 +49,8 @@ struct Located {
 pub enum Wrap {
     /// The text with the entry wrapped.
     Wrapped(String),
-    /// The entry is already wrapped, for this client (as written).
-    Already(Option<String>),
+    /// The entry is already wrapped (by an earlier `--fix`, or by hand).
+    Already,
 }
 
 /// A JSON (or TOML basic) string literal of `s`.
@@ -149,8 +149,8 @@ pub(super) fn wrap(
         .flat_map(|a| &a.items)
         .map(|i| &*i.value)
         .collect();
-    if let Some(p) = proxied::of(&l.command.value, &items) {
-        return Ok(Wrap::Already(p.client));
+    if proxied::of(&l.command.value, &items).is_some() {
+        return Ok(Wrap::Already);
     }
     let mut added: Vec<String> = proxied::arguments(client)
         .iter()
@@ -509,7 +509,7 @@ mod tests {
         };
         assert!(matches!(
             wrap(path, &wrapped, shape, &at, "/bin/schema-lint", "x").unwrap(),
-            Wrap::Already(Some(c)) if c == "x"
+            Wrap::Already
         ));
         let back = unwrap(path, &wrapped, shape, &at).unwrap().unwrap();
         assert_eq!(back, text, "unwrapped: the bytes as they were");
