@@ -123,9 +123,8 @@ pub fn fix(judged: &[Judged], options: &Options) -> Mended {
                 backup: None,
             };
             match decide(j, s, &breaking, options, &mut change) {
-                Ok(()) => {
-                    if !change.left.is_empty() || change.why.is_some() {
-                        // Partial, or another client still breaks.
+                Ok(partial) => {
+                    if partial {
                         mended.still_breaks = true;
                     }
                     plans.push(Plan {
@@ -186,14 +185,15 @@ fn clone(p: &Plan) -> Plan {
 }
 
 /// Whether the server of `s` is to be wrapped, and for which client (set in `change`, with what
-/// the port repairs and leaves); `Err`: why not.
+/// the port repairs and leaves): whether it still breaks after (the port is partial, or another
+/// client breaks too); `Err`: why not.
 fn decide(
     j: &Judged,
     s: &ServerOf,
     breaking: &[&Finding],
     options: &Options,
     change: &mut Change,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let entry = &s.entry;
     if let Some(plugin) = &entry.plugin {
         return Err(format!(
@@ -317,12 +317,12 @@ fn decide(
     if !notes.is_empty() {
         change.why = Some(notes.join("; "));
     }
-    Ok(())
+    Ok(!change.left.is_empty() || clients.len() > 1)
 }
 
 /// Wrapping a Streamable HTTP server: its proxy (`schema-lint proxy --url`) is not in this
 /// version, so it is said, not done.
-fn wrap_url() -> Result<(), String> {
+fn wrap_url() -> Result<bool, String> {
     Err(
         "a URL server: wrapping it needs `schema-lint proxy --url`, which this version does not \
          have"
