@@ -49,9 +49,20 @@ fn bin_literal() -> String {
     serde_json::to_string(exe.to_str().unwrap()).unwrap()
 }
 
-#[test]
-fn fix_wraps_the_server_that_breaks_gemini_cli_and_unfix_gives_its_bytes_back() {
-    let dir = scratch("fix-gemini");
+/// A project whose gemini-cli settings (with a comment, trailing commas, `env` and `cwd`) name a
+/// server with a tool gemini-cli refuses: (folder, settings file, its text, the server's command,
+/// its arguments as the file writes them, the secret in `env`).
+fn gemini_project(
+    name: &str,
+) -> (
+    std::path::PathBuf,
+    std::path::PathBuf,
+    String,
+    (String, Vec<String>),
+    String,
+    &'static str,
+) {
+    let dir = scratch(name);
     let server = listing(
         &dir,
         "gem",
@@ -67,7 +78,12 @@ fn fix_wraps_the_server_that_breaks_gemini_cli_and_unfix_gives_its_bytes_back() 
     );
     let config = dir.join("proj/.gemini/settings.json");
     write(&config, &original);
+    (dir, config, original, server, args, secret)
+}
 
+#[test]
+fn fix_wraps_the_server_that_breaks_gemini_cli_and_unfix_gives_its_bytes_back() {
+    let (dir, config, original, server, args, secret) = gemini_project("fix-gemini");
     // Without consent, a project's server is not started: nothing is judged, nothing written.
     let (_, out, err) = run(&dir, &["session", "--fix"], &[]);
     assert_eq!(read(&config), original, "{out}{err}");
@@ -156,11 +172,12 @@ fn fix_wraps_the_server_that_breaks_gemini_cli_and_unfix_gives_its_bytes_back() 
         original,
         "the backup is not the file now: kept"
     );
+}
 
-    // With nothing else changed, `--fix` then `--unfix` give the original bytes, and the backup,
-    // now the same as the file, goes.
-    write(&config, &original);
-    std::fs::remove_file(&backup).unwrap();
+#[test]
+fn fix_then_unfix_give_the_original_bytes_and_the_backup_goes() {
+    let (dir, config, original, ..) = gemini_project("fix-unfix");
+    let backup = dir.join("proj/.gemini/settings.json.schema-lint-backup");
     run(&dir, &["session", "--fix", "--trust-project"], &[]);
     assert_ne!(read(&config), original);
     let (code, out, _) = run(&dir, &["session", "--unfix"], &[]);

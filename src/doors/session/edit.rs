@@ -391,7 +391,7 @@ fn locate_json(path: &Path, text: &str, at: &[String]) -> Result<Option<Located>
             };
             let start = m.value.span.start;
             let member = (text.get(insert.0..start) == Some(insert.1.as_str()))
-                .then(|| insert.0..m.value.span.end);
+                .then_some(insert.0..m.value.span.end);
             Some(Array {
                 at: start..m.value.span.end,
                 items,
@@ -477,7 +477,7 @@ fn locate_toml(text: &str, at: &[String]) -> Option<Located> {
                 .collect::<Option<Vec<_>>>()?;
             let span = a.span();
             let member = (text.get(insert.0..span.start) == Some(insert.1.as_str()))
-                .then(|| insert.0..span.end);
+                .then_some(insert.0..span.end);
             Some(Array {
                 at: span,
                 items,

@@ -32,6 +32,7 @@ pub mod wrap;
 use crate::diagnostic::breaks::Client;
 use serde::Serialize;
 use std::fmt;
+use std::fmt::Write as _;
 
 /// A host: an application that reads an MCP configuration and sends its servers' tools to a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -168,11 +169,18 @@ pub struct Options {
     /// `--builtin-tools N`: how many tools of its own the host sends before the MCP tools, for
     /// [`explain`] (unknown otherwise).
     pub builtin_tools: Option<usize>,
-    /// `--fix`: wrap each server that breaks a host, and that the port repairs, in
-    /// `schema-lint proxy` in that host's configuration ([`wrap::fix`]).
-    pub fix: bool,
+    /// `--fix` or `--unfix`: the configurations changed after the session.
+    pub mend: Option<Mend>,
+}
+
+/// What a session changes in the configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mend {
+    /// `--fix`: wrap each server that breaks a host, and that the port repairs, in `schema-lint
+    /// proxy` in that host's configuration ([`wrap::fix`]).
+    Fix,
     /// `--unfix`: take every such wrap out ([`wrap::unfix`]); no server is started.
-    pub unfix: bool,
+    Unfix,
 }
 
 /// Runs a session: reads the configurations, asks for consent, starts the servers, judges each
@@ -202,7 +210,7 @@ pub fn run(options: &Options) -> Printed {
         }
     };
     let mut found = found;
-    if options.unfix {
+    if options.mend == Some(Mend::Unfix) {
         return unfix(&found, options, &secrets);
     }
     let consented = consent::decide(&mut found, options, &secrets);
@@ -211,7 +219,7 @@ pub fn run(options: &Options) -> Printed {
         Some(clues) => explain::render(clues, &judged, &found, options),
         None => render::render(&judged, &found, options.format),
     };
-    if options.fix && clues.is_none() {
+    if options.mend == Some(Mend::Fix) && clues.is_none() {
         let mended = wrap::fix(&judged, options);
         add_changes(&mut printed, &mended, options.format, false);
         if printed.code != 2 {
@@ -239,10 +247,10 @@ fn unfix(found: &config::Found, options: &Options, secrets: &vars::Secrets) -> P
     let mended = wrap::unfix(found, options);
     let mut printed = Printed::default();
     for e in &found.errors {
-        printed.stderr.push_str(&format!("error: {e}\n"));
+        let _ = writeln!(printed.stderr, "error: {e}");
     }
     if options.format == Format::Json {
-        printed.stdout = "{\"version\": 1}".to_owned();
+        "{\"version\": 1}".clone_into(&mut printed.stdout);
     }
     add_changes(&mut printed, &mended, options.format, true);
     let failed = mended

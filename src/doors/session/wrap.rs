@@ -14,7 +14,7 @@
 //! started, which took the user's consent. `--unfix` edits the same way, so what the user changed
 //! since `--fix` stays.
 
-use super::config::{host_of, Found, Scope, Transport};
+use super::config::{host_of, Found, Scope, Shape, Transport};
 use super::edit::{self, Wrap};
 use super::request::{Finding, Judged, ServerOf, State};
 use super::{proxied, Host, Options};
@@ -77,6 +77,9 @@ pub struct Mended {
     /// finding, a server that could not be listed).
     pub still_breaks: bool,
 }
+
+/// An edit of one entry in a file's text: the new text, `None` when the entry needs none.
+type EditOf<'a> = dyn Fn(&str, &Plan, Shape) -> Result<Option<String>, String> + 'a;
 
 /// A wrap to write.
 struct Plan {
@@ -252,15 +255,36 @@ fn decide(
         ));
     }
     change.client = Some(name.clone());
+    if !notes.is_empty() {
+        change.why = Some(notes.join("; "));
+    }
+    port(
+        &entry.key, listing, client, &name, options, breaking, change,
+    )?;
+    change.action = Action::Wrapped;
+    Ok(!change.left.is_empty() || clients.len() > 1)
+}
+
+/// Ports the listing of the server `key` for `client` (named `name`): what the port rewrites and
+/// leaves, in `change`; `Err` when it changes nothing.
+fn port(
+    key: &str,
+    listing: &live::Listing,
+    client: Client,
+    name: &str,
+    options: &Options,
+    breaking: &[&Finding],
+    change: &mut Change,
+) -> Result<(), String> {
     let server = Server {
-        label: entry.key.clone(),
+        label: key.to_owned(),
         endpoint: Endpoint::Command {
             argv: Vec::new(),
             env: Vec::new(),
         },
     };
     let text = live::dump(&server, listing);
-    let file = SourceFile::new(FileId(0), format!("<{}>", entry.key), None, &text, true);
+    let file = SourceFile::new(FileId(0), format!("<{key}>"), None, &text, true);
     let settings = Settings {
         clients: vec![client],
         versions: options
@@ -313,11 +337,7 @@ fn decide(
             change.left.push(tool);
         }
     }
-    change.action = Action::Wrapped;
-    if !notes.is_empty() {
-        change.why = Some(notes.join("; "));
-    }
-    Ok(!change.left.is_empty() || clients.len() > 1)
+    Ok(())
 }
 
 /// Wrapping a Streamable HTTP server: its proxy (`schema-lint proxy --url`) is not in this
@@ -351,9 +371,8 @@ pub fn unfix(found: &Found, options: &Options) -> Mended {
         let Ok((_, shape)) = host_of(path, body, Some(*host)) else {
             continue;
         };
-        let entries = match edit::entries(path, body, shape, &options.project) {
-            Ok(entries) => entries,
-            Err(_) => continue,
+        let Ok(entries) = edit::entries(path, body, shape, &options.project) else {
+            continue;
         };
         let mut plans = Vec::new();
         let mut probe = body.to_owned();
@@ -396,12 +415,7 @@ pub fn unfix(found: &Found, options: &Options) -> Mended {
 /// Edits one file for its `plans` (each by `edit`, in turn, on the text the last one left) and
 /// writes it, atomically, after keeping its original bytes beside it when `keep`; the changes,
 /// each `Failed` with why when the file could not be edited or written.
-fn write_file(
-    path: &Path,
-    plans: Vec<Plan>,
-    edit: &dyn Fn(&str, &Plan, super::config::Shape) -> Result<Option<String>, String>,
-    keep: bool,
-) -> Vec<Change> {
+fn write_file(path: &Path, plans: Vec<Plan>, edit: &EditOf<'_>, keep: bool) -> Vec<Change> {
     let fail = |plans: Vec<Plan>, why: &str| -> Vec<Change> {
         plans
             .into_iter()
@@ -455,31 +469,8 @@ fn write_file(
     if !edited {
         return out;
     }
-    let name = path.display().to_string();
-    let source = SourceFile::new(FileId(0), name.clone(), Some(path.to_path_buf()), "", true);
     let written: Vec<u8> = format!("{bom}{new}").into_bytes();
-    let result = write::can_replace(&source)
-        .and_then(|()| {
-            if keep {
-                backup(path, &bytes).map(Some)
-            } else {
-                Ok(None)
-            }
-        })
-        .and_then(|kept| {
-            let target = write::Target {
-                path: path.to_path_buf(),
-                name,
-                read: bytes.clone(),
-                bytes: written.clone(),
-                set: 0,
-            };
-            match write::write_sets(&[target]) {
-                Ok(refused) if refused.is_empty() => Ok(kept),
-                Ok(refused) => Err(refused[0].reason.clone()),
-                Err(f) => Err(format!("`{}` could not be written: {}", f.name, f.reason)),
-            }
-        });
+    let result = replace(path, &bytes, &written, keep);
     let edited_ones = |c: &Change| matches!(c.action, Action::Wrapped | Action::Unwrapped);
     match result {
         Ok(kept) => {
@@ -503,6 +494,51 @@ fn write_file(
         }
     }
     out
+}
+
+/// Replaces `path`, which held `bytes`, with `written`, atomically, after keeping its original
+/// beside it when `keep`; where the original is kept.
+fn replace(
+    path: &Path,
+    bytes: &[u8],
+    written: &[u8],
+    keep: bool,
+) -> Result<Option<PathBuf>, String> {
+    let name = path.display().to_string();
+    let source = SourceFile::new(FileId(0), name.clone(), Some(path.to_path_buf()), "", true);
+    write::can_replace(&source)?;
+    let (kept, created) = if keep {
+        let (kept, created) = backup(path, bytes)?;
+        (Some(kept), created)
+    } else {
+        (None, false)
+    };
+    let written = write_one(path, name, bytes, written);
+    if written.is_err() && created {
+        // The file is as it was: a backup made for this write keeps nothing.
+        if let Some(kept) = &kept {
+            let _ = std::fs::remove_file(kept);
+        }
+    }
+    written.map(|()| kept)
+}
+
+/// Replaces `path`, which held `bytes`, with `written` by the atomic writer.
+fn write_one(path: &Path, name: String, bytes: &[u8], written: &[u8]) -> Result<(), String> {
+    let target = write::Target {
+        path: path.to_path_buf(),
+        name,
+        read: bytes.to_vec(),
+        bytes: written.to_vec(),
+        set: 0,
+    };
+    match write::write_sets(&[target]) {
+        Ok(refused) => match refused.first() {
+            None => Ok(()),
+            Some(r) => Err(r.reason.clone()),
+        },
+        Err(f) => Err(format!("`{}` could not be written: {}", f.name, f.reason)),
+    }
 }
 
 /// The backups of `path` that hold `bytes`, its text now (an `--unfix` that brought the original
@@ -541,18 +577,19 @@ fn backups(path: &Path) -> impl Iterator<Item = PathBuf> + '_ {
 
 /// Keeps `bytes`, the original of `path`, beside it: in `NAME.schema-lint-backup`, or, when that
 /// holds other bytes (the original of an earlier `--fix`, never overwritten), the first of
-/// `NAME.schema-lint-backup.2`, `.3`, ... that is free or holds these bytes already.
-fn backup(path: &Path, bytes: &[u8]) -> Result<PathBuf, String> {
+/// `NAME.schema-lint-backup.2`, `.3`, ... that is free or holds these bytes already; and whether
+/// it was made now.
+fn backup(path: &Path, bytes: &[u8]) -> Result<(PathBuf, bool), String> {
     for kept in backups(path) {
         match std::fs::symlink_metadata(&kept) {
             Ok(meta) => {
                 if meta.is_file() && std::fs::read(&kept).is_ok_and(|b| b == bytes) {
-                    return Ok(kept);
+                    return Ok((kept, false));
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return write::write_new(&kept, bytes, path)
-                    .map(|()| kept.clone())
+                    .map(|()| (kept.clone(), true))
                     .map_err(|e| format!("its backup {} cannot be written: {e}", kept.display()));
             }
             Err(e) => return Err(format!("{}: {e}", kept.display())),
