@@ -282,7 +282,7 @@ fn add_changes(printed: &mut Printed, mended: &wrap::Mended, format: Format, unf
             let markdown = format == Format::Markdown;
             printed
                 .stdout
-                .push_str(&wrap::human(mended, unfix, markdown));
+                .push_str(&render::changes(mended, unfix, markdown));
         }
     }
 }
