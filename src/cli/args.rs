@@ -686,4 +686,15 @@ pub struct SessionArgs {
     /// when you know it (a provider's index counts them)
     #[arg(long, value_name = "N", requires = "explain_error")]
     pub builtin_tools: Option<usize>,
+
+    /// Wrap each server whose tools break a host, where the port repairs them, in `schema-lint
+    /// proxy --for CLIENT` in that host's configuration (only its `command` and `args` change;
+    /// the original is kept beside it as `FILE.schema-lint-backup`)
+    #[arg(long, conflicts_with_all = ["unfix", "explain_error"])]
+    pub fix: bool,
+
+    /// Take every wrap `--fix` made out of the configurations (the server's own command back);
+    /// starts no server
+    #[arg(long, conflicts_with = "explain_error")]
+    pub unfix: bool,
 }

@@ -112,6 +112,13 @@ fn options(args: &SessionArgs) -> Result<Options, String> {
             other => other.map(str::to_owned),
         },
         builtin_tools: args.builtin_tools,
+        mend: if args.fix {
+            Some(session::Mend::Fix)
+        } else if args.unfix {
+            Some(session::Mend::Unfix)
+        } else {
+            None
+        },
     })
 }
 

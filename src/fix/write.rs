@@ -304,6 +304,32 @@ fn copy_new(from: &Path, to: &Path) -> std::io::Result<()> {
     target.sync_all()
 }
 
+/// Writes `bytes` to a new file `path` (never over an existing one) that has the owner, group,
+/// permissions, extended attributes and ACLs of the file `like`: a copy of a file kept beside it
+/// (a backup), readable by no one its original does not let read, not even while it is written.
+///
+/// # Errors
+/// `path` exists, or cannot be written; then nothing is left at `path`.
+pub fn write_new(path: &Path, bytes: &[u8], like: &Path) -> std::io::Result<()> {
+    let original = fs::metadata(like)?;
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut f = options.open(path)?;
+    let result = (|| {
+        f.write_all(bytes)?;
+        keep_owner(&f, &original)?;
+        f.set_permissions(original.permissions())?;
+        keep_attributes(&f, like)?;
+        f.sync_all()
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(path);
+    }
+    result
+}
+
 /// Removes what staged files left: temporary files and kept originals.
 fn discard(staged: &[Staged]) {
     for s in staged {

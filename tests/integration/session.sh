@@ -7,7 +7,9 @@
 # the session must say one verdict line per host, first, agreeing with its JSON; send each tool
 # under the name that host gives it; start each server once and leave none running. Where the
 # system allows it (`unshare -rn`), the session runs with no network at all: it reaches nothing
-# but its own children.
+# but its own children. Then `--fix` wraps the server that breaks Claude Code and Claude Desktop
+# in `schema-lint proxy`, the session judged again says they work, and `--unfix` gives every
+# configuration its bytes back.
 #
 # Installs into target/session-venv (pip) and target/session-npm (npm), reused while they hold
 # the pinned versions.
@@ -175,6 +177,50 @@ if ("everything", "get-structured-content", "SL402") not in broken or any(s == "
     sys.exit(f"claude-code: breaking findings {broken}")
 print("session integration: %s" % "; ".join(f"{h}: {hosts[h]['summary']}" for h in order))
 PY
+
+# `--fix`: the servers that break a host are wrapped in `schema-lint proxy` in that host's
+# configuration (here `everything`, in Claude Code's and Claude Desktop's), the other files left as
+# they were; judged again, through the proxy, those hosts work; `--unfix` gives every file its
+# bytes back.
+cp -r "$OUT/home" "$OUT/home.before"
+set +e
+session --fix --output-format json >"$OUT/fix.json" 2>"$OUT/fix.stderr"
+fix_code=$?
+session --output-format json >"$OUT/after.json" 2>"$OUT/after.stderr"
+after_code=$?
+set -e
+python3 - "$OUT/fix.json" "$OUT/after.json" "$fix_code" "$after_code" <<'PY' || fail "see above"
+import json, sys
+fix, after = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+fix_code, after_code = int(sys.argv[3]), int(sys.argv[4])
+edits = sorted((e["host"], e["server"], e["action"], e["client"]) for e in fix["edits"])
+want = [("claude-code", "everything", "wrapped", "claude-code"),
+        ("claude-desktop", "everything", "wrapped", "claude-desktop")]
+if edits != want:
+    sys.exit(f"--fix edits {edits}, expected {want}")
+if fix_code != 0:
+    sys.exit(f"--fix exit {fix_code}: everything that broke is wrapped")
+hosts = {h["host"]: h for h in after["hosts"]}
+for name in ("claude-code", "claude-desktop"):
+    h = hosts[name]
+    if h["summary"] != "works":
+        sys.exit(f"{name} through the proxy: {h['summary']}")
+    ev = [s for s in h["servers"] if s["key"] == "everything"][0]
+    if ev["state"] != "listed" or not any("schema-lint proxy" in n for n in ev["notes"]):
+        sys.exit(f"{name}: everything {ev}")
+if after_code != 0:
+    sys.exit(f"after --fix: exit {after_code}")
+print("session integration: --fix wrapped %s; then %s" % (
+    ", ".join(f"{h}/{s}" for h, s, _, _ in edits),
+    "; ".join(f"{n}: {hosts[n]['summary']}" for n in ("claude-code", "claude-desktop"))))
+PY
+for f in .claude.json .config/Claude/claude_desktop_config.json; do
+    cmp -s "$OUT/home/$f" "$OUT/home.before/$f" && fail "$f not wrapped"
+    cmp -s "$OUT/home/$f.schema-lint-backup" "$OUT/home.before/$f" || fail "$f: its backup is not its original"
+done
+session --unfix >"$OUT/unfix.txt" 2>"$OUT/unfix.stderr" || { cat "$OUT/unfix.stderr" >&2; fail "--unfix exit $?"; }
+[ "$(grep -c '^unwrapped: ' "$OUT/unfix.txt")" = 2 ] || { cat "$OUT/unfix.txt" >&2; fail "--unfix did not unwrap two entries"; }
+diff -r "$OUT/home" "$OUT/home.before" >&2 || fail "--unfix did not give every configuration its bytes back"
 
 if pgrep -f "$EVERYTHING_JS|$TIME_BIN" >/dev/null; then
     pgrep -af "$EVERYTHING_JS|$TIME_BIN" >&2

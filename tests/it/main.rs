@@ -37,4 +37,5 @@ mod sarif;
 mod server;
 mod session;
 mod session_explain;
+mod session_fix;
 mod sl305;

@@ -27,7 +27,7 @@
 //! - Windsurf: `~/.codeium/windsurf/mcp_config.json` (`mcpServers`, `serverUrl`, `disabled`,
 //!   `disabledTools`).
 //!
-//! A configuration is only read, never written.
+//! A configuration is only read here; `session --fix` and `--unfix` write it (`super::wrap`).
 
 use super::vars::{self, Env, Secrets, Syntax};
 use super::Host;
@@ -466,7 +466,18 @@ impl Read<'_> {
             }
         }
         match self.transport(server, secrets) {
-            Ok(t) => entry.transport = Some(t),
+            Ok(t) => {
+                if let Transport::Stdio { argv, .. } = &t {
+                    if let Some(p) = super::proxied::of(&argv[0], &argv[1..]) {
+                        entry.notes.push(format!(
+                            "wrapped in `schema-lint proxy --for {}` (`session --fix`; `session \
+                             --unfix` takes it out): judged as the proxy ports it",
+                            p.client.as_deref().unwrap_or("?")
+                        ));
+                    }
+                }
+                entry.transport = Some(t);
+            }
             Err(why) => {
                 if entry.not_started.is_none() {
                     entry.not_started = Some(why);

@@ -11,22 +11,28 @@
 //!
 //! Safety: a project's own configuration starts servers only with consent ([`consent`]); the
 //! user's own are trusted; secrets from `env`, headers and variables never reach the output
-//! ([`vars::Secrets`]); configurations are only read.
+//! ([`vars::Secrets`]). Configurations are only read, but with `--fix`, which wraps a server
+//! that breaks a host in `schema-lint proxy` in that host's configuration, and `--unfix`, which
+//! takes the wraps out ([`wrap`]).
 
 pub mod config;
 pub mod consent;
+mod edit;
 pub mod explain;
 pub mod gather;
 pub mod jsonc;
 pub mod names;
 pub mod plugins;
+pub mod proxied;
 pub mod render;
 pub mod request;
 pub mod vars;
+pub mod wrap;
 
 use crate::diagnostic::breaks::Client;
 use serde::Serialize;
 use std::fmt;
+use std::fmt::Write as _;
 
 /// A host: an application that reads an MCP configuration and sends its servers' tools to a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -163,6 +169,18 @@ pub struct Options {
     /// `--builtin-tools N`: how many tools of its own the host sends before the MCP tools, for
     /// [`explain`] (unknown otherwise).
     pub builtin_tools: Option<usize>,
+    /// `--fix` or `--unfix`: the configurations changed after the session.
+    pub mend: Option<Mend>,
+}
+
+/// What a session changes in the configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mend {
+    /// `--fix`: wrap each server that breaks a host, and that the port repairs, in `schema-lint
+    /// proxy` in that host's configuration ([`wrap::fix`]).
+    Fix,
+    /// `--unfix`: take every such wrap out ([`wrap::unfix`]); no server is started.
+    Unfix,
 }
 
 /// Runs a session: reads the configurations, asks for consent, starts the servers, judges each
@@ -192,16 +210,79 @@ pub fn run(options: &Options) -> Printed {
         }
     };
     let mut found = found;
+    if options.mend == Some(Mend::Unfix) {
+        return unfix(&found, options, &secrets);
+    }
     let consented = consent::decide(&mut found, options, &secrets);
     let judged = request::judge(&found, options, &secrets);
     let mut printed = match &clues {
         Some(clues) => explain::render(clues, &judged, &found, options),
         None => render::render(&judged, &found, options.format),
     };
+    if options.mend == Some(Mend::Fix) && clues.is_none() {
+        let mended = wrap::fix(&judged, options);
+        add_changes(&mut printed, &mended, options.format, false);
+        if printed.code != 2 {
+            printed.code = u8::from(mended.still_breaks);
+        }
+        if mended
+            .changes
+            .iter()
+            .any(|c| c.action == wrap::Action::Failed)
+        {
+            printed.code = 2;
+        }
+    }
     if !consented.is_empty() {
         printed.stderr.insert_str(0, &consented);
     }
     printed.stdout = secrets.redact(&printed.stdout);
     printed.stderr = secrets.redact(&printed.stderr);
     printed
+}
+
+/// `--unfix`: the wraps taken out, said; exit 2 when a configuration could not be read or a
+/// wrap could not be taken out.
+fn unfix(found: &config::Found, options: &Options, secrets: &vars::Secrets) -> Printed {
+    let mended = wrap::unfix(found, options);
+    let mut printed = Printed::default();
+    for e in &found.errors {
+        let _ = writeln!(printed.stderr, "error: {e}");
+    }
+    if options.format == Format::Json {
+        "{\"version\": 1}".clone_into(&mut printed.stdout);
+    }
+    add_changes(&mut printed, &mended, options.format, true);
+    let failed = mended
+        .changes
+        .iter()
+        .any(|c| c.action == wrap::Action::Failed);
+    printed.code = if failed || !found.errors.is_empty() {
+        2
+    } else {
+        0
+    };
+    printed.stdout = secrets.redact(&printed.stdout);
+    printed.stderr = secrets.redact(&printed.stderr);
+    printed
+}
+
+/// Adds what `--fix` or `--unfix` changed to the output: after the report, or as `edits` in its
+/// JSON.
+fn add_changes(printed: &mut Printed, mended: &wrap::Mended, format: Format, unfix: bool) {
+    match format {
+        Format::Json => {
+            let mut document: serde_json::Value =
+                serde_json::from_str(&printed.stdout).unwrap_or_else(|_| serde_json::json!({}));
+            document["edits"] = serde_json::to_value(&mended.changes).unwrap_or_default();
+            printed.stdout = serde_json::to_string_pretty(&document).unwrap_or_default();
+            printed.stdout.push('\n');
+        }
+        Format::Human | Format::Markdown => {
+            let markdown = format == Format::Markdown;
+            printed
+                .stdout
+                .push_str(&render::changes(mended, unfix, markdown));
+        }
+    }
 }

@@ -1,9 +1,11 @@
 //! How a session prints: the verdict per host first, one line each, then per host its request
 //! (servers, tool count, bytes of schemas) and its findings, each with the fix in the user's
-//! hands beside the author's (the rule's help). The verdicts are rendered, never decided here.
+//! hands beside the author's (the rule's help); and what `--fix` or `--unfix` changed. The
+//! verdicts are rendered, never decided here.
 
 use super::config::Found;
 use super::request::{Finding, Judged, State};
+use super::wrap::{Action, Mended};
 use super::{Format, Printed};
 use crate::diagnostic::verdict::Verdict;
 use serde_json::{json, Value};
@@ -288,4 +290,82 @@ fn plural(n: usize) -> &'static str {
     } else {
         "s"
     }
+}
+
+/// The changes for a terminal (or Markdown, as a list): which file and entry changed, and how.
+#[must_use]
+pub fn changes(mended: &Mended, unfix: bool, markdown: bool) -> String {
+    let mut out = String::new();
+    let (head, bullet) = match (markdown, unfix) {
+        (true, false) => ("\n### --fix\n\n", "- "),
+        (true, true) => ("### --unfix\n\n", "- "),
+        (false, false) => ("\n--fix:\n", "  "),
+        (false, true) => ("", ""),
+    };
+    out.push_str(head);
+    if mended.changes.is_empty() {
+        let _ = writeln!(
+            out,
+            "{bullet}{}",
+            if unfix {
+                "No server entry is wrapped in `schema-lint proxy`: nothing to unwrap."
+            } else {
+                "No server breaks a host: nothing to wrap."
+            }
+        );
+        return out;
+    }
+    for c in &mended.changes {
+        let what = match c.action {
+            Action::Wrapped => "wrapped",
+            Action::AlreadyWrapped => "already wrapped",
+            Action::NotWrapped => "not wrapped",
+            Action::Unwrapped => "unwrapped",
+            Action::Failed => "not changed",
+        };
+        let _ = write!(
+            out,
+            "{bullet}{what}: {} `{}` in {}",
+            c.host, c.server, c.file
+        );
+        if c.action == Action::Wrapped {
+            let client = c.client.as_deref().unwrap_or_default();
+            let _ = write!(out, ", in `schema-lint proxy --for {client}`");
+            if !c.repaired.is_empty() {
+                let _ = write!(out, " (the port rewrites {})", c.repaired.join(", "));
+            }
+            if !c.left.is_empty() {
+                let _ = write!(
+                    out,
+                    "; partial: the port leaves {} breaking {client}",
+                    c.left.join(", ")
+                );
+            }
+        }
+        if c.action == Action::Unwrapped {
+            out.push_str(": the server's own command back");
+        }
+        if let Some(why) = &c.why {
+            let _ = write!(out, "; {why}");
+        }
+        if let Some(kept) = &c.backup {
+            let _ = write!(out, "; its original is kept in {kept}");
+        }
+        out.push('\n');
+    }
+    let done = mended
+        .changes
+        .iter()
+        .filter(|c| matches!(c.action, Action::Wrapped | Action::Unwrapped))
+        .count();
+    if !unfix && done > 0 {
+        let _ = writeln!(
+            out,
+            "{}{done} server{} wrapped: `schema-lint session` judges the hosts through the proxy \
+             now, `schema-lint session --unfix` takes it out.",
+            if markdown { "\n" } else { "" },
+            if done == 1 { "" } else { "s" }
+        );
+    }
+    out
 }
