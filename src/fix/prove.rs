@@ -219,7 +219,9 @@ mod tests {
   "properties": {"c": {"$ref": "#/$defs/C"}},
   "$defs": {"C": {"type": "object", "properties": {"e": {"type": "string", "format": "email"}}}}}}]}"##;
         let settings = Settings {
-            clients: crate::settings::clients::parse(&["gemini"]).unwrap().clients,
+            clients: crate::settings::clients::parse(&["gemini"])
+                .unwrap()
+                .clients,
             ..Settings::default()
         };
         let fixed = |follow_on| {
@@ -242,7 +244,10 @@ mod tests {
         assert!(text.contains("$defs"), "{text}");
         assert!(rejected > 0, "{left:?}");
         let (text, left, rejected) = fixed(true);
-        assert!(!text.contains("$ref") && !text.contains("\"format\""), "{text}");
+        assert!(
+            !text.contains("$ref") && !text.contains("\"format\""),
+            "{text}"
+        );
         assert!(left.is_empty() && rejected == 0, "{left:?} {text}");
     }
 
