@@ -9,6 +9,7 @@ use crate::rules::{FileContext, Rule, RuleMeta};
 use crate::schema::units::DUMP_META;
 use crate::syntax::document::{Member, Node, NodeKind};
 use crate::syntax::source::Span;
+use std::fmt::Write as _;
 
 pub struct ListingEnvelope;
 
@@ -104,10 +105,10 @@ fn add_members(cx: &FileContext<'_>, result: &Member, members: &[&str]) -> Optio
         .file
         .text
         .get(first.key_span.end..first.value.span.start)?;
-    let content: String = members
-        .iter()
-        .map(|m| format!("\"{m}\"{colon}{},{gap}", value_of(m)))
-        .collect();
+    let mut content = String::new();
+    for m in members {
+        let _ = write!(content, "\"{m}\"{colon}{},{gap}", value_of(m));
+    }
     Some(Fix {
         title: format!(
             "Add {}",
