@@ -84,6 +84,7 @@ pub(super) fn fix(
     let can_write = |file: &SourceFile| guard.check(file);
     let offer = crate::fix::Offer {
         unsafe_fixes: args.unsafe_fixes,
+        follow_on: false,
     };
     let mut outcome = crate::fix::fix_run(run, settings, offer, &can_write);
     let mut out = Outcome::default();

@@ -21,7 +21,7 @@ use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::LintedFile;
 pub use compile::{documents_built, documents_compiled_against};
-pub use prove::{prove, Proof};
+pub use prove::{prove, prove_tolerating, Proof};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -119,12 +119,25 @@ pub type WriteCheck<'a> = &'a (dyn Fn(&SourceFile) -> Result<(), String> + Sync)
 pub struct Offer {
     /// Unsafe fixes too.
     pub unsafe_fixes: bool,
+    /// A fix may bring a new finding that the loop takes and another fix it offers repairs in a
+    /// later pass (a port: inlining a `$ref` for Gemini brings the target's `format: email` into
+    /// the tool, which the next pass moves into the description). Never a finding at the place
+    /// of a fix already applied, so two fixes cannot undo each other pass after pass. Off for
+    /// `--fix`: a fix there brings no finding at all.
+    pub follow_on: bool,
 }
 
 impl Offer {
     /// Safe fixes only (`--fix`, the editor's fix-all).
     pub const SAFE: Offer = Offer {
         unsafe_fixes: false,
+        follow_on: false,
+    };
+
+    /// Safe and unsafe fixes (`--fix --unsafe-fixes`, the editor's `unsafeFixes`).
+    pub const UNSAFE: Offer = Offer {
+        unsafe_fixes: true,
+        follow_on: false,
     };
 
     /// Whether `fix` is one to apply or offer.
@@ -226,7 +239,8 @@ fn fix_run_in_pool(
             continue;
         }
         let fixes: Vec<&Fix> = batch.iter().map(|(_, _, fix)| fix).collect();
-        match prove(&run, &fixes, settings) {
+        let proof = prove_tolerating(&run, &fixes, settings, &follow_ons(offer, wanted, &applied));
+        match proof {
             Ok(Proof { after, failures }) => {
                 if failures.is_empty() {
                     applied.extend(
@@ -275,6 +289,25 @@ fn fix_run_in_pool(
         applied,
         rejected,
         converged,
+    }
+}
+
+/// The new findings a fix may bring in this pass ([`Offer::follow_on`]): findings the loop
+/// takes, with a fix it offers, and not where a fix was applied already.
+fn follow_ons<'a>(
+    offer: Offer,
+    wanted: Wanted<'a>,
+    applied: &'a [Applied],
+) -> impl Fn(&Diagnostic) -> bool + Sync + 'a {
+    let done: HashSet<(&'static str, &str)> = applied
+        .iter()
+        .map(|a| (a.code, a.pointer.as_str()))
+        .collect();
+    move |d| {
+        offer.follow_on
+            && wanted(d)
+            && d.fix.as_ref().is_some_and(|f| offer.includes(f))
+            && !done.contains(&(d.rule.code, d.pointer.as_str()))
     }
 }
 

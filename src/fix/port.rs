@@ -139,7 +139,10 @@ pub fn port_source(file: SourceFile, settings: &Settings) -> Result<Ported, Stri
     let outcome = fix_run_where(
         run,
         settings,
-        Offer { unsafe_fixes: true },
+        Offer {
+            unsafe_fixes: true,
+            follow_on: true,
+        },
         &|_| Ok(()),
         &|d: &Diagnostic| names(d, client),
     );

@@ -3,7 +3,7 @@
 //! [`lint_changed`]), and check with [`verify`] that each rewritten schema
 //! parses, lints, resolves and compiles as before.
 
-use super::verify::{verify, verify_alone};
+use super::verify::{verify_alone, verify_tolerating, Tolerated};
 use crate::diagnostic::fix::{apply_edits, Applicability, Edit, Fix};
 use crate::engine::{lint_changed, HeldRun, Run};
 use crate::settings::Settings;
@@ -47,8 +47,23 @@ impl Proof {
 /// # Errors
 /// When the edits cannot be applied (they overlap, or fall outside the text): why.
 pub fn prove(run: &HeldRun, fixes: &[&Fix], settings: &Settings) -> Result<Proof, String> {
+    prove_tolerating(run, fixes, settings, &|_| false)
+}
+
+/// [`prove`], where the new findings `tolerated` accepts do not fail a fix: the fix loop of a
+/// port lets a fix bring a finding that another of its fixes repairs in a later pass
+/// ([`super::Offer::follow_on`]).
+///
+/// # Errors
+/// As [`prove`].
+pub fn prove_tolerating(
+    run: &HeldRun,
+    fixes: &[&Fix],
+    settings: &Settings,
+    tolerated: Tolerated<'_>,
+) -> Result<Proof, String> {
     let after = apply(run, fixes, settings)?;
-    let failures = failures(run, &after, fixes, settings);
+    let failures = failures(run, &after, fixes, settings, tolerated);
     Ok(Proof { after, failures })
 }
 
@@ -75,14 +90,21 @@ fn apply(run: &Run, batch: &[&Fix], settings: &Settings) -> Result<HeldRun, Stri
 }
 
 /// Which fixes of an applied batch fail their proof, with why (see [`prove`]).
-fn failures(before: &Run, after: &Run, fixes: &[&Fix], settings: &Settings) -> Vec<Failure> {
+fn failures(
+    before: &Run,
+    after: &Run,
+    fixes: &[&Fix],
+    settings: &Settings,
+    tolerated: Tolerated<'_>,
+) -> Vec<Failure> {
     let whole = Fix {
         title: String::new(),
         applicability: Applicability::Safe,
         edits: fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect(),
         moves: fixes.iter().flat_map(|f| f.moves.iter().cloned()).collect(),
     };
-    let Err(together) = verify(before, after, &whole, settings.default_draft) else {
+    let Err(together) = verify_tolerating(before, after, &whole, settings.default_draft, tolerated)
+    else {
         return Vec::new();
     };
     let failure = |fix, reason| Failure { fix, reason };
@@ -93,7 +115,7 @@ fn failures(before: &Run, after: &Run, fixes: &[&Fix], settings: &Settings) -> V
         .iter()
         .enumerate()
         .filter_map(|(i, fix)| {
-            verify_alone(before, after, fix, settings.default_draft)
+            verify_alone(before, after, fix, settings.default_draft, tolerated)
                 .err()
                 .map(|e| failure(i, e))
         })
@@ -188,6 +210,47 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_port_lets_a_fix_bring_a_finding_that_a_later_pass_repairs() {
+        // Inlining the `$ref` for Gemini brings `format: email` into the tool, which Gemini
+        // refuses too: `--fix` refuses the inlining, a port lets it through and moves the
+        // `format` into the description in the next pass.
+        let text = r##"{"tools": [{"name": "t", "inputSchema": {"type": "object",
+  "properties": {"c": {"$ref": "#/$defs/C"}},
+  "$defs": {"C": {"type": "object", "properties": {"e": {"type": "string", "format": "email"}}}}}}]}"##;
+        let settings = Settings {
+            clients: crate::settings::clients::parse(&["gemini"])
+                .unwrap()
+                .clients,
+            ..Settings::default()
+        };
+        let fixed = |follow_on| {
+            let file = SourceFile::new(FileId(0), "tools.json".into(), None, text, true);
+            let run = lint_loaded(vec![load_source(file, true)], &settings);
+            let offer = Offer {
+                unsafe_fixes: true,
+                follow_on,
+            };
+            let outcome = crate::fix::fix_run(run, &settings, offer, &|_| Ok(()));
+            let left: Vec<String> = outcome.run.files[0]
+                .diagnostics
+                .iter()
+                .map(|d| format!("{} {}", d.rule.code, d.pointer))
+                .collect();
+            let text = outcome.run.files[0].file.text.to_string();
+            (text, left, outcome.rejected.len())
+        };
+        let (text, left, rejected) = fixed(false);
+        assert!(text.contains("$defs"), "{text}");
+        assert!(rejected > 0, "{left:?}");
+        let (text, left, rejected) = fixed(true);
+        assert!(
+            !text.contains("$ref") && !text.contains("\"format\""),
+            "{text}"
+        );
+        assert!(left.is_empty() && rejected == 0, "{left:?} {text}");
+    }
+
     /// Each file's findings, as the run has them.
     fn findings(run: &Run) -> Vec<Vec<(&'static str, Span, String)>> {
         run.files
@@ -232,7 +295,7 @@ mod tests {
             applicability,
             ..edit(0, 0, 0, " ")
         };
-        let unsafe_too = Offer { unsafe_fixes: true };
+        let unsafe_too = Offer::UNSAFE;
         for (fix, safe, unsafe_) in [
             (with(Applicability::Safe), true, true),
             (with(Applicability::Unsafe), false, true),

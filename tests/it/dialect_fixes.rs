@@ -26,12 +26,7 @@ fn fixed(text: &str) -> String {
     let source = SourceFile::new(FileId(0), "schema.json".into(), None, text, true);
     let settings = settings();
     let run = lint_loaded(vec![load_source(source, true)], &settings);
-    let outcome = fix_run(
-        run,
-        &settings,
-        schema_lint::fix::Offer { unsafe_fixes: true },
-        &|_| Ok(()),
-    );
+    let outcome = fix_run(run, &settings, schema_lint::fix::Offer::UNSAFE, &|_| Ok(()));
     outcome.run.files[0].file.text.to_string()
 }
 

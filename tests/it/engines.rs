@@ -299,12 +299,8 @@ fn respelling_a_draft_07_schema_changes_no_verdict() {
         vec![schema_lint::workspace::load_source(source, true)],
         &settings,
     );
-    let outcome = schema_lint::fix::fix_run(
-        run,
-        &settings,
-        schema_lint::fix::Offer { unsafe_fixes: true },
-        &|_| Ok(()),
-    );
+    let outcome =
+        schema_lint::fix::fix_run(run, &settings, schema_lint::fix::Offer::UNSAFE, &|_| Ok(()));
     let fixed: Value = serde_json::from_str(&outcome.run.files[0].file.text).unwrap();
     assert_eq!(fixed, respelled["schema"], "the fix writes another schema");
     assert_eq!(original["instances"], respelled["instances"]);

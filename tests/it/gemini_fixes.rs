@@ -33,7 +33,10 @@ fn fixed(text: &str, code: &str, unsafe_fixes: bool) -> String {
     let outcome = fix_run(
         run,
         &settings,
-        schema_lint::fix::Offer { unsafe_fixes },
+        schema_lint::fix::Offer {
+            unsafe_fixes,
+            follow_on: false,
+        },
         &|_| Ok(()),
     );
     outcome.run.files[0].file.text.to_string()

@@ -329,7 +329,7 @@ fn the_library_is_safe_on_a_small_caller_stack() {
                 let outcome = schema_lint::fix::fix_run(
                     run,
                     &settings,
-                    schema_lint::fix::Offer { unsafe_fixes: true },
+                    schema_lint::fix::Offer::UNSAFE,
                     &|_| Ok(()),
                 );
                 assert!(!outcome.applied.is_empty(), "{name}: no fix applied");

@@ -191,3 +191,44 @@ fn the_server_exit_status_is_the_proxys_and_a_bad_client_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown client `nobody`"));
 }
+
+#[test]
+fn a_2026_listing_gets_the_envelope_claude_code_requires_and_a_2025_one_does_not() {
+    let dir = Scratch::new("proxy-envelope");
+    let listing = dir.write("tools.json", LISTING);
+    let server = format!("listing={}", listing.display());
+    let args = [
+        "proxy",
+        "--for",
+        "claude-code",
+        "--",
+        "python3",
+        &fake_server(),
+        &server,
+    ];
+    // On 2026-07-28 a request names its revision in its `_meta`; the fake server answers
+    // without `resultType`, `ttlMs` and `cacheScope`, which Claude Code drops a listing for.
+    let modern = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+    let (answers, code) = converse(&args, &[request(1, "tools/list", &modern)]);
+    assert_eq!(code, 0);
+    let listed: Value = serde_json::from_str(&answers[0]).unwrap();
+    assert_eq!(listed["result"]["resultType"], "complete", "{listed}");
+    assert_eq!(listed["result"]["ttlMs"], 0);
+    assert_eq!(listed["result"]["cacheScope"], "private");
+    let tools: Value = serde_json::from_str(LISTING).unwrap();
+    assert_eq!(listed["result"]["tools"], tools["tools"]);
+    // A session of 2025-11-25 (the fake server's answer to `initialize`) has no envelope to add.
+    let requests = [
+        request(
+            1,
+            "initialize",
+            &json!({"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        ),
+        request(2, "tools/list", &json!({})),
+    ];
+    let (answers, code) = converse(&args, &requests);
+    assert_eq!(code, 0);
+    let listed: Value = serde_json::from_str(&answers[1]).unwrap();
+    assert!(listed["result"].get("resultType").is_none(), "{listed}");
+    assert_eq!(listed["result"]["tools"], tools["tools"]);
+}

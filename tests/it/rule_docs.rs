@@ -155,6 +155,7 @@ fn fixed(text: &str, settings: &Settings, allow_unsafe: bool) -> (String, BTreeS
         settings,
         Offer {
             unsafe_fixes: allow_unsafe,
+            follow_on: false,
         },
         &|_| Ok(()),
     );
@@ -503,6 +504,7 @@ fn snapshot_of(example: &Example, name: &str) -> String {
             &settings,
             Offer {
                 unsafe_fixes: allow_unsafe,
+                follow_on: false,
             },
             &|_| Ok(()),
         );

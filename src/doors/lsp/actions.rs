@@ -30,6 +30,7 @@ pub(crate) fn code_actions(
     let encoding = state.encoding;
     let offer = Offer {
         unsafe_fixes: state.options.unsafe_fixes,
+        follow_on: false,
     };
     let uri = &params.text_document.uri;
     let Some(Located { project, file }) = state.project_of(uri) else {

@@ -273,7 +273,15 @@ fn fix_schema(arguments: &Map<String, Value>) -> Called {
     let settings = settings(arguments, Some(Target::Mcp20251125))?;
     let before = input.text.clone();
     let run = lint(input.text, &settings);
-    let mut outcome = crate::fix::fix_run(run, &settings, Offer { unsafe_fixes }, &|_| Ok(()));
+    let mut outcome = crate::fix::fix_run(
+        run,
+        &settings,
+        Offer {
+            unsafe_fixes,
+            follow_on: false,
+        },
+        &|_| Ok(()),
+    );
     crate::fix::rejections::attach_rejections(&mut outcome);
     let text = outcome.run.files[0].file.text.to_string();
     let schema = if text == before {

@@ -14,6 +14,7 @@ pub mod http;
 
 pub use super::record::Outcome;
 use super::record::{between, pass_status};
+use crate::diagnostic::target::Target;
 use crate::fix::port::port_source;
 use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
@@ -46,7 +47,16 @@ pub struct Options {
 struct Names {
     pending: HashSet<String>,
     renamed: HashMap<String, String>,
+    /// The id of the host's `initialize`, until it is answered.
+    initialize: Option<String>,
+    /// The protocol revision of the session: what the server answered to `initialize`, or
+    /// what a stateless 2026-07-28 request names in its `_meta`. A listing is judged on it
+    /// (SL510: the envelope a 2026-07-28 listing must carry).
+    protocol: Option<String>,
 }
+
+/// Where a 2026-07-28 request names its revision, without `initialize`.
+const PROTOCOL_META: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// [`Names`], the signal that a listing was answered, and the last listing ported.
 #[derive(Default)]
@@ -187,7 +197,17 @@ fn to_server_line(line: &[u8], shared: &Shared) -> Option<Vec<u8>> {
     let method = message.get("method")?.as_str()?.to_owned();
     let mut names = shared.names.lock().ok()?;
     match method.as_str() {
+        "initialize" => {
+            names.initialize = id_of(&message);
+            None
+        }
         "tools/list" => {
+            let revision = message
+                .pointer("/params/_meta")
+                .and_then(|m| m.get(PROTOCOL_META));
+            if let Some(revision) = revision.and_then(Value::as_str) {
+                names.protocol = Some(revision.to_owned());
+            }
             names.pending.insert(id_of(&message)?);
             None
         }
@@ -221,8 +241,17 @@ fn to_client_line(
         return None;
     }
     let id = id_of(&message)?;
-    if !shared.names.lock().ok()?.pending.contains(&id) {
-        return None;
+    {
+        let mut names = shared.names.lock().ok()?;
+        if names.initialize.as_ref() == Some(&id) {
+            names.initialize = None;
+            let agreed = message.pointer("/result/protocolVersion");
+            names.protocol = agreed.and_then(Value::as_str).map(str::to_owned);
+            return None;
+        }
+        if !names.pending.contains(&id) {
+            return None;
+        }
     }
     let rewritten = message.get("result").and_then(|result| {
         let text = result.to_string();
@@ -270,7 +299,13 @@ fn port_answer(
 ) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(line).ok()?;
     let file = SourceFile::new(FileId(0), "tools/list".to_owned(), None, text, true);
-    let ported = match port_source(file, settings) {
+    // The listing is judged on the session's revision, unless `--target` says otherwise.
+    let revision = shared.names.lock().ok()?.protocol.clone();
+    let mut settings = settings.clone();
+    if settings.target.is_none() {
+        settings.target = revision.as_deref().and_then(Target::of_protocol);
+    }
+    let ported = match port_source(file, &settings) {
         Ok(ported) => ported,
         Err(why) => {
             if let Ok(mut sink) = sink.lock() {

@@ -2,11 +2,14 @@
 //! `resultType` and the caching hints (`ttlMs`, `cacheScope`) that revision requires of it.
 
 use crate::diagnostic::breaks::classes;
+use crate::diagnostic::fix::{Applicability, Edit, Fix};
 use crate::diagnostic::meta::SL510 as META;
 use crate::diagnostic::Diagnostic;
 use crate::rules::{FileContext, Rule, RuleMeta};
 use crate::schema::units::DUMP_META;
 use crate::syntax::document::{Member, Node, NodeKind};
+use crate::syntax::source::Span;
+use std::fmt::Write as _;
 
 pub struct ListingEnvelope;
 
@@ -47,7 +50,7 @@ impl Rule for ListingEnvelope {
             None => out.push(missing(
                 cx,
                 result,
-                "resultType",
+                &["resultType"],
                 classes::SL510_RESULT_TYPE,
             )),
             Some(m) if m.value.as_str().is_none() => out
@@ -71,37 +74,86 @@ impl Rule for ListingEnvelope {
             Some(_) => {}
         }
         if !hints.is_empty() {
-            let named = hints
-                .iter()
-                .map(|h| format!("`{h}`"))
-                .collect::<Vec<_>>()
-                .join(" and ");
-            out.push(missing(cx, result, &named, classes::SL510_CACHE_HINTS));
+            out.push(missing(cx, result, &hints, classes::SL510_CACHE_HINTS));
         }
     }
+}
+
+/// The value a missing member of the envelope is given by the fix: the listing is complete
+/// (what a client reads an absent `resultType` of an earlier revision as), and the cache hints
+/// that allow no reuse at all (`ttlMs` 0, `private`).
+fn value_of(member: &str) -> &'static str {
+    match member {
+        "resultType" => "\"complete\"",
+        "ttlMs" => "0",
+        _ => "\"private\"",
+    }
+}
+
+/// The fix that adds the `members` missing from `result`: each written before its first member,
+/// spaced as the file spaces it (on a line of its own with its indentation, or on the same line);
+/// the bytes around them are kept.
+fn add_members(cx: &FileContext<'_>, result: &Member, members: &[&str]) -> Option<Fix> {
+    let NodeKind::Object(present) = &result.value.kind else {
+        return None;
+    };
+    let first = present.first()?;
+    let open = result.value.span.start + 1;
+    // The file's own spacing: what follows `{`, and what stands between a key and its value.
+    let gap = cx.file.text.get(open..first.key_span.start)?;
+    let colon = cx
+        .file
+        .text
+        .get(first.key_span.end..first.value.span.start)?;
+    let mut content = String::new();
+    for m in members {
+        let _ = write!(content, "\"{m}\"{colon}{},{gap}", value_of(m));
+    }
+    Some(Fix {
+        title: format!(
+            "Add {}",
+            members
+                .iter()
+                .map(|m| format!("`\"{m}\": {}`", value_of(m)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        applicability: Applicability::Unsafe,
+        edits: vec![Edit {
+            file: cx.file.id,
+            span: Span::new(first.key_span.start, first.key_span.start),
+            content,
+        }],
+        moves: Vec::new(),
+    })
 }
 
 /// `what` (one member, or `` `ttlMs` and `cacheScope` ``) is missing from the result.
 fn missing(
     cx: &FileContext<'_>,
     result: &Member,
-    what: &str,
+    members: &[&str],
     class: crate::diagnostic::breaks::Class,
 ) -> Diagnostic {
-    let what = if what.starts_with('`') {
-        what.to_owned()
-    } else {
-        format!("`{what}`")
-    };
-    cx.report(
-        result.key_span,
-        format!("The `tools/list` result of a 2026-07-28 server has no {what}"),
-    )
-    .label(format!("this result has no {what}"))
-    .note(NOTE)
-    .help(HELP)
-    .pointer("/result")
-    .class(class)
+    let what = members
+        .iter()
+        .map(|h| format!("`{h}`"))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let found = cx
+        .report(
+            result.key_span,
+            format!("The `tools/list` result of a 2026-07-28 server has no {what}"),
+        )
+        .label(format!("this result has no {what}"))
+        .note(NOTE)
+        .help(HELP)
+        .pointer("/result")
+        .class(class);
+    match add_members(cx, result, members) {
+        Some(fix) => found.fix(fix),
+        None => found,
+    }
 }
 
 /// A member of the envelope is there with a value the revision does not allow.

@@ -174,6 +174,7 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
         &settings,
         Offer {
             unsafe_fixes: knobs.unsafe_fixes,
+            follow_on: false,
         },
         &|_| Ok(()),
     );
@@ -210,6 +211,7 @@ pub fn check(files: &[(String, String)], knobs: Knobs, idempotent: bool) {
             &settings,
             Offer {
                 unsafe_fixes: knobs.unsafe_fixes,
+                follow_on: false,
             },
             &|_| Ok(()),
         );
