@@ -14,8 +14,12 @@ For each document (a `tools/list`, or a schema offered as a tool's `inputSchema`
   (each property valid, missing, null, of another type; an extra property; enum and const
   values; the schemas' own `default`s and `examples`), Gemini's `nullable` read as Gemini reads it.
 
+Writes OUT_DIR/N.json (each document), N.CLIENT.ported.json and N.CLIENT.report.json, and
+OUT_DIR/index.json (the file of each N), which converters.py reads after.
+
 Usage: prove.py SCHEMA_LINT OUT_DIR [--known FILE] FILE...
-Prints the figures; exits 1 on any failure that FILE (lines `PATH CLIENT TOOL`, `#` comments:
+Prints the figures; exits 1 on any failure that FILE (lines `PATH CLIENT TOOL`, `#` comments;
+lines `CONVERTER: ...` are converters.py's:
 the refusals not solved yet, each with its reason in docs/port.md) does not list, and on any
 line of FILE that no longer fails (so that the list only shrinks).
 """
@@ -68,6 +72,13 @@ def documents(paths):
 
 def tools_of(doc):
     return doc.get("result", doc)["tools"]
+
+
+def left_tools(report):
+    """The indexes of the tools in which the port's report leaves something."""
+    at = [l.split("/")[2 if l.startswith("/tools/") else 3] for l in report["left"]
+          if l.startswith(("/tools/", "/result/tools/"))]
+    return {int(i) for i in at if i.isdigit()}
 
 
 def sample(schema, root, depth=0):
@@ -194,7 +205,9 @@ def main():
     known = set()
     if paths[:1] == ["--known"]:
         with open(paths[1], encoding="utf-8") as f:
-            known = {tuple(line.split()) for line in f if line.strip() and not line.startswith("#")}
+            # `CONVERTER: PATH CLIENT TOOL` lines are the converters' (converters.py), not these.
+            known = {tuple(line.split()) for line in f if line.strip() and not line.startswith("#")
+                     and not line.split()[0].endswith(":")}
         paths = paths[2:]
     failed = set()
     os.makedirs(out_dir, exist_ok=True)
@@ -208,7 +221,9 @@ def main():
     figures = {c: {"documents": 0, "complete": 0, "tools": 0, "accepted": 0, "left_tools": 0,
                    "kept_schemas": 0, "instances": 0, "agents_refs": 0} for c in CLIENTS}
     failures = []
+    index = []
     for n, (path, doc) in enumerate(documents(paths)):
+        index.append(path)
         source = os.path.join(out_dir, f"{n}.json")
         with open(source, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=2)
@@ -220,14 +235,16 @@ def main():
                 failures.append(f"{path} for {c}: port exited {run.returncode}: {run.stderr[-300:]}")
                 continue
             ported = json.loads(run.stdout)
+            # The ported document, for the converters that run on it after (converters.py).
+            with open(os.path.join(out_dir, f"{n}.{c}.ported.json"), "w", encoding="utf-8") as f:
+                f.write(run.stdout)
             report = json.load(open(report_path))
             fig = figures[c]
             fig["documents"] += 1
             fig["complete"] += run.returncode == 0
-            left_tools = {l.split("/")[2 if l.startswith("/tools/") else 3] for l in report["left"]
-                          if l.startswith(("/tools/", "/result/tools/"))}
+            left = left_tools(report)
             for i, tool in enumerate(tools_of(ported)):
-                if str(i) in left_tools:
+                if i in left:
                     fig["left_tools"] += 1
                     continue
                 fig["tools"] += 1
@@ -275,6 +292,9 @@ def main():
                         failures.append(f"{path} for {c}: kept at {at}, but {json.dumps(instance)[:200]} "
                                         f"is {'valid' if a else 'invalid'} before and {'valid' if b else 'invalid'} after")
                         break
+    # Which file each numbered document came from, for converters.py.
+    with open(os.path.join(out_dir, "index.json"), "w", encoding="utf-8") as f:
+        json.dump(index, f, indent=1)
     for c, fig in figures.items():
         print(f"port proof: {c}: {fig['documents']} documents ({fig['complete']} ported whole); "
               f"{fig['accepted']} of {fig['tools']} ported tools accepted by the client's code, "
