@@ -4,7 +4,7 @@
 //! judges the host through the proxy and says it works; `--unfix` gives the entry its own command
 //! back, keeping what the user changed since. JSON with comments and Codex's TOML.
 
-use crate::session::{listing, object, run, scratch, stdio, tool, write};
+use crate::session::{listing, object, run, scratch, script, stdio, tool, write};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -308,4 +308,48 @@ fn codex_toml_is_wrapped_for_the_client_that_breaks_and_unwrapped_as_written() {
     let (code, _, _) = run(&dir, &["session", "--unfix"], &[]);
     assert_eq!(code, 0);
     assert_eq!(read(&config), original);
+}
+
+#[test]
+fn a_url_server_that_breaks_a_host_is_said_with_the_proxy_command_to_write() {
+    let dir = scratch("fix-url");
+    let tools = dir.join("remote.json");
+    let listed = json!({"tools": [tool("ref_tool", &ref_sibling())]});
+    std::fs::write(&tools, listed.to_string()).unwrap();
+    let portfile = dir.join("port");
+    let mut server = std::process::Command::new("python3")
+        .args([script().as_str(), "http", portfile.to_str().unwrap()])
+        .env("FAKE_LISTING", &tools)
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !portfile.exists() && start.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let port = read(&portfile);
+    let secret = "sk-url-0123456789abcdef";
+    let settings = dir.join("home/.gemini/settings.json");
+    let original = json!({"mcpServers": {"remote": {
+        "httpUrl": format!("http://127.0.0.1:{port}/listing?key={secret}"),
+        "headers": {"Authorization": format!("Bearer {secret}")}
+    }}})
+    .to_string();
+    write(&settings, &original);
+    let (code, v, err) = session_json(&dir, &["--fix"]);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(code, 1, "the host still breaks: {v:#}\n{err}");
+    assert_eq!(
+        summary(&v, "gemini-cli"),
+        "every request fails: remote/ref_tool"
+    );
+    let edit = &v["edits"][0];
+    assert_eq!(edit["action"], "not-wrapped", "{v:#}");
+    let why = edit["why"].as_str().unwrap();
+    assert!(
+        why.contains("schema-lint proxy --for gemini-cli --url URL --header 'Authorization: ...'"),
+        "{why}"
+    );
+    assert!(!v.to_string().contains(secret), "no secret in the output");
+    assert_eq!(read(&settings), original, "the file is not touched");
 }

@@ -45,7 +45,8 @@ DELETE recorded), /sse (answers as event streams), /auth (401), /missing (404), 
 /html (a web page), /redirect (302 elsewhere), /legacy (400 to anything but initialize),
 /stall (headers and half the body, then 30 s of silence), /deep-N (the deep-N mode's answers),
 /endless-event (an event stream whose one event never ends: `data:` lines of 64 KiB without the
-blank line, until the client goes).
+blank line, until the client goes), /listing (the answers of the stdio mode `listing=` for the
+file the environment variable FAKE_LISTING names; a query is ignored).
 """
 
 import http.server
@@ -356,6 +357,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(30)
             return
+        if path.split("?")[0] == "/listing":
+            # The listing of the file FAKE_LISTING names, as the stdio mode `listing=` answers it.
+            reply = respond("listing=" + os.environ["FAKE_LISTING"], msg, {})
+            return self.send(200, json.dumps(reply).encode(), "application/json",
+                             [("Mcp-Session-Id", "session-42")])
         reply = respond(path[1:] if path.startswith("/deep-") else "modern", msg, {})
         if path == "/sse":
             note = json.dumps({"jsonrpc": "2.0", "method": "notifications/message",

@@ -25,6 +25,7 @@ use crate::settings::Settings;
 use crate::syntax::source::{FileId, SourceFile};
 use crate::workspace::live::{self, Endpoint, Server};
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// What became of one server entry.
@@ -204,7 +205,6 @@ fn decide(
         ));
     }
     match &entry.transport {
-        Some(Transport::Http { .. }) => return wrap_url(),
         Some(Transport::Stdio { argv, .. }) if proxied::of(&argv[0], &argv[1..]).is_some() => {
             change.action = Action::AlreadyWrapped;
             return Err(
@@ -213,7 +213,8 @@ fn decide(
                     .to_owned(),
             );
         }
-        Some(Transport::Stdio { .. }) => {}
+        // A URL server is judged as a command is, and said at the end (`wrap_url`).
+        Some(Transport::Stdio { .. } | Transport::Http { .. }) => {}
         None => return Err("it has no command to wrap".to_owned()),
     }
     let State::Listed(listing) = &s.state else {
@@ -261,6 +262,9 @@ fn decide(
     port(
         &entry.key, listing, client, &name, options, breaking, change,
     )?;
+    if let Some(Transport::Http { headers, .. }) = &entry.transport {
+        return wrap_url(&name, headers);
+    }
     change.action = Action::Wrapped;
     Ok(!change.left.is_empty() || clients.len() > 1)
 }
@@ -340,14 +344,20 @@ fn port(
     Ok(())
 }
 
-/// Wrapping a Streamable HTTP server: its proxy (`schema-lint proxy --url`) is not in this
-/// version, so it is said, not done.
-fn wrap_url() -> Result<bool, String> {
-    Err(
-        "a URL server: wrapping it needs `schema-lint proxy --url`, which this version does not \
-         have"
-            .to_owned(),
-    )
+/// Wrapping a Streamable HTTP server, whose port repairs it: its entry would become a command
+/// (`schema-lint proxy --url`), in each host's own words for one, and its headers, which a host
+/// may expand from the environment, arguments that it does not expand. That is the user's to
+/// write; what to write is said (the URL and the headers' values are not: they may hold secrets).
+fn wrap_url(client: &str, headers: &[(String, String)]) -> Result<bool, String> {
+    let mut named = String::new();
+    for (name, _) in headers {
+        let _ = write!(named, " --header '{name}: ...'");
+    }
+    let headers = named;
+    Err(format!(
+        "a URL server: `--fix` does not rewrite its entry; the port repairs it, so make the entry \
+         the command `schema-lint proxy --for {client} --url URL{headers}` (docs/port.md, `--url`)"
+    ))
 }
 
 /// Takes every wrap of `--fix` out of the configurations the session read.
