@@ -1,7 +1,8 @@
 //! Generates, into `OUT_DIR`, everything that would otherwise be written twice about the rules:
 //!
-//! - `docs.rs`: one `(code, text)` pair per `rules/<CODE>.md`, sorted by code, the text as the
-//!   file holds it but for its scope line (below), which is metadata, not prose;
+//! - `docs.rs`: one `(code, start, end)` per `rules/<CODE>.md`, sorted by code, where its text is
+//!   in `texts.z` (every doc and client page in one text, deflated), as the file holds it but for
+//!   its scope line (below), which is metadata, not prose;
 //! - `rule_meta.rs`: each rule's metadata (`pub static SL201: RuleMeta`, and `ALL` in code
 //!   order), read from its doc's header, the one place it is declared:
 //!   `# CODE name`, then `Category: … · Severity: … · Fix: …[ · Default: off]`, then, where the
@@ -31,6 +32,9 @@ fn main() {
         .collect();
     codes.sort();
 
+    // Every rule doc and client page, in one text, deflated: `texts.z` (the docs are a third of
+    // a megabyte of Markdown, which the shipped binary's size bound cannot afford as it is).
+    let mut blob = String::new();
     let mut embedded = String::from("&[\n");
     let mut metas = String::new();
     let mut all = String::from(
@@ -47,7 +51,9 @@ fn main() {
             Some(line) => text.replacen(&format!("{line}\n\n"), "", 1),
             None => text.clone(),
         };
-        let _ = writeln!(embedded, "    ({code:?}, {served:?}),");
+        let start = blob.len();
+        blob.push_str(&served);
+        let _ = writeln!(embedded, "    ({code:?}, {start}, {}),", blob.len());
         assert_eq!(
             header.code, *code,
             "rules/{code}.md: the title names another code"
@@ -82,8 +88,13 @@ fn main() {
     write(
         &out_dir,
         "clients.rs",
-        &client_pages(&root.join("rules/clients")),
+        &client_pages(&root.join("rules/clients"), &mut blob),
     );
+    let deflated = miniz_oxide::deflate::compress_to_vec(blob.as_bytes(), 10);
+    let path = Path::new(&out_dir).join("texts.z");
+    if std::fs::read(&path).ok().as_deref() != Some(&deflated[..]) {
+        std::fs::write(&path, deflated).expect("OUT_DIR is writable");
+    }
 }
 
 /// Classes and their breaks, as `breaks.json` holds them.
@@ -232,10 +243,11 @@ fn unquoted<'a>(detail: &'a str, quotes: &[&str]) -> Option<&'a str> {
 
 /// `PAGES`: every client's page, `rules/clients/<name>.md`, as `(name, text)`; a client
 /// without one does not build.
-fn client_pages(dir: &Path) -> String {
+fn client_pages(dir: &Path, blob: &mut String) -> String {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut out = String::from(
-        "/// Every client's page, in client order.\npub static PAGES: &[(&str, &str)] = &[\n",
+        "/// Every client's page, in client order: its name, and where its text is in `texts.z`.\n\
+         pub static PAGES: &[(&str, usize, usize)] = &[\n",
     );
     for (name, _) in CLIENTS {
         let path = dir.join(format!("{name}.md"));
@@ -247,7 +259,9 @@ fn client_pages(dir: &Path) -> String {
             "{}: the first line must be `# {name}`",
             path.display()
         );
-        let _ = writeln!(out, "    ({name:?}, {text:?}),");
+        let start = blob.len();
+        blob.push_str(&text);
+        let _ = writeln!(out, "    ({name:?}, {start}, {}),", blob.len());
     }
     out.push_str("];\n");
     out

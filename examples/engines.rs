@@ -63,7 +63,7 @@ fn cases(root: &Path) -> Vec<Value> {
         case["name"] = Value::String(stem.into_owned());
         out.push(case);
     }
-    for (code, doc) in schema_lint::rules::docs::DOCS {
+    for (code, doc) in schema_lint::rules::docs::docs() {
         let bad = schema_lint::rules::docs::examples(doc)
             .into_iter()
             .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)

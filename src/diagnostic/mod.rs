@@ -9,6 +9,7 @@ pub mod meta;
 pub mod own_words;
 pub mod severity;
 pub mod target;
+pub mod texts;
 pub mod verdict;
 
 use crate::syntax::source::{FileId, Span};

@@ -1,14 +1,33 @@
 //! The rule docs of `rules/`, embedded in the binary, and the parts tests and commands read.
 
+use crate::diagnostic::texts;
 use crate::rules::RuleMeta;
+use std::sync::OnceLock;
 
-/// `(code, markdown)` for every rule doc in `rules/`, embedded by `build.rs`.
-pub static DOCS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/docs.rs"));
+/// `(code, start, end)` for every rule doc in `rules/`: where `build.rs` placed its text among
+/// the embedded texts ([`crate::diagnostic::texts`]).
+#[allow(clippy::unreadable_literal)]
+static PLACES: &[(&str, usize, usize)] = include!(concat!(env!("OUT_DIR"), "/docs.rs"));
+
+/// `(code, markdown)` for every rule doc in `rules/`, in code order.
+#[must_use]
+pub fn docs() -> &'static [(&'static str, &'static str)] {
+    static DOCS: OnceLock<Vec<(&'static str, &'static str)>> = OnceLock::new();
+    DOCS.get_or_init(|| {
+        PLACES
+            .iter()
+            .map(|(code, start, end)| (*code, texts::slice(*start, *end)))
+            .collect()
+    })
+}
 
 /// The doc of the rule `meta`.
 #[must_use]
 pub fn doc_for(meta: &RuleMeta) -> Option<&'static str> {
-    DOCS.iter().find(|(c, _)| *c == meta.code).map(|(_, d)| *d)
+    docs()
+        .iter()
+        .find(|(c, _)| *c == meta.code)
+        .map(|(_, d)| *d)
 }
 
 /// What a fenced example in a rule doc is meant to show.

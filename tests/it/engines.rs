@@ -490,7 +490,7 @@ fn every_listing_case_is_reported_and_claims_what_the_clients_do() {
 /// tool): those of the rule docs (`doc/SL201-1`) and the bad fixtures of `testdata/rules/`.
 fn observed_examples() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for (code, doc) in schema_lint::rules::docs::DOCS {
+    for (code, doc) in schema_lint::rules::docs::docs() {
         let bad = schema_lint::rules::docs::examples(doc)
             .into_iter()
             .filter(|e| e.kind == schema_lint::rules::docs::ExampleKind::Bad)
@@ -706,7 +706,7 @@ fn doc_claims(doc: &str) -> Vec<(String, BTreeSet<String>)> {
 #[test]
 fn the_docs_claim_what_was_measured() {
     let mut problems = Vec::new();
-    for (code, doc) in schema_lint::rules::docs::DOCS {
+    for (code, doc) in schema_lint::rules::docs::docs() {
         let claims = doc_claims(doc);
         for (class, named) in &claims {
             let Some(known) = breaks::of(class) else {
