@@ -21,17 +21,3 @@ fn all() -> &'static str {
 pub fn slice(start: usize, end: usize) -> &'static str {
     &all()[start..end]
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn every_page_and_doc_is_cut_at_its_own_heading() {
-        for client in crate::diagnostic::client::Client::ALL {
-            assert!(
-                client.page().starts_with(&format!("# {}\n", client.name())),
-                "{}",
-                client.name()
-            );
-        }
-    }
-}
